@@ -1,0 +1,53 @@
+//===- VxDialect.td - Vx dialect definition ----------------*- tablegen -*-===//
+//
+// The execution model below `spawn`: an annotated iteration grid with
+// per-dimension semantics, lowered through scf to the gpu dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_DIALECT
+#define VX_DIALECT
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Vx_Dialect : Dialect {
+  let name = "vx";
+  let summary = "Annotated iteration grids below a heterogeneous `spawn`";
+  let description = [{
+    `vx.spawn` places work on a topology and runs its body once per point of
+    an iteration grid. Each grid dimension carries a semantics: `parallel`
+    (instances differing in that coordinate are independent and may run
+    concurrently, in any order) or `arbitrary` (for a fixed point of the
+    parallel dimensions, instances run one at a time in lexicographic grid
+    order, so state may be carried across them). This is the contract of JAX
+    Pallas's dimension semantics. `vx.grid_index` and `vx.grid_dim` read the
+    current coordinate and the grid extent; `vx.scratch` allocates
+    per-instance buffers that persist across the arbitrary dimensions;
+    `vx.transfer_async` and `vx.await` express asynchronous copies through
+    `!vx.token` values.
+
+    Example:
+
+    ```mlir
+    vx.spawn on tensor_core grid [%nb, 4] semantics [parallel, arbitrary] {
+      %b = vx.grid_index 0
+      %k = vx.grid_index 1
+      ...
+    }
+    ```
+  }];
+  let cppNamespace = "::mlir::vx";
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasCanonicalizer = 0;
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerAttributes();
+  }];
+}
+
+class Vx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Vx_Dialect, mnemonic, traits>;
+
+#endif // VX_DIALECT

@@ -1,0 +1,231 @@
+//===- VxOps.td - Vx operations ----------------------------*- tablegen -*-===//
+
+#ifndef VX_OPS
+#define VX_OPS
+
+include "Vx/VxDialect.td"
+include "Vx/VxAttrs.td"
+include "Vx/VxTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// SpawnOp
+//===----------------------------------------------------------------------===//
+
+def Vx_SpawnOp : Vx_Op<"spawn", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "Run a region once per point of an annotated iteration grid";
+  let description = [{
+    `vx.spawn` runs its body once for every point of an N-dimensional grid on
+    the given topology. The grid is a mixed list of static sizes (integers
+    >= 1) and `index` values; a dynamic size of 0 or less at run time means
+    that no instance runs.
+
+    Each dimension has a semantics. `parallel`: instances that differ in that
+    coordinate are independent and may run concurrently, in any order; they
+    must not write the same memory nor read what another instance writes.
+    `arbitrary`: for a fixed point of the parallel dimensions, instances run
+    one at a time in lexicographic order of the arbitrary coordinates, so
+    state (for example a `vx.scratch` accumulator) may be carried across them.
+    `semantics` may be omitted, which means `arbitrary` for every dimension
+    (always safe); it is always printed.
+
+    The body is one block without arguments, terminated by the implicit
+    `vx.yield`. It may use values defined above (the op is not isolated from
+    above) and may not contain another `vx.spawn`. `vx.grid_index` and
+    `vx.grid_dim` read the coordinate and the extent of a dimension.
+
+    Example:
+
+    ```mlir
+    vx.spawn on tensor_core grid [%nb, %nh, 4]
+        semantics [parallel, parallel, arbitrary] {
+      %b = vx.grid_index 0
+      %kv = vx.grid_index 2
+      %acc = vx.scratch : memref<64xf32>
+      ...
+    }
+    ```
+  }];
+
+  let arguments = (ins
+    Vx_TopologyAttr:$topology,
+    Variadic<Index>:$dynamic_grid,
+    DenseI64ArrayAttr:$static_grid,
+    Vx_DimensionSemanticsArrayAttr:$semantics);
+  let regions = (region SizedRegion<1>:$body);
+
+  let assemblyFormat = [{
+    `on` custom<EnumKeyword>($topology)
+    `grid` custom<DynamicIndexList>($dynamic_grid, $static_grid)
+    custom<Semantics>($semantics, ref($static_grid))
+    $body attr-dict
+  }];
+
+  let builders = [
+    OpBuilder<(ins "Topology":$topology,
+                   "ArrayRef<OpFoldResult>":$grid,
+                   "ArrayRef<DimensionSemantics>":$semantics)>
+  ];
+
+  let extraClassDeclaration = [{
+    /// Number of grid dimensions.
+    unsigned getRank() { return getStaticGrid().size(); }
+    /// The grid sizes, static ones as attributes.
+    SmallVector<OpFoldResult> getMixedGrid();
+    /// The size of dimension `dim` as an `index` value, materialized with
+    /// `builder` where it is static.
+    Value getGridSize(OpBuilder &builder, Location loc, unsigned dim);
+    /// The semantics of dimension `dim`.
+    DimensionSemantics getDimSemantics(unsigned dim);
+    /// Whether the spawn runs on a GPU topology.
+    bool isDeviceSpawn() { return getTopology() != Topology::host; }
+  }];
+
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Vx_YieldOp : Vx_Op<"yield", [Pure, Terminator, HasParent<"SpawnOp">]> {
+  let summary = "Terminates a spawn body";
+  let description = [{
+    The implicit terminator of a `vx.spawn` body; it carries no values and is
+    elided in the custom form.
+
+    Example (generic form): `"vx.yield"() : () -> ()`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Grid queries
+//===----------------------------------------------------------------------===//
+
+def Vx_GridIndexOp : Vx_Op<"grid_index", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "The coordinate of the current instance along one dimension";
+  let description = [{
+    Returns this instance's coordinate along grid dimension `dim`, in
+    `[0, size)`. It must be inside a `vx.spawn` body, at any depth below it,
+    with `0 <= dim < rank`.
+
+    Example:
+
+    ```mlir
+    %b = vx.grid_index 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let hasVerifier = 1;
+}
+
+def Vx_GridDimOp : Vx_Op<"grid_dim", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "The grid size along one dimension";
+  let description = [{
+    Returns the extent of the enclosing spawn's grid along dimension `dim`.
+    It must be inside a `vx.spawn` body with `0 <= dim < rank`. It folds to a
+    constant when the size is static and to the size operand when dynamic.
+
+    Example:
+
+    ```mlir
+    %n = vx.grid_dim 2
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch and transfers
+//===----------------------------------------------------------------------===//
+
+def Vx_ScratchOp : Vx_Op<"scratch", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "A per-instance buffer that persists across arbitrary dims";
+  let description = [{
+    Allocates a statically shaped buffer owned by the current parallel point
+    of the grid: it is shared by the instances that differ only in arbitrary
+    coordinates (run one after another), so it carries state across them,
+    and is never seen by another parallel point. `private` (the default)
+    places it in memory private to the instance, `smem` in the shared memory
+    of the CTA that runs it.
+
+    It must be directly in a spawn body (not in a nested loop or
+    conditional), and it never escapes the body: it may not be passed to a
+    call, returned, yielded or stored.
+
+    Example:
+
+    ```mlir
+    %acc = vx.scratch : memref<64xf32>
+    %tile = vx.scratch smem : memref<16x64xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Vx_MemoryAttr>:$memory);
+  let results = (outs Res<AnyMemRef, "",
+                          [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
+  let assemblyFormat = "custom<OptionalEnumKeyword>($memory) attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The placement, `private` when not given.
+    Memory getPlacement() {
+      return getMemory().value_or(Memory::private_);
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def Vx_TransferAsyncOp : Vx_Op<"transfer_async"> {
+  let summary = "Start an asynchronous copy and return its token";
+  let description = [{
+    Starts copying `src` into `dst` (same shape and element type; layouts
+    and memory spaces may differ) and returns a `!vx.token`. `dst` may be
+    read only after `vx.await` on the token, and `src` must not be written
+    before it. Tokens live only inside one spawn body.
+
+    Example:
+
+    ```mlir
+    %t = vx.transfer_async %src to %tile
+        : memref<16x64xf32, strided<[64, 1], offset: ?>> to memref<16x64xf32>
+    vx.await %t
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$src,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dst);
+  let results = (outs Vx_TokenType:$token);
+  let assemblyFormat =
+      "$src `to` $dst attr-dict `:` type($src) `to` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Vx_AwaitOp : Vx_Op<"await",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait for an asynchronous transfer to complete";
+  let description = [{
+    Blocks until the transfer that produced `token` has completed; its
+    destination is readable afterwards. It reads and writes memory so that
+    no access to the transfer's buffers moves across it.
+
+    Example:
+
+    ```mlir
+    vx.await %t
+    ```
+  }];
+  let arguments = (ins Vx_TokenType:$token);
+  let assemblyFormat = "$token attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // VX_OPS

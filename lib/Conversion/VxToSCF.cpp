@@ -1,0 +1,147 @@
+//===- VxToSCF.cpp - Lower vx.spawn to scf loops --------------------------===//
+//
+// A spawn becomes one scf.parallel over its parallel dimensions around an
+// scf.for nest over its arbitrary dimensions, so that for every parallel
+// point the arbitrary instances run one at a time in lexicographic order.
+// Scratch buffers are allocated between the two, once per parallel point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Conversion.h"
+#include "Vx/Passes.h"
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_CONVERTVXTOSCF
+#include "Vx/VxPasses.h.inc"
+} // namespace vx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::vx;
+
+void vx::replaceSpawnBodyOps(RewriterBase &rewriter, SpawnOp spawn,
+                             ArrayRef<Value> coords, ArrayRef<Value> sizes) {
+  SmallVector<Operation *> ops;
+  spawn.getBody().walk([&](Operation *op) {
+    if (isa<GridIndexOp, GridDimOp, TransferAsyncOp, AwaitOp>(op))
+      ops.push_back(op);
+  });
+  // Transfers are erased last, once the awaits that use their tokens are.
+  for (Operation *op : ops) {
+    if (auto index = dyn_cast<GridIndexOp>(op)) {
+      rewriter.replaceOp(index, coords[index.getDim()]);
+    } else if (auto dim = dyn_cast<GridDimOp>(op)) {
+      rewriter.replaceOp(dim, sizes[dim.getDim()]);
+    } else if (auto transfer = dyn_cast<TransferAsyncOp>(op)) {
+      // The reference semantics: the copy completes at the transfer.
+      rewriter.setInsertionPoint(transfer);
+      memref::CopyOp::create(rewriter, transfer.getLoc(), transfer.getSrc(),
+                             transfer.getDst());
+    } else {
+      rewriter.eraseOp(op);
+    }
+  }
+  for (Operation *op : ops)
+    if (isa<TransferAsyncOp>(op))
+      rewriter.eraseOp(op);
+}
+
+namespace {
+
+struct SpawnToLoops : public OpConversionPattern<SpawnOp> {
+  SpawnToLoops(MLIRContext *context, bool reverseParallel)
+      : OpConversionPattern(context), reverseParallel(reverseParallel) {}
+
+  LogicalResult
+  matchAndRewrite(SpawnOp spawn, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = spawn.getLoc();
+    unsigned rank = spawn.getRank();
+    SmallVector<Value> sizes;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      sizes.push_back(spawn.getGridSize(rewriter, loc, dim));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+    SmallVector<unsigned> parallelDims, arbitraryDims;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      (spawn.getDimSemantics(dim) == DimensionSemantics::parallel
+           ? parallelDims
+           : arbitraryDims)
+          .push_back(dim);
+
+    SmallVector<Value> coords(rank);
+    if (!parallelDims.empty()) {
+      SmallVector<Value> lbs(parallelDims.size(), zero);
+      SmallVector<Value> steps(parallelDims.size(), one);
+      SmallVector<Value> ubs = llvm::map_to_vector(
+          parallelDims, [&](unsigned dim) { return sizes[dim]; });
+      auto parallel = scf::ParallelOp::create(rewriter, loc, lbs, ubs, steps);
+      if (spawn.isDeviceSpawn())
+        parallel->setAttr(kTopologyAttrName, spawn.getTopologyAttr());
+      rewriter.setInsertionPointToStart(parallel.getBody());
+      for (auto [iv, dim] :
+           llvm::zip_equal(parallel.getInductionVars(), parallelDims)) {
+        coords[dim] = iv;
+        if (!reverseParallel)
+          continue;
+        // size - 1 - iv walks the dimension from its last index to 0.
+        Value last = arith::SubIOp::create(rewriter, loc, sizes[dim], one);
+        coords[dim] = arith::SubIOp::create(rewriter, loc, last, iv);
+      }
+    }
+
+    // One buffer per parallel point, live across the arbitrary loops.
+    Block &body = spawn.getBody().front();
+    for (auto scratch : llvm::make_early_inc_range(body.getOps<ScratchOp>())) {
+      auto alloca = memref::AllocaOp::create(rewriter, scratch.getLoc(),
+                                             scratch.getType());
+      rewriter.replaceOp(scratch, alloca);
+    }
+
+    for (unsigned dim : arbitraryDims) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
+      if (spawn.isDeviceSpawn() && parallelDims.empty() &&
+          dim == arbitraryDims.front())
+        loop->setAttr(kTopologyAttrName, spawn.getTopologyAttr());
+      coords[dim] = loop.getInductionVar();
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+
+    Block *dest = rewriter.getInsertionBlock();
+    Block::iterator before = rewriter.getInsertionPoint();
+    replaceSpawnBodyOps(rewriter, spawn, coords, sizes);
+    rewriter.eraseOp(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, dest, before);
+    rewriter.eraseOp(spawn);
+    return success();
+  }
+
+  bool reverseParallel;
+};
+
+struct ConvertVxToSCFPass
+    : public vx::impl::ConvertVxToSCFBase<ConvertVxToSCFPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addIllegalOp<SpawnOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    patterns.add<SpawnToLoops>(context, reverseParallel);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,297 @@
+//===- VxOps.cpp - Vx operations ------------------------------------------===//
+
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// Parses a vx enum attribute written as its bare keyword (`tensor_core`).
+template <typename AttrT>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value)
+    return parser.emitError(loc, "unknown keyword '") << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+
+/// As parseEnumKeyword, for an attribute that may be absent.
+template <typename AttrT>
+static ParseResult parseOptionalEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword)))
+    return success();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value)
+    return parser.emitError(parser.getNameLoc(), "unknown keyword '")
+           << keyword << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printOptionalEnumKeyword(OpAsmPrinter &printer, Operation *op,
+                                     AttrT attr) {
+  if (attr)
+    printEnumKeyword(printer, op, attr);
+}
+
+/// semantics-list ::= (`semantics` `[` keyword (`,` keyword)* `]`)?
+/// When omitted, every dimension of `staticGrid` is `arbitrary`.
+static ParseResult parseSemantics(OpAsmParser &parser, ArrayAttr &semantics,
+                                  DenseI64ArrayAttr staticGrid) {
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<Attribute> entries;
+  if (failed(parser.parseOptionalKeyword("semantics"))) {
+    entries.assign(staticGrid.size(), DimensionSemanticsAttr::get(
+                                          ctx, DimensionSemantics::arbitrary));
+    semantics = ArrayAttr::get(ctx, entries);
+    return success();
+  }
+  auto parseOne = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    DimensionSemanticsAttr entry;
+    if (parseEnumKeyword(parser, entry))
+      return parser.emitError(loc, "expected 'parallel' or 'arbitrary'");
+    entries.push_back(entry);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
+    return failure();
+  semantics = ArrayAttr::get(ctx, entries);
+  return success();
+}
+
+static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
+                           DenseI64ArrayAttr) {
+  printer << "semantics [";
+  llvm::interleaveComma(semantics, printer, [&](Attribute attr) {
+    printer << stringifyEnum(cast<DimensionSemanticsAttr>(attr).getValue());
+  });
+  printer << "]";
+}
+
+#define GET_OP_CLASSES
+#include "Vx/VxOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// SpawnOp
+//===----------------------------------------------------------------------===//
+
+void SpawnOp::build(OpBuilder &builder, OperationState &state,
+                    Topology topology, ArrayRef<OpFoldResult> grid,
+                    ArrayRef<DimensionSemantics> semantics) {
+  SmallVector<Value> dynamicGrid;
+  SmallVector<int64_t> staticGrid;
+  dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
+  SmallVector<Attribute> semanticsAttrs = llvm::map_to_vector(
+      semantics, [&](DimensionSemantics s) -> Attribute {
+        return DimensionSemanticsAttr::get(builder.getContext(), s);
+      });
+  build(builder, state, TopologyAttr::get(builder.getContext(), topology),
+        dynamicGrid, builder.getDenseI64ArrayAttr(staticGrid),
+        builder.getArrayAttr(semanticsAttrs));
+  Region *body = state.regions.front().get();
+  body->push_back(new Block());
+  SpawnOp::ensureTerminator(*body, builder, state.location);
+}
+
+SmallVector<OpFoldResult> SpawnOp::getMixedGrid() {
+  return getMixedValues(getStaticGrid(), getDynamicGrid(), getContext());
+}
+
+Value SpawnOp::getGridSize(OpBuilder &builder, Location loc, unsigned dim) {
+  return getValueOrCreateConstantIndexOp(builder, loc, getMixedGrid()[dim]);
+}
+
+DimensionSemantics SpawnOp::getDimSemantics(unsigned dim) {
+  return cast<DimensionSemanticsAttr>(getSemantics()[dim]).getValue();
+}
+
+LogicalResult SpawnOp::verify() {
+  if ((*this)->getParentOfType<SpawnOp>())
+    return emitOpError("may not be nested inside another 'vx.spawn'");
+  ArrayRef<int64_t> staticGrid = getStaticGrid();
+  if (staticGrid.empty())
+    return emitOpError("grid must have at least one dimension");
+  if (failed(verifyListOfOperandsOrIntegers(*this, "grid", staticGrid.size(),
+                                            staticGrid, getDynamicGrid())))
+    return failure();
+  for (auto [dim, size] : llvm::enumerate(staticGrid))
+    if (!ShapedType::isDynamic(size) && size < 1)
+      return emitOpError("static grid size of dimension ")
+             << dim << " must be >= 1, got " << size;
+  if (getSemantics().size() != staticGrid.size())
+    return emitOpError("expects one semantics per grid dimension (")
+           << staticGrid.size() << "), got " << getSemantics().size();
+  return success();
+}
+
+LogicalResult SpawnOp::verifyRegions() {
+  if (getBody().front().getNumArguments() != 0)
+    return emitOpError("body must be a block without arguments, got ")
+           << getBody().front().getNumArguments();
+  return success();
+}
+
+namespace {
+/// Moves constant grid sizes into the static list; a spawn with a constant
+/// size < 1 runs no instance and is erased.
+struct FoldConstantGridSizes : public OpRewritePattern<SpawnOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SpawnOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value size : op.getDynamicGrid()) {
+      APInt value;
+      if (matchPattern(size, m_ConstantInt(&value)) &&
+          value.getSExtValue() < 1) {
+        rewriter.eraseOp(op);
+        return success();
+      }
+    }
+    SmallVector<OpFoldResult> grid = op.getMixedGrid();
+    if (failed(foldDynamicIndexList(grid, /*onlyNonNegative=*/true,
+                                    /*onlyNonZero=*/true)))
+      return failure();
+    SmallVector<Value> dynamicGrid;
+    SmallVector<int64_t> staticGrid;
+    dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getDynamicGridMutable().assign(dynamicGrid);
+      op.setStaticGrid(staticGrid);
+    });
+    return success();
+  }
+};
+} // namespace
+
+void SpawnOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<FoldConstantGridSizes>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// GridIndexOp and GridDimOp
+//===----------------------------------------------------------------------===//
+
+/// Verifies that `op` is inside a spawn whose rank exceeds `dim`.
+static LogicalResult verifyGridQuery(Operation *op, int64_t dim) {
+  auto spawn = op->getParentOfType<SpawnOp>();
+  if (!spawn)
+    return op->emitOpError("must be inside a 'vx.spawn' body");
+  if (dim < 0 || dim >= static_cast<int64_t>(spawn.getRank()))
+    return op->emitOpError("dimension ")
+           << dim << " is out of range for a grid of rank "
+           << spawn.getRank();
+  return success();
+}
+
+LogicalResult GridIndexOp::verify() { return verifyGridQuery(*this, getDim()); }
+
+void GridIndexOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "idx");
+}
+
+LogicalResult GridDimOp::verify() { return verifyGridQuery(*this, getDim()); }
+
+void GridDimOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "dim");
+}
+
+OpFoldResult GridDimOp::fold(FoldAdaptor) {
+  auto spawn = (*this)->getParentOfType<SpawnOp>();
+  if (!spawn || getDim() < 0 || getDim() >= spawn.getRank())
+    return {};
+  // The body is not isolated from above, so a dynamic size is visible here.
+  return spawn.getMixedGrid()[getDim()];
+}
+
+//===----------------------------------------------------------------------===//
+// ScratchOp
+//===----------------------------------------------------------------------===//
+
+void ScratchOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "scratch");
+}
+
+/// Returns a use through which the buffer `value`, or a view of it, leaves
+/// the spawn body: an operand of a call or of a terminator.
+static OpOperand *findEscapingUse(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<CallOpInterface>(user) ||
+        user->hasTrait<OpTrait::IsTerminator>())
+      return &use;
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (!view || view.getViewSource() != value)
+      continue;
+    for (Value result : user->getResults())
+      if (OpOperand *escape = findEscapingUse(result))
+        return escape;
+  }
+  return nullptr;
+}
+
+LogicalResult ScratchOp::verify() {
+  if (!isa_and_nonnull<SpawnOp>((*this)->getParentOp()))
+    return emitOpError("must be directly in a 'vx.spawn' body, not in a "
+                       "nested region");
+  MemRefType type = getType();
+  if (!type.hasStaticShape())
+    return emitOpError("must have a static shape, got ") << type;
+  if (OpOperand *escape = findEscapingUse(getResult()))
+    return emitOpError("buffer escapes the spawn body through '")
+           << escape->getOwner()->getName() << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TransferAsyncOp and AwaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransferAsyncOp::verify() {
+  if (!(*this)->getParentOfType<SpawnOp>())
+    return emitOpError("must be inside a 'vx.spawn' body");
+  MemRefType srcType = getSrc().getType();
+  MemRefType dstType = getDst().getType();
+  if (srcType.getShape() != dstType.getShape())
+    return emitOpError("source shape ")
+           << srcType.getShape() << " and destination shape "
+           << dstType.getShape() << " differ";
+  if (srcType.getElementType() != dstType.getElementType())
+    return emitOpError("source element type ")
+           << srcType.getElementType() << " and destination element type "
+           << dstType.getElementType() << " differ";
+  return success();
+}
+
+LogicalResult AwaitOp::verify() {
+  if (!(*this)->getParentOfType<SpawnOp>())
+    return emitOpError("must be inside a 'vx.spawn' body");
+  return success();
+}

@@ -38,9 +38,10 @@ def Vx_Dialect : Dialect {
     ```
   }];
   let cppNamespace = "::mlir::vx";
+  let dependentDialects = ["arith::ArithDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
-  let hasCanonicalizer = 0;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -175,7 +175,7 @@ def Vx_ScratchOp : Vx_Op<"scratch", [
   let arguments = (ins OptionalAttr<Vx_MemoryAttr>:$memory);
   let results = (outs Res<AnyMemRef, "",
                           [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
-  let assemblyFormat = "custom<OptionalEnumKeyword>($memory) attr-dict `:` type($result)";
+  let assemblyFormat = "(custom<OptionalEnumKeyword>($memory)^)? attr-dict `:` type($result)";
   let extraClassDeclaration = [{
     /// The placement, `private` when not given.
     Memory getPlacement() {

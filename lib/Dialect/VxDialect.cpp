@@ -3,6 +3,7 @@
 #include "Vx/VxDialect.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -40,4 +41,10 @@ void VxDialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "Vx/VxAttrs.cpp.inc"
       >();
+}
+
+Operation *VxDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                          Type type, Location loc) {
+  // Folded grid sizes are index constants.
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }

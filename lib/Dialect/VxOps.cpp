@@ -18,14 +18,16 @@ using namespace mlir::vx;
 // Custom directives
 //===----------------------------------------------------------------------===//
 
-/// Parses a vx enum attribute written as its bare keyword (`tensor_core`).
+/// Parses a vx enum attribute written as its bare keyword (`tensor_core`);
+/// no value when the next token is not a keyword.
 template <typename AttrT>
-static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+static OptionalParseResult parseOptionalEnumKeyword(OpAsmParser &parser,
+                                                    AttrT &attr) {
   using EnumT = decltype(std::declval<AttrT>().getValue());
   SMLoc loc = parser.getCurrentLocation();
   StringRef keyword;
-  if (parser.parseKeyword(&keyword))
-    return failure();
+  if (failed(parser.parseOptionalKeyword(&keyword)))
+    return std::nullopt;
   std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
   if (!value)
     return parser.emitError(loc, "unknown keyword '") << keyword << "'";
@@ -34,30 +36,23 @@ static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
 }
 
 template <typename AttrT>
-static void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
+static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  OptionalParseResult result = parseOptionalEnumKeyword(parser, attr);
+  if (!result.has_value())
+    return parser.emitError(parser.getCurrentLocation(), "expected keyword");
+  return *result;
+}
+
+template <typename AttrT>
+static void printOptionalEnumKeyword(OpAsmPrinter &printer, Operation *,
+                                     AttrT attr) {
   printer << stringifyEnum(attr.getValue());
 }
 
-/// As parseEnumKeyword, for an attribute that may be absent.
 template <typename AttrT>
-static ParseResult parseOptionalEnumKeyword(OpAsmParser &parser, AttrT &attr) {
-  using EnumT = decltype(std::declval<AttrT>().getValue());
-  StringRef keyword;
-  if (failed(parser.parseOptionalKeyword(&keyword)))
-    return success();
-  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
-  if (!value)
-    return parser.emitError(parser.getNameLoc(), "unknown keyword '")
-           << keyword << "'";
-  attr = AttrT::get(parser.getContext(), *value);
-  return success();
-}
-
-template <typename AttrT>
-static void printOptionalEnumKeyword(OpAsmPrinter &printer, Operation *op,
-                                     AttrT attr) {
-  if (attr)
-    printEnumKeyword(printer, op, attr);
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *op,
+                             AttrT attr) {
+  printOptionalEnumKeyword(printer, op, attr);
 }
 
 /// semantics-list ::= (`semantics` `[` keyword (`,` keyword)* `]`)?
@@ -74,10 +69,15 @@ static ParseResult parseSemantics(OpAsmParser &parser, ArrayAttr &semantics,
   }
   auto parseOne = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
-    DimensionSemanticsAttr entry;
-    if (parseEnumKeyword(parser, entry))
-      return parser.emitError(loc, "expected 'parallel' or 'arbitrary'");
-    entries.push_back(entry);
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<DimensionSemantics> value =
+        symbolizeEnum<DimensionSemantics>(keyword);
+    if (!value)
+      return parser.emitError(loc, "expected 'parallel' or 'arbitrary', got '")
+             << keyword << "'";
+    entries.push_back(DimensionSemanticsAttr::get(ctx, *value));
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
@@ -225,8 +225,11 @@ void GridDimOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 
 OpFoldResult GridDimOp::fold(FoldAdaptor) {
   auto spawn = (*this)->getParentOfType<SpawnOp>();
-  if (!spawn || getDim() < 0 || getDim() >= spawn.getRank())
+  if (!spawn || getDim() >= spawn.getRank())
     return {};
+  int64_t size = spawn.getStaticGrid()[getDim()];
+  if (!ShapedType::isDynamic(size))
+    return IntegerAttr::get(IndexType::get(getContext()), size);
   // The body is not isolated from above, so a dynamic size is visible here.
   return spawn.getMixedGrid()[getDim()];
 }

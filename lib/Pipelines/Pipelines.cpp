@@ -26,8 +26,11 @@ std::string vx::getVxToLLVMPipeline(const VxToLLVMOptions &options) {
   VxToSCFOptions scfOptions;
   scfOptions.reverseParallel = options.reverseParallel.getValue();
   std::string pipeline = getVxToSCFPipeline(scfOptions);
+  // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
+  // region must stay one block: lower the scopes before the loops inside.
   if (options.openmp)
-    pipeline += ",convert-scf-to-openmp";
+    pipeline += ",convert-scf-to-openmp,expand-strided-metadata,"
+                "finalize-memref-to-llvm";
   pipeline += ",convert-vector-to-scf,convert-linalg-to-loops,lower-affine,"
               "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
               "lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"

@@ -1,0 +1,75 @@
+// RUN: vx-opt %s --convert-vx-to-scf --allow-unregistered-dialect | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-scf="reverse-parallel=true" --allow-unregistered-dialect | FileCheck %s --check-prefix=REVERSE
+
+// Parallel dims become one scf.parallel, arbitrary dims an scf.for nest
+// inside it, scratch an alloca between the two.
+// CHECK-LABEL: func @mixed
+// CHECK-SAME: (%[[N:.*]]: index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: scf.parallel (%[[I:.*]], %[[K:.*]]) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[C3]])
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[C4]]
+// CHECK: "test.use"(%[[I]], %[[J]], %[[K]], %[[C4]], %[[ACC]])
+// CHECK: } {vx.topology = #vx.topology<tensor_core>}
+// REVERSE-LABEL: func @mixed
+// REVERSE: scf.parallel (%[[I:.*]], %[[K:.*]]) =
+// REVERSE: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// REVERSE: %[[RI:.*]] = arith.subi %[[LAST]], %[[I]] : index
+func.func @mixed(%n: index) {
+  vx.spawn on tensor_core grid [%n, 4, 3] semantics [parallel, arbitrary, parallel] {
+    %acc = vx.scratch : memref<4xf32>
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %k = vx.grid_index 2
+    %d = vx.grid_dim 1
+    "test.use"(%i, %j, %k, %d, %acc) : (index, index, index, index, memref<4xf32>) -> ()
+  }
+  return
+}
+
+// No parallel dim: just the for nest, outermost first.
+// CHECK-LABEL: func @all_arbitrary
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for %[[A:.*]] =
+// CHECK: scf.for %[[B:.*]] =
+// CHECK: "test.use"(%[[A]], %[[B]])
+func.func @all_arbitrary() {
+  vx.spawn on host grid [2, 3] {
+    %a = vx.grid_index 0
+    %b = vx.grid_index 1
+    "test.use"(%a, %b) : (index, index) -> ()
+  }
+  return
+}
+
+// No arbitrary dim: no for nest; host spawns carry no topology marker.
+// CHECK-LABEL: func @all_parallel
+// CHECK: scf.parallel
+// CHECK-NOT: vx.topology
+// CHECK-NOT: scf.for
+func.func @all_parallel() {
+  vx.spawn on host grid [2, 3] semantics [parallel, parallel] {
+    %a = vx.grid_index 0
+    "test.use"(%a) : (index) -> ()
+  }
+  return
+}
+
+// Transfers are synchronous copies on this path; awaits vanish.
+// CHECK-LABEL: func @transfer
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+// CHECK-NOT: vx.
+func.func @transfer(%a: memref<16xf32>) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    %c4 = arith.constant 4 : index
+    %off = arith.muli %i, %c4 : index
+    %tile = vx.scratch smem : memref<4xf32>
+    %src = memref.subview %a[%off] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %t = vx.transfer_async %src to %tile : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+    vx.await %t
+    "test.use"(%tile) : (memref<4xf32>) -> ()
+  }
+  return
+}

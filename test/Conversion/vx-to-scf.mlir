@@ -59,7 +59,8 @@ func.func @all_parallel() {
 // Transfers are synchronous copies on this path; awaits vanish.
 // CHECK-LABEL: func @transfer
 // CHECK: memref.copy %{{.*}}, %{{.*}} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
-// CHECK-NOT: vx.
+// CHECK-NOT: vx.await
+// CHECK-NOT: vx.transfer_async
 func.func @transfer(%a: memref<16xf32>) {
   vx.spawn on tensor_core grid [4] semantics [parallel] {
     %i = vx.grid_index 0

@@ -1,0 +1,96 @@
+// The examples/matmul.mlir kernel against a plain triple loop.
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+
+func.func private @printMemrefF32(memref<*xf32>)
+
+func.func @reference(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %c: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %zero) -> f32 {
+        %x = memref.load %a[%i, %k] : memref<8x16xf32>
+        %y = memref.load %b[%k, %j] : memref<16x8xf32>
+        %p = arith.mulf %x, %y : f32
+        %n = arith.addf %s, %p : f32
+        scf.yield %n : f32
+      }
+      memref.store %sum, %c[%i, %j] : memref<8x8xf32>
+    }
+  }
+  return
+}
+
+// Fills %m[i, j] with ((i * 7 + j * 3) mod 11) - 5: small integers, so the
+// float sums are exact and the comparison can demand equality.
+func.func @fill(%m: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %rows = memref.dim %m, %c0 : memref<?x?xf32>
+  %cols = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.for %i = %c0 to %rows step %c1 {
+    scf.for %j = %c0 to %cols step %c1 {
+      %i7 = arith.muli %i, %c7 : index
+      %j3 = arith.muli %j, %c3 : index
+      %s = arith.addi %i7, %j3 : index
+      %r = arith.remui %s, %c11 : index
+      %v = arith.subi %r, %c5 : index
+      %vi = arith.index_cast %v : index to i64
+      %vf = arith.sitofp %vi : i64 to f32
+      memref.store %vf, %m[%i, %j] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %a = memref.alloc() : memref<8x16xf32>
+  %b = memref.alloc() : memref<16x8xf32>
+  %c = memref.alloc() : memref<8x8xf32>
+  %r = memref.alloc() : memref<8x8xf32>
+  %ad = memref.cast %a : memref<8x16xf32> to memref<?x?xf32>
+  %bd = memref.cast %b : memref<16x8xf32> to memref<?x?xf32>
+  func.call @fill(%ad) : (memref<?x?xf32>) -> ()
+  func.call @fill(%bd) : (memref<?x?xf32>) -> ()
+  func.call @matmul(%a, %b, %c) : (memref<8x16xf32>, memref<16x8xf32>, memref<8x8xf32>) -> ()
+  func.call @reference(%a, %b, %r) : (memref<8x16xf32>, memref<16x8xf32>, memref<8x8xf32>) -> ()
+  // Count the entries where the kernel and the reference differ.
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %diff = scf.for %i = %c0 to %c8 step %c1 iter_args(%d = %zero) -> i64 {
+    %row = scf.for %j = %c0 to %c8 step %c1 iter_args(%e = %d) -> i64 {
+      %x = memref.load %c[%i, %j] : memref<8x8xf32>
+      %y = memref.load %r[%i, %j] : memref<8x8xf32>
+      %ne = arith.cmpf une, %x, %y : f32
+      %inc = arith.select %ne, %one, %zero : i64
+      %n = arith.addi %e, %inc : i64
+      scf.yield %n : i64
+    }
+    scf.yield %row : i64
+  }
+  // CHECK: mismatches: 0
+  vector.print str "mismatches: "
+  vector.print %diff : i64
+  // CHECK: Unranked Memref
+  // Row 0 as numpy computes it: f(8,16) @ f(16,8).
+  // CHECK-NEXT: {{\[\[}}90, -38, 21, -41, -4, 0, -18, -14]
+  %u = memref.cast %c : memref<8x8xf32> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  memref.dealloc %a : memref<8x16xf32>
+  memref.dealloc %b : memref<16x8xf32>
+  memref.dealloc %c : memref<8x8xf32>
+  memref.dealloc %r : memref<8x8xf32>
+  return
+}

@@ -25,6 +25,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [os.path.join(config.vx_obj_root, "bin"), config.llvm_tools_dir]
 tools = [
     "vx-opt",
+    "not",
+    "FileCheck",
     "mlir-opt",
     "mlir-translate",
     ToolSubst(

@@ -15,6 +15,9 @@ for example in "$VX_ROOT"/examples/*.mlir; do
   "$VX_OPT" "$example" --vx-to-scf
 done
 
+echo "=== attention on the CPU (--vx-to-llvm), online softmax beside a plain softmax"
+cat "$VX_ROOT/examples/attention.mlir" "$VX_ROOT/test/Integration/attention.mlir" |
+  "$VX_OPT" --vx-to-llvm | "${RUNNER[@]}"
 echo "=== matmul on the CPU (--vx-to-llvm), kernel beside the reference loop"
 cat "$VX_ROOT/examples/matmul.mlir" "$VX_ROOT/test/Integration/matmul.mlir" |
   "$VX_OPT" --vx-to-llvm | "${RUNNER[@]}"

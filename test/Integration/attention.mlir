@@ -1,0 +1,143 @@
+// examples/attention.mlir (online softmax over KV blocks) against a plain
+// softmax attention over the whole sequence.
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+
+func.func private @printMemrefF32(memref<*xf32>)
+
+func.func @reference(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>,
+                     %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.5 : f32
+  %scores = memref.alloc() : memref<8xf32>
+  scf.for %h = %c0 to %c2 step %c1 {
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %dot = scf.for %d = %c0 to %c4 step %c1 iter_args(%s = %zero) -> f32 {
+          %x = memref.load %q[%c0, %h, %i, %d] : memref<1x2x8x4xf32>
+          %y = memref.load %k[%c0, %h, %j, %d] : memref<1x2x8x4xf32>
+          %p = arith.mulf %x, %y : f32
+          %n = arith.addf %s, %p : f32
+          scf.yield %n : f32
+        }
+        %scaled = arith.mulf %dot, %scale : f32
+        memref.store %scaled, %scores[%j] : memref<8xf32>
+      }
+      %max = scf.for %j = %c0 to %c8 step %c1 iter_args(%mx = %neg_inf) -> f32 {
+        %s = memref.load %scores[%j] : memref<8xf32>
+        %n = arith.maximumf %mx, %s : f32
+        scf.yield %n : f32
+      }
+      %sum = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> f32 {
+        %s = memref.load %scores[%j] : memref<8xf32>
+        %sd = arith.subf %s, %max : f32
+        %e = math.exp %sd : f32
+        memref.store %e, %scores[%j] : memref<8xf32>
+        %n = arith.addf %acc, %e : f32
+        scf.yield %n : f32
+      }
+      scf.for %d = %c0 to %c4 step %c1 {
+        %out = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> f32 {
+          %e = memref.load %scores[%j] : memref<8xf32>
+          %vv = memref.load %v[%c0, %h, %j, %d] : memref<1x2x8x4xf32>
+          %p = arith.mulf %e, %vv : f32
+          %n = arith.addf %acc, %p : f32
+          scf.yield %n : f32
+        }
+        %norm = arith.divf %out, %sum : f32
+        memref.store %norm, %o[%c0, %h, %i, %d] : memref<1x2x8x4xf32>
+      }
+    }
+  }
+  memref.dealloc %scores : memref<8xf32>
+  return
+}
+
+// %m[i, j] = (((i * 7 + j * 3 + seed) mod 11) - 5) / 4 over the 16x4 view.
+func.func @fill(%m: memref<1x2x8x4xf32>, %seed: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c16 = arith.constant 16 : index
+  %quarter = arith.constant 0.25 : f32
+  %flat = memref.collapse_shape %m [[0, 1, 2], [3]] : memref<1x2x8x4xf32> into memref<16x4xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %i7 = arith.muli %i, %c7 : index
+      %j3 = arith.muli %j, %c3 : index
+      %s0 = arith.addi %i7, %j3 : index
+      %s = arith.addi %s0, %seed : index
+      %r = arith.remui %s, %c11 : index
+      %w = arith.subi %r, %c5 : index
+      %wi = arith.index_cast %w : index to i64
+      %wf = arith.sitofp %wi : i64 to f32
+      %vf = arith.mulf %wf, %quarter : f32
+      memref.store %vf, %flat[%i, %j] : memref<16x4xf32>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %q = memref.alloc() : memref<1x2x8x4xf32>
+  %k = memref.alloc() : memref<1x2x8x4xf32>
+  %v = memref.alloc() : memref<1x2x8x4xf32>
+  %o = memref.alloc() : memref<1x2x8x4xf32>
+  %r = memref.alloc() : memref<1x2x8x4xf32>
+  func.call @fill(%q, %c0) : (memref<1x2x8x4xf32>, index) -> ()
+  func.call @fill(%k, %c4) : (memref<1x2x8x4xf32>, index) -> ()
+  func.call @fill(%v, %c8) : (memref<1x2x8x4xf32>, index) -> ()
+  func.call @attention(%q, %k, %v, %o) : (memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) -> ()
+  func.call @reference(%q, %k, %v, %r) : (memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>, memref<1x2x8x4xf32>) -> ()
+  // Count entries differing from the reference by more than 1e-5.
+  %tol = arith.constant 1.0e-5 : f32
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %bad = scf.for %h = %c0 to %c2 step %c1 iter_args(%n0 = %zero) -> i64 {
+    %n1 = scf.for %i = %c0 to %c8 step %c1 iter_args(%n2 = %n0) -> i64 {
+      %n3 = scf.for %d = %c0 to %c4 step %c1 iter_args(%n4 = %n2) -> i64 {
+        %x = memref.load %o[%c0, %h, %i, %d] : memref<1x2x8x4xf32>
+        %y = memref.load %r[%c0, %h, %i, %d] : memref<1x2x8x4xf32>
+        %diff = arith.subf %x, %y : f32
+        %abs = math.absf %diff : f32
+        // Also catches NaN: unordered or greater than the tolerance.
+        %off = arith.cmpf ugt, %abs, %tol : f32
+        %inc = arith.select %off, %one, %zero : i64
+        %n5 = arith.addi %n4, %inc : i64
+        scf.yield %n5 : i64
+      }
+      scf.yield %n3 : i64
+    }
+    scf.yield %n1 : i64
+  }
+  // CHECK: mismatches: 0
+  vector.print str "mismatches: "
+  vector.print %bad : i64
+  // The first and last rows as numpy's softmax attention gives them.
+  // CHECK: {{\[\[\[\[}}-0.07963{{[0-9]*}}, 0.28127{{[0-9]*}}, 0.50532{{[0-9]*}}, -0.43894{{[0-9]*}}]
+  // CHECK: [-0.10624{{[0-9]*}}, -0.37860{{[0-9]*}}, 0.01875{{[0-9]*}}, 0.41612{{[0-9]*}}]]]]
+  %u = memref.cast %o : memref<1x2x8x4xf32> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  memref.dealloc %q : memref<1x2x8x4xf32>
+  memref.dealloc %k : memref<1x2x8x4xf32>
+  memref.dealloc %v : memref<1x2x8x4xf32>
+  memref.dealloc %o : memref<1x2x8x4xf32>
+  memref.dealloc %r : memref<1x2x8x4xf32>
+  return
+}

@@ -5,6 +5,7 @@
 
 #include "Vx/VxOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
 namespace vx {
@@ -13,10 +14,15 @@ namespace vx {
 constexpr llvm::StringLiteral kTopologyAttrName = "vx.topology";
 
 /// Replaces the grid queries in `spawn`'s body by `coords` and `sizes` (one
-/// value per grid dimension) and the transfers by synchronous copies, with
-/// their awaits removed.
-void replaceSpawnBodyOps(RewriterBase &rewriter, SpawnOp spawn,
-                         ArrayRef<Value> coords, ArrayRef<Value> sizes);
+/// value per grid dimension).
+void replaceGridQueries(RewriterBase &rewriter, SpawnOp spawn,
+                        ArrayRef<Value> coords, ArrayRef<Value> sizes);
+
+/// Patterns that lower transfers to synchronous copies and remove awaits,
+/// converting tokens (also those carried by scf ops) to i1.
+void populateSynchronousTransferPatterns(TypeConverter &typeConverter,
+                                         RewritePatternSet &patterns,
+                                         ConversionTarget &target);
 
 } // namespace vx
 } // namespace mlir

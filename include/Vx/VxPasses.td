@@ -25,7 +25,8 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
     order, outermost first). `vx.grid_index` becomes the induction variables,
     `vx.grid_dim` the sizes, `vx.scratch` one `memref.alloca` per parallel
     point at the top of the parallel body, `vx.transfer_async` a
-    `memref.copy` and `vx.await` nothing. The loops of device spawns carry
+    `memref.copy` and `vx.await` nothing (tokens carried by scf loops become
+    `i1`). The loops of device spawns carry
     the `vx.topology` attribute so that the GPU mapping can find them.
 
     Example: `vx-opt --convert-vx-to-scf="reverse-parallel=true"`.

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -26,31 +27,63 @@ namespace vx {
 using namespace mlir;
 using namespace mlir::vx;
 
-void vx::replaceSpawnBodyOps(RewriterBase &rewriter, SpawnOp spawn,
-                             ArrayRef<Value> coords, ArrayRef<Value> sizes) {
-  SmallVector<Operation *> ops;
-  spawn.getBody().walk([&](Operation *op) {
-    if (isa<GridIndexOp, GridDimOp, TransferAsyncOp, AwaitOp>(op))
-      ops.push_back(op);
-  });
-  // Transfers are erased last, once the awaits that use their tokens are.
-  for (Operation *op : ops) {
-    if (auto index = dyn_cast<GridIndexOp>(op)) {
-      rewriter.replaceOp(index, coords[index.getDim()]);
-    } else if (auto dim = dyn_cast<GridDimOp>(op)) {
-      rewriter.replaceOp(dim, sizes[dim.getDim()]);
-    } else if (auto transfer = dyn_cast<TransferAsyncOp>(op)) {
-      // The reference semantics: the copy completes at the transfer.
-      rewriter.setInsertionPoint(transfer);
-      memref::CopyOp::create(rewriter, transfer.getLoc(), transfer.getSrc(),
-                             transfer.getDst());
-    } else {
-      rewriter.eraseOp(op);
-    }
+namespace {
+/// The reference semantics of a transfer: the copy completes at its start.
+struct TransferToCopy : public OpConversionPattern<TransferAsyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    memref::CopyOp::create(rewriter, transfer.getLoc(), adaptor.getSrc(),
+                           adaptor.getDst());
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(transfer, 1, 1);
+    return success();
   }
-  for (Operation *op : ops)
-    if (isa<TransferAsyncOp>(op))
-      rewriter.eraseOp(op);
+};
+
+struct EraseAwait : public OpConversionPattern<AwaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AwaitOp await, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(await);
+    return success();
+  }
+};
+} // namespace
+
+void vx::replaceGridQueries(RewriterBase &rewriter, SpawnOp spawn,
+                            ArrayRef<Value> coords, ArrayRef<Value> sizes) {
+  SmallVector<Operation *> queries;
+  spawn.getBody().walk([&](Operation *op) {
+    if (isa<GridIndexOp, GridDimOp>(op))
+      queries.push_back(op);
+  });
+  for (Operation *op : queries) {
+    if (auto index = dyn_cast<GridIndexOp>(op))
+      rewriter.replaceOp(index, coords[index.getDim()]);
+    else
+      rewriter.replaceOp(op, sizes[cast<GridDimOp>(op).getDim()]);
+  }
+}
+
+void vx::populateSynchronousTransferPatterns(TypeConverter &typeConverter,
+                                             RewritePatternSet &patterns,
+                                             ConversionTarget &target) {
+  // Once a transfer is complete at its start, a token carries no
+  // information: it becomes an i1 so that loops and conditionals that carry
+  // it (double buffering) still type-check, and folds away.
+  typeConverter.addConversion([](Type type) { return type; });
+  typeConverter.addConversion([](TokenType token) -> Type {
+    return IntegerType::get(token.getContext(), 1);
+  });
+  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
+                                                       target);
+  patterns.add<TransferToCopy, EraseAwait>(typeConverter,
+                                           patterns.getContext());
+  target.addIllegalOp<TransferAsyncOp, AwaitOp>();
 }
 
 namespace {
@@ -117,7 +150,7 @@ struct SpawnToLoops : public OpConversionPattern<SpawnOp> {
 
     Block *dest = rewriter.getInsertionBlock();
     Block::iterator before = rewriter.getInsertionPoint();
-    replaceSpawnBodyOps(rewriter, spawn, coords, sizes);
+    replaceGridQueries(rewriter, spawn, coords, sizes);
     rewriter.eraseOp(body.getTerminator());
     rewriter.inlineBlockBefore(&body, dest, before);
     rewriter.eraseOp(spawn);
@@ -134,9 +167,11 @@ struct ConvertVxToSCFPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.addIllegalOp<SpawnOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addIllegalDialect<VxDialect>();
+    TypeConverter typeConverter;
     RewritePatternSet patterns(context);
+    populateSynchronousTransferPatterns(typeConverter, patterns, target);
     patterns.add<SpawnToLoops>(context, reverseParallel);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -74,3 +74,29 @@ func.func @transfer(%a: memref<16xf32>) {
   }
   return
 }
+
+// A token carried by a loop (double buffering) becomes an i1 on this path.
+// CHECK-LABEL: func @double_buffered
+// CHECK: memref.copy
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[TRUE]]) -> (i1)
+// CHECK: memref.copy
+// CHECK: scf.yield %{{.*}} : i1
+// CHECK-NOT: !vx.token
+func.func @double_buffered(%a: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %tile = vx.scratch smem : memref<4xf32>
+    %src = memref.subview %a[0] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1]>>
+    %t0 = vx.transfer_async %src to %tile : memref<4xf32, strided<[1]>> to memref<4xf32>
+    %tl = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %t0) -> !vx.token {
+      vx.await %t
+      %tn = vx.transfer_async %src to %tile : memref<4xf32, strided<[1]>> to memref<4xf32>
+      scf.yield %tn : !vx.token
+    }
+    vx.await %tl
+  }
+  return
+}

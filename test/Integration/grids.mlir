@@ -1,4 +1,5 @@
-// Every instance of 1-D to 6-D grids (static, dynamic, mixed sizes, mixed
+// Every instance of 1-D, 3-D, 5-D and 6-D grids (2-D and 4-D: transfer.mlir
+// and attention.mlir) (static, dynamic, mixed sizes, mixed
 // semantics) runs exactly once with the right coordinates: each writes its
 // row-major linear index plus one, and main checks the sum and the count.
 // RUN: vx-opt %s --vx-to-llvm | %mlir_runner -e main | FileCheck %s
@@ -74,6 +75,36 @@ func.func @grid6(%out: memref<?xi64>, %n: index, %m: index) {
   return
 }
 
+func.func @grid5(%out: memref<?xi64>, %n: index) {
+  %one = arith.constant 1 : i64
+  vx.spawn on host grid [%n, 2, 3, 2, 2]
+      semantics [parallel, parallel, arbitrary, parallel, arbitrary] {
+    %i0 = vx.grid_index 0
+    %i1 = vx.grid_index 1
+    %i2 = vx.grid_index 2
+    %i3 = vx.grid_index 3
+    %i4 = vx.grid_index 4
+    %d1 = vx.grid_dim 1
+    %d2 = vx.grid_dim 2
+    %d3 = vx.grid_dim 3
+    %d4 = vx.grid_dim 4
+    %a1 = arith.muli %i0, %d1 : index
+    %b1 = arith.addi %a1, %i1 : index
+    %a2 = arith.muli %b1, %d2 : index
+    %b2 = arith.addi %a2, %i2 : index
+    %a3 = arith.muli %b2, %d3 : index
+    %b3 = arith.addi %a3, %i3 : index
+    %a4 = arith.muli %b3, %d4 : index
+    %b4 = arith.addi %a4, %i4 : index
+    %iv = arith.index_cast %b4 : index to i64
+    %x = memref.load %out[%b4] : memref<?xi64>
+    %v0 = arith.addi %iv, %one : i64
+    %v = arith.addi %x, %v0 : i64
+    memref.store %v, %out[%b4] : memref<?xi64>
+  }
+  return
+}
+
 // Prints "sum count" of out: with every instance run once, sum is
 // total * (total + 1) / 2 and count (non-zero entries) is total.
 func.func @report(%out: memref<?xi64>) {
@@ -123,6 +154,12 @@ func.func @main() {
   // CHECK-NEXT: 56616
   // CHECK-NEXT: 336
   func.call @grid6(%out, %c4, %c7) : (memref<?xi64>, index, index) -> ()
+  func.call @report(%out) : (memref<?xi64>) -> ()
+
+  // 4 * 2 * 3 * 2 * 2 = 96 instances: 96 * 97 / 2 = 4656.
+  // CHECK-NEXT: 4656
+  // CHECK-NEXT: 96
+  func.call @grid5(%out, %c4) : (memref<?xi64>, index) -> ()
   func.call @report(%out) : (memref<?xi64>) -> ()
 
   // Dynamic sizes of 0 run nothing.

@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -17,6 +18,21 @@ using namespace mlir::vx;
 //===----------------------------------------------------------------------===//
 // Custom directives
 //===----------------------------------------------------------------------===//
+
+/// The keywords of a vx enum for a diagnostic: 'a', 'b' or 'c'. The cases
+/// are numbered from 0 without gaps, and an unknown value stringifies empty.
+template <typename EnumT>
+static std::string describeKeywords() {
+  SmallVector<std::string> keywords;
+  for (uint32_t value = 0;; ++value) {
+    StringRef keyword = stringifyEnum(static_cast<EnumT>(value));
+    if (keyword.empty())
+      break;
+    keywords.push_back(("'" + keyword + "'").str());
+  }
+  std::string last = keywords.pop_back_val();
+  return keywords.empty() ? last : llvm::join(keywords, ", ") + " or " + last;
+}
 
 /// Parses a vx enum attribute written as its bare keyword (`tensor_core`);
 /// no value when the next token is not a keyword.
@@ -30,16 +46,19 @@ static OptionalParseResult parseOptionalEnumKeyword(OpAsmParser &parser,
     return std::nullopt;
   std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
   if (!value)
-    return parser.emitError(loc, "unknown keyword '") << keyword << "'";
+    return parser.emitError(loc, "expected ")
+           << describeKeywords<EnumT>() << ", got '" << keyword << "'";
   attr = AttrT::get(parser.getContext(), *value);
   return success();
 }
 
 template <typename AttrT>
 static ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
   OptionalParseResult result = parseOptionalEnumKeyword(parser, attr);
   if (!result.has_value())
-    return parser.emitError(parser.getCurrentLocation(), "expected keyword");
+    return parser.emitError(parser.getCurrentLocation(), "expected ")
+           << describeKeywords<EnumT>();
   return *result;
 }
 
@@ -68,16 +87,10 @@ static ParseResult parseSemantics(OpAsmParser &parser, ArrayAttr &semantics,
     return success();
   }
   auto parseOne = [&]() -> ParseResult {
-    SMLoc loc = parser.getCurrentLocation();
-    StringRef keyword;
-    if (parser.parseKeyword(&keyword))
+    DimensionSemanticsAttr entry;
+    if (parseEnumKeyword(parser, entry))
       return failure();
-    std::optional<DimensionSemantics> value =
-        symbolizeEnum<DimensionSemantics>(keyword);
-    if (!value)
-      return parser.emitError(loc, "expected 'parallel' or 'arbitrary', got '")
-             << keyword << "'";
-    entries.push_back(DimensionSemanticsAttr::get(ctx, *value));
+    entries.push_back(entry);
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))

@@ -37,8 +37,27 @@ func.func @unknown_semantics() {
 // -----
 
 func.func @unknown_topology() {
-  // expected-error @+1 {{unknown keyword 'gpu'}}
+  // expected-error @+1 {{expected 'host', 'tensor_core' or 'tensor_core5', got 'gpu'}}
   vx.spawn on gpu grid [4] semantics [parallel] {
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_memory() {
+  vx.spawn on host grid [4] semantics [parallel] {
+    // expected-error @+1 {{expected 'private' or 'smem', got 'global'}}
+    %0 = vx.scratch global : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @semantics_not_keyword() {
+  // expected-error @+1 {{expected 'parallel' or 'arbitrary'}}
+  vx.spawn on host grid [4] semantics [1] {
   }
   return
 }

@@ -16,6 +16,39 @@ struct VxToSCFOptions : public PassPipelineOptions<VxToSCFOptions> {
       llvm::cl::init(false)};
 };
 
+struct VxToGPUOptions : public PassPipelineOptions<VxToGPUOptions> {
+  PassOptions::Option<unsigned> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per CTA along the innermost parallel dimension"),
+      llvm::cl::init(1)};
+};
+
+/// The options of the stages that target a chip.
+template <typename Derived>
+struct VxTargetOptions : public PassPipelineOptions<Derived> {
+  detail::PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The NVIDIA chip to compile for"),
+      llvm::cl::init("sm_90")};
+  detail::PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80 (default: a PTX version the "
+                     "chip accepts)"),
+      llvm::cl::init("")};
+  detail::PassOptions::Option<unsigned> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per CTA along the innermost parallel dimension"),
+      llvm::cl::init(1)};
+};
+
+struct VxToNVVMOptions : public VxTargetOptions<VxToNVVMOptions> {};
+
+struct VxToPTXOptions : public VxTargetOptions<VxToPTXOptions> {
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX text), bin (cubin) or fatbin"),
+      llvm::cl::init("isa")};
+};
+
 struct VxToLLVMOptions : public PassPipelineOptions<VxToLLVMOptions> {
   PassOptions::Option<bool> openmp{
       *this, "openmp",
@@ -30,11 +63,25 @@ struct VxToLLVMOptions : public PassPipelineOptions<VxToLLVMOptions> {
       llvm::cl::desc("Send device spawns through the GPU mapping and run the "
                      "launches on the CPU"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("With via-gpu: threads per CTA along the innermost "
+                     "parallel dimension"),
+      llvm::cl::init(1)};
 };
 
-/// The pass pipeline text of each stage.
-std::string getVxToSCFPipeline(const VxToSCFOptions &options);
-std::string getVxToLLVMPipeline(const VxToLLVMOptions &options);
+/// The pass pipeline text of each stage, or an error message for options
+/// that cannot be honoured.
+FailureOr<std::string> getVxToSCFPipeline(const VxToSCFOptions &options,
+                                          std::string &error);
+FailureOr<std::string> getVxToGPUPipeline(const VxToGPUOptions &options,
+                                          std::string &error);
+FailureOr<std::string> getVxToNVVMPipeline(const VxToNVVMOptions &options,
+                                           std::string &error);
+FailureOr<std::string> getVxToPTXPipeline(const VxToPTXOptions &options,
+                                          std::string &error);
+FailureOr<std::string> getVxToLLVMPipeline(const VxToLLVMOptions &options,
+                                           std::string &error);
 
 } // namespace vx
 } // namespace mlir

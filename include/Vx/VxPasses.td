@@ -39,4 +39,77 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
   ];
 }
 
+def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
+  let summary = "Map device spawns onto gpu.launch grids";
+  let description = [{
+    Each `tensor_core` / `tensor_core5` spawn becomes one `gpu.launch`; host
+    spawns are left for `convert-vx-to-scf`. The launch grid is made of the
+    parallel dimensions: with at most three of them, all static and within
+    the hardware limits (x <= 2^31-1, y and z <= 65535), the k-th parallel
+    dimension is launch dimension x, y, z in that order. Otherwise the
+    parallel dimensions are folded into launch dimension x and recovered in
+    the kernel by delinearization, looping grid-stride where the total can
+    exceed the limit of x (and skipping the launch when it is 0). A spawn
+    without parallel dimensions is a 1x1x1 launch.
+
+    Arbitrary dimensions stay an `scf.for` nest inside the kernel. One grid
+    instance runs per CTA; `threads-per-block=N` spreads the innermost
+    parallel dimension over N threads with a bounds guard.
+
+    `vx.scratch` becomes a `memref.alloca` at the top of the kernel
+    (`private`) or a workgroup attribution of the launch (`smem`, one slice
+    per thread), seen through a `memref.memory_space_cast` so that its type
+    is unchanged. Transfers and `memref.copy` in device code become loop
+    copies. An op that cannot run on the device (allocation, a call to a
+    host function, an op of a host-only dialect) is an error that names it.
+    With `chip` set, a `tensor_core5` spawn needs sm_100 or newer.
+
+    Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
+           "Threads per CTA along the innermost parallel dimension (1-1024)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
+  ];
+}
+
+def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
+  let summary = "Run gpu.launch on the CPU: blocks and threads as loops";
+  let description = [{
+    Replaces each `gpu.launch` by an `scf.parallel` over its blocks around
+    an `scf.for` nest over its threads (x innermost), with workgroup
+    attributions allocated once per block. The launch body must not contain
+    a `gpu.barrier` when a block has more than one thread. This is how
+    `--vx-to-llvm="via-gpu=true"` checks the grid mapping of the GPU path on
+    numbers.
+
+    Example: `vx-opt --convert-vx-to-gpu --convert-gpu-launch-to-scf`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect"];
+  let options = [
+    Option<"reverseBlocks", "reverse-blocks", "bool", "false",
+           "Iterate the blocks from last to first">
+  ];
+}
+
+def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
+  let summary = "Replace the module by the contents of one gpu.module";
+  let description = [{
+    Keeps only the device code of one `gpu.module` (by `name`, or the only
+    one), as a top-level module with the NVPTX target triple, so that the
+    NVVM stage can go through `mlir-translate --mlir-to-llvmir` and `llc`.
+
+    Example: `vx-opt --vx-to-nvvm --vx-extract-device-module |
+    mlir-translate --mlir-to-llvmir | llc -mcpu=sm_90 -mattr=+ptx80`.
+  }];
+  let options = [
+    Option<"moduleName", "name", "std::string", "\"\"",
+           "The gpu.module to keep (default: the only one)">
+  ];
+}
+
 #endif // VX_PASSES

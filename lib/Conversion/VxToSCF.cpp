@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -26,65 +25,6 @@ namespace vx {
 
 using namespace mlir;
 using namespace mlir::vx;
-
-namespace {
-/// The reference semantics of a transfer: the copy completes at its start.
-struct TransferToCopy : public OpConversionPattern<TransferAsyncOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    memref::CopyOp::create(rewriter, transfer.getLoc(), adaptor.getSrc(),
-                           adaptor.getDst());
-    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(transfer, 1, 1);
-    return success();
-  }
-};
-
-struct EraseAwait : public OpConversionPattern<AwaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(AwaitOp await, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(await);
-    return success();
-  }
-};
-} // namespace
-
-void vx::replaceGridQueries(RewriterBase &rewriter, SpawnOp spawn,
-                            ArrayRef<Value> coords, ArrayRef<Value> sizes) {
-  SmallVector<Operation *> queries;
-  spawn.getBody().walk([&](Operation *op) {
-    if (isa<GridIndexOp, GridDimOp>(op))
-      queries.push_back(op);
-  });
-  for (Operation *op : queries) {
-    if (auto index = dyn_cast<GridIndexOp>(op))
-      rewriter.replaceOp(index, coords[index.getDim()]);
-    else
-      rewriter.replaceOp(op, sizes[cast<GridDimOp>(op).getDim()]);
-  }
-}
-
-void vx::populateSynchronousTransferPatterns(TypeConverter &typeConverter,
-                                             RewritePatternSet &patterns,
-                                             ConversionTarget &target) {
-  // Once a transfer is complete at its start, a token carries no
-  // information: it becomes an i1 so that loops and conditionals that carry
-  // it (double buffering) still type-check, and folds away.
-  typeConverter.addConversion([](Type type) { return type; });
-  typeConverter.addConversion([](TokenType token) -> Type {
-    return IntegerType::get(token.getContext(), 1);
-  });
-  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
-                                                       target);
-  patterns.add<TransferToCopy, EraseAwait>(typeConverter,
-                                           patterns.getContext());
-  target.addIllegalOp<TransferAsyncOp, AwaitOp>();
-}
 
 namespace {
 
@@ -171,7 +111,8 @@ struct ConvertVxToSCFPass
     target.addIllegalDialect<VxDialect>();
     TypeConverter typeConverter;
     RewritePatternSet patterns(context);
-    populateSynchronousTransferPatterns(typeConverter, patterns, target);
+    populateSynchronousTransferPatterns(typeConverter, patterns, target,
+                                        [](Operation *) { return true; });
     patterns.add<SpawnToLoops>(context, reverseParallel);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -6,64 +6,176 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Pipelines.h"
+#include "Vx/Conversion.h"
 #include "Vx/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::vx;
 
 static std::string boolText(bool value) { return value ? "true" : "false"; }
 
-std::string vx::getVxToSCFPipeline(const VxToSCFOptions &options) {
-  return "vx-verify-semantics,convert-vx-to-scf{reverse-parallel=" +
-         boolText(options.reverseParallel) + "},canonicalize";
-}
-
-std::string vx::getVxToLLVMPipeline(const VxToLLVMOptions &options) {
-  VxToSCFOptions scfOptions;
-  scfOptions.reverseParallel = options.reverseParallel.getValue();
-  std::string pipeline = getVxToSCFPipeline(scfOptions);
+/// The CPU half of vx-to-llvm: from loops to the LLVM dialect.
+static std::string getLoopsToLLVMPipeline(bool openmp) {
+  std::string pipeline;
   // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
   // region must stay one block: lower the scopes before the loops inside.
-  if (options.openmp)
+  if (openmp)
     pipeline += ",convert-scf-to-openmp,expand-strided-metadata,"
                 "finalize-memref-to-llvm";
   pipeline += ",convert-vector-to-scf,convert-linalg-to-loops,lower-affine,"
               "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
               "lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"
               "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,";
-  if (options.openmp)
+  if (openmp)
     pipeline += "convert-openmp-to-llvm,";
   pipeline += "convert-cf-to-llvm,convert-func-to-llvm,"
               "reconcile-unrealized-casts";
   return pipeline;
 }
 
-/// Registers a pipeline whose passes are the text `getText` makes from its
-/// options; an empty text means the options are refused, with `getText`
-/// having said why through the error handler.
+FailureOr<std::string> vx::getVxToSCFPipeline(const VxToSCFOptions &options,
+                                              std::string &) {
+  return "vx-verify-semantics,convert-vx-to-scf{reverse-parallel=" +
+         boolText(options.reverseParallel) + "},canonicalize";
+}
+
+/// Device spawns to outlined launches, host spawns to loops; `chip` (if
+/// any) is checked against the spawns' topologies.
+static std::string getGPUMappingPipeline(unsigned threadsPerBlock,
+                                         StringRef chip) {
+  std::string pipeline = "vx-verify-semantics,convert-vx-to-gpu{"
+                         "threads-per-block=" +
+                         std::to_string(threadsPerBlock);
+  if (!chip.empty())
+    pipeline += " chip=" + chip.str();
+  return pipeline + "},convert-vx-to-scf,gpu-kernel-outlining,canonicalize,cse";
+}
+
+FailureOr<std::string> vx::getVxToGPUPipeline(const VxToGPUOptions &options,
+                                              std::string &) {
+  return getGPUMappingPipeline(options.threadsPerBlock, "");
+}
+
+/// The lowest PTX ISA version that `smNumber` needs (and at least 8.0, the
+/// version LLVM 22 and CUDA 13 agree on for sm_90).
+static StringRef getDefaultPTXFeatures(unsigned smNumber) {
+  if (smNumber >= 120)
+    return "+ptx87";
+  if (smNumber >= 110)
+    return "+ptx90";
+  if (smNumber >= 103)
+    return "+ptx88";
+  if (smNumber >= 100)
+    return "+ptx86";
+  return "+ptx80";
+}
+
+template <typename Options>
+static FailureOr<std::string> getNVVMStagePipeline(const Options &options,
+                                                   std::string &error) {
+  std::optional<unsigned> smNumber = getSMNumber(options.chip);
+  if (!smNumber) {
+    error = "chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got '" +
+            options.chip.getValue() + "'";
+    return failure();
+  }
+  std::string features = options.features;
+  if (features.empty())
+    features = getDefaultPTXFeatures(*smNumber).str();
+  return getGPUMappingPipeline(options.threadsPerBlock, options.chip) +
+         ",convert-linalg-to-loops,convert-nvgpu-to-nvvm,"
+         "convert-vector-to-scf,convert-scf-to-cf,convert-nvvm-to-llvm,"
+         "convert-func-to-llvm,expand-strided-metadata,"
+         "nvvm-attach-target{chip=" +
+         options.chip.getValue() + " features=" + features +
+         "},lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+         "canonicalize,cse,gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+         "reconcile-unrealized-casts),gpu-to-llvm,convert-math-to-llvm,"
+         "convert-math-to-libm,convert-func-to-llvm,canonicalize,cse,"
+         "reconcile-unrealized-casts";
+}
+
+FailureOr<std::string> vx::getVxToNVVMPipeline(const VxToNVVMOptions &options,
+                                               std::string &error) {
+  return getNVVMStagePipeline(options, error);
+}
+
+/// The CUDA toolkit that gpu-module-to-binary takes ptxas (and libdevice)
+/// from: CUDA_HOME, else the one ptxas on PATH belongs to, else
+/// /usr/local/cuda.
+static std::string getCUDAToolkitPath() {
+  if (const char *cudaHome = std::getenv("CUDA_HOME"); cudaHome && *cudaHome)
+    return cudaHome;
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "/usr/local/cuda";
+}
+
+FailureOr<std::string> vx::getVxToPTXPipeline(const VxToPTXOptions &options,
+                                              std::string &error) {
+  StringRef format = options.format;
+  if (format != "isa" && format != "bin" && format != "fatbin") {
+    error = "format must be 'isa', 'bin' or 'fatbin', got '" + format.str() +
+            "'";
+    return failure();
+  }
+  FailureOr<std::string> nvvm = getNVVMStagePipeline(options, error);
+  if (failed(nvvm))
+    return failure();
+  return *nvvm + ",gpu-module-to-binary{format=" + format.str() +
+         " toolkit=" + getCUDAToolkitPath() + "}";
+}
+
+FailureOr<std::string> vx::getVxToLLVMPipeline(const VxToLLVMOptions &options,
+                                               std::string &error) {
+  std::string reverse = boolText(options.reverseParallel);
+  if (!options.viaGpu && options.threadsPerBlock != 1) {
+    error = "'threads-per-block' applies only with 'via-gpu=true'";
+    return failure();
+  }
+  if (options.viaGpu)
+    return "vx-verify-semantics,convert-vx-to-gpu{threads-per-block=" +
+           std::to_string(options.threadsPerBlock) +
+           "},convert-gpu-launch-to-scf{reverse-blocks=" + reverse +
+           "},convert-vx-to-scf{reverse-parallel=" + reverse +
+           "},canonicalize" + getLoopsToLLVMPipeline(options.openmp);
+  VxToSCFOptions scfOptions;
+  scfOptions.reverseParallel = options.reverseParallel.getValue();
+  return *getVxToSCFPipeline(scfOptions, error) +
+         getLoopsToLLVMPipeline(options.openmp);
+}
+
+/// Registers the pipeline `name` whose passes are the text that `getText`
+/// makes from its options, or that reports why the options are refused.
 template <typename Options>
 static void registerTextualPipeline(
     StringRef name, StringRef description,
-    std::function<std::string(const Options &,
-                              function_ref<LogicalResult(const Twine &)>)>
-        getText) {
+    FailureOr<std::string> (*getText)(const Options &, std::string &)) {
+  std::string pipelineName = name.str();
   registerPassPipeline(
       name, description,
-      [getText](OpPassManager &pm, StringRef optionsText,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
+      [getText, pipelineName](
+          OpPassManager &pm, StringRef optionsText,
+          function_ref<LogicalResult(const Twine &)> errorHandler) {
         Options options;
         if (failed(options.parseFromString(optionsText)))
           return failure();
-        std::string pipeline = getText(options, errorHandler);
-        if (pipeline.empty())
-          return failure();
-        return parsePassPipeline(pipeline, pm, llvm::errs());
+        std::string error;
+        FailureOr<std::string> pipeline = getText(options, error);
+        if (failed(pipeline))
+          return errorHandler(pipelineName + ": " + error);
+        return parsePassPipeline(*pipeline, pm, llvm::errs());
       },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
         optionsHandler(Options());
       });
 }
@@ -73,17 +185,23 @@ void vx::registerVxPipelines() {
       "vx-to-scf",
       "Lower vx to scf.parallel (parallel dims) around an scf.for nest "
       "(arbitrary dims)",
-      [](const VxToSCFOptions &options, auto) {
-        return getVxToSCFPipeline(options);
-      });
+      getVxToSCFPipeline);
+  registerTextualPipeline<VxToGPUOptions>(
+      "vx-to-gpu",
+      "Lower device spawns to gpu.launch_func + gpu.module, host spawns to "
+      "loops",
+      getVxToGPUPipeline);
+  registerTextualPipeline<VxToNVVMOptions>(
+      "vx-to-nvvm",
+      "Lower vx to NVVM/LLVM device code with an NVVM target and LLVM host "
+      "code",
+      getVxToNVVMPipeline);
+  registerTextualPipeline<VxToPTXOptions>(
+      "vx-to-ptx", "Lower vx to gpu.binary holding PTX, a cubin or a fatbin",
+      getVxToPTXPipeline);
   registerTextualPipeline<VxToLLVMOptions>(
-      "vx-to-llvm", "Lower vx to the LLVM dialect, every spawn on the CPU",
-      [](const VxToLLVMOptions &options, auto errorHandler) -> std::string {
-        if (options.viaGpu) {
-          (void)errorHandler("vx-to-llvm: 'via-gpu=true' needs the GPU "
-                             "mapping, which is not implemented yet");
-          return "";
-        }
-        return getVxToLLVMPipeline(options);
-      });
+      "vx-to-llvm",
+      "Lower vx to the LLVM dialect, every spawn on the CPU (via-gpu: "
+      "device spawns through the GPU mapping)",
+      getVxToLLVMPipeline);
 }

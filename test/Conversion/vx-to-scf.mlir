@@ -56,9 +56,13 @@ func.func @all_parallel() {
   return
 }
 
-// Transfers are synchronous copies on this path; awaits vanish.
+// Transfers are synchronous loop copies on this path; awaits vanish.
 // CHECK-LABEL: func @transfer
-// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+// CHECK: %[[TILE:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: %[[SRC:.*]] = memref.subview
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c4{{.*}} step %c1
+// CHECK-NEXT: %[[X:.*]] = memref.load %[[SRC]][%[[K]]] : memref<4xf32, strided<[1], offset: ?>>
+// CHECK-NEXT: memref.store %[[X]], %[[TILE]][%[[K]]] : memref<4xf32>
 // CHECK-NOT: vx.await
 // CHECK-NOT: vx.transfer_async
 func.func @transfer(%a: memref<16xf32>) {
@@ -77,10 +81,10 @@ func.func @transfer(%a: memref<16xf32>) {
 
 // A token carried by a loop (double buffering) becomes an i1 on this path.
 // CHECK-LABEL: func @double_buffered
-// CHECK: memref.copy
+// CHECK: memref.store
 // CHECK: %[[TRUE:.*]] = arith.constant true
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[TRUE]]) -> (i1)
-// CHECK: memref.copy
+// CHECK: memref.store
 // CHECK: scf.yield %{{.*}} : i1
 // CHECK-NOT: !vx.token
 func.func @double_buffered(%a: memref<16xf32>) {

@@ -5,6 +5,9 @@
 // RUN: vx-opt %s --vx-to-llvm | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 // Adds 1 + the row-major linear index of the instance at out[linear index].
 func.func @grid1(%out: memref<?xi64>, %n: index) {
@@ -77,7 +80,7 @@ func.func @grid6(%out: memref<?xi64>, %n: index, %m: index) {
 
 func.func @grid5(%out: memref<?xi64>, %n: index) {
   %one = arith.constant 1 : i64
-  vx.spawn on host grid [%n, 2, 3, 2, 2]
+  vx.spawn on tensor_core grid [%n, 2, 3, 2, 2]
       semantics [parallel, parallel, arbitrary, parallel, arbitrary] {
     %i0 = vx.grid_index 0
     %i1 = vx.grid_index 1

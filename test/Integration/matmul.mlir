@@ -2,6 +2,9 @@
 // RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 

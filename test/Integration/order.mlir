@@ -3,6 +3,9 @@
 // RUN: vx-opt %s --vx-to-llvm | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefI64(memref<*xi64>)
 
@@ -11,7 +14,7 @@ func.func private @printMemrefI64(memref<*xi64>)
 func.func @ordered(%out: memref<?xi64>, %np: index) {
   %c7 = arith.constant 7 : i64
   %c3 = arith.constant 3 : index
-  vx.spawn on host grid [2, %np, 3] semantics [arbitrary, parallel, arbitrary] {
+  vx.spawn on tensor_core grid [2, %np, 3] semantics [arbitrary, parallel, arbitrary] {
     %a = vx.grid_index 0
     %p = vx.grid_index 1
     %b = vx.grid_index 2

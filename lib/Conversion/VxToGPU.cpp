@@ -1,0 +1,444 @@
+//===- VxToGPU.cpp - Map device spawns onto gpu.launch grids --------------===//
+//
+// A device spawn becomes one gpu.launch whose grid is made of the spawn's
+// parallel dimensions; each CTA (or, with threads-per-block > 1, each
+// thread) runs one parallel point and, inside it, the arbitrary dimensions
+// as an scf.for nest in grid order. gpu-kernel-outlining then turns the
+// launches into gpu.launch_func + gpu.module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Conversion.h"
+#include "Vx/Passes.h"
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_CONVERTVXTOGPU
+#include "Vx/VxPasses.h.inc"
+} // namespace vx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::vx;
+
+/// CUDA's limits on the launch grid.
+static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+static constexpr int64_t kMaxGridYZ = 65535;
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// Per-thread slices of shared scratch start at this alignment, the widest
+/// access (16-byte vectors and cp.async chunks).
+static constexpr int64_t kSmemSliceAlignment = 16;
+
+/// Whether `op` is device code: inside a device spawn or a gpu.launch.
+static bool isInDeviceCode(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<gpu::LaunchOp>(parent))
+      return true;
+    if (auto spawn = dyn_cast<SpawnOp>(parent))
+      return spawn.isDeviceSpawn();
+  }
+  return false;
+}
+
+static int64_t byteSize(MemRefType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// The workgroup buffer that holds `threads` slices of an smem scratch: the
+/// scratch type itself in workgroup memory for one thread, otherwise bytes.
+static MemRefType getWorkgroupType(MemRefType scratchType, int64_t threads) {
+  auto workgroup = gpu::AddressSpaceAttr::get(scratchType.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  if (threads == 1)
+    return MemRefType::get(scratchType.getShape(),
+                           scratchType.getElementType(), AffineMap(),
+                           workgroup);
+  int64_t slice = llvm::alignTo(byteSize(scratchType), kSmemSliceAlignment);
+  return MemRefType::get({threads * slice},
+                         IntegerType::get(scratchType.getContext(), 8),
+                         AffineMap(), workgroup);
+}
+
+/// Dialects whose ops lower to device code.
+static bool isDeviceDialect(Dialect *dialect) {
+  if (!dialect)
+    return false;
+  return llvm::is_contained(
+      {"arith", "math", "index", "scf", "affine", "vector", "memref", "vx",
+       "gpu", "nvgpu", "nvvm", "linalg", "ub", "complex"},
+      dialect->getNamespace());
+}
+
+/// Checks that everything in the device spawn `spawn` can be mapped onto a
+/// GPU: its ops run on the device, its scratch fits a workgroup slice, and
+/// its topology exists on `chip`.
+static LogicalResult checkDeviceSpawn(SpawnOp spawn, StringRef chip,
+                                      std::optional<unsigned> chipNumber,
+                                      int64_t threads) {
+  if (chipNumber && spawn.getTopology() == Topology::tensor_core5 &&
+      *chipNumber < 100)
+    return spawn.emitOpError("on 'tensor_core5' needs a Blackwell chip "
+                             "(sm_100 or newer), got '")
+           << chip << "'";
+  WalkResult result = spawn.getBody().walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op)) {
+      op->emitOpError("cannot run on the device: device spawns may not call "
+                      "host functions");
+      return WalkResult::interrupt();
+    }
+    if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op)) {
+      op->emitOpError("cannot run on the device: allocate per-instance "
+                      "memory with 'vx.scratch'");
+      return WalkResult::interrupt();
+    }
+    if (!isDeviceDialect(op->getDialect())) {
+      op->emitOpError("cannot run on the device: its dialect has no device "
+                      "lowering");
+      return WalkResult::interrupt();
+    }
+    auto scratch = dyn_cast<ScratchOp>(op);
+    if (!scratch || scratch.getPlacement() != Memory::smem)
+      return WalkResult::advance();
+    MemRefType type = scratch.getType();
+    if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
+      scratch.emitOpError("in shared memory needs the identity layout and no "
+                          "memory space, got ")
+          << type;
+      return WalkResult::interrupt();
+    }
+    if (threads > 1 && (!type.getElementType().isIntOrFloat() ||
+                        type.getElementTypeBitWidth() % 8 != 0)) {
+      scratch.emitOpError("in shared memory with threads-per-block > 1 needs "
+                          "a byte-sized integer or float element type, got ")
+          << type.getElementType();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+
+/// How the parallel dimensions of a spawn map onto a launch grid.
+struct GridMapping {
+  /// The number of CTAs along each parallel dimension (threads-per-block
+  /// divides the innermost one).
+  SmallVector<OpFoldResult> extents;
+  /// Each parallel dimension is its own launch dimension.
+  bool direct = false;
+  /// Folded: the number of CTAs needed; a loop covers what exceeds the
+  /// launch grid.
+  OpFoldResult total;
+  bool gridStride = false;
+};
+
+struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
+  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock)
+      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock) {}
+
+  LogicalResult
+  matchAndRewrite(SpawnOp spawn, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = spawn.getLoc();
+    unsigned rank = spawn.getRank();
+    SmallVector<unsigned> parallelDims, arbitraryDims;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      (spawn.getDimSemantics(dim) == DimensionSemantics::parallel
+           ? parallelDims
+           : arbitraryDims)
+          .push_back(dim);
+    int64_t threads = parallelDims.empty() ? 1 : threadsPerBlock;
+
+    std::optional<GridMapping> mapping =
+        mapGrid(rewriter, loc, spawn, parallelDims, threads);
+    if (!mapping)
+      return rewriter.notifyMatchFailure(spawn, "grid size overflows");
+
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> gridDims(3, one);
+    Value total;
+    if (mapping->direct) {
+      for (auto [axis, extent] : llvm::enumerate(mapping->extents))
+        gridDims[axis] = getValueOrCreateConstantIndexOp(rewriter, loc, extent);
+    } else if (!parallelDims.empty()) {
+      total = getValueOrCreateConstantIndexOp(rewriter, loc, mapping->total);
+      std::optional<int64_t> staticTotal = getConstantIntValue(mapping->total);
+      Value maxGridX = arith::ConstantIndexOp::create(rewriter, loc, kMaxGridX);
+      if (!staticTotal) {
+        // A launch needs at least one CTA: skip it when the grid is empty.
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value nonEmpty = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ugt, total, zero);
+        auto ifNonEmpty = scf::IfOp::create(rewriter, loc, nonEmpty);
+        rewriter.setInsertionPoint(ifNonEmpty.thenBlock()->getTerminator());
+        gridDims[0] = arith::MinUIOp::create(rewriter, loc, total, maxGridX);
+      } else {
+        gridDims[0] = *staticTotal > kMaxGridX ? maxGridX : total;
+      }
+    }
+
+    Block &body = spawn.getBody().front();
+    SmallVector<ScratchOp> scratchOps(body.getOps<ScratchOp>());
+    SmallVector<Type> workgroupTypes;
+    for (ScratchOp scratch : scratchOps)
+      if (scratch.getPlacement() == Memory::smem)
+        workgroupTypes.push_back(getWorkgroupType(scratch.getType(), threads));
+
+    Value blockX = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, workgroupTypes);
+    Block *kernel = &launch.getBody().front();
+    rewriter.setInsertionPointToEnd(kernel);
+    gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.setInsertionPointToStart(kernel);
+    Value threadX = launch.getThreadIds().x;
+    // Materialized in the kernel, so that static sizes stay constants there
+    // instead of becoming kernel arguments.
+    SmallVector<Value> sizes;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      sizes.push_back(spawn.getGridSize(rewriter, loc, dim));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+    // Scratch lives for the whole kernel: one instance runs at a time per
+    // thread, so a later instance (grid-stride) reuses the buffer.
+    ArrayRef<BlockArgument> workgroup = launch.getWorkgroupAttributions();
+    for (ScratchOp scratch : scratchOps) {
+      MemRefType type = scratch.getType();
+      Value buffer;
+      if (scratch.getPlacement() == Memory::private_) {
+        buffer = memref::AllocaOp::create(rewriter, scratch.getLoc(), type);
+      } else {
+        Value slices = workgroup.front();
+        workgroup = workgroup.drop_front();
+        auto space = cast<MemRefType>(slices.getType()).getMemorySpace();
+        Value slice = slices;
+        if (threads > 1) {
+          int64_t sliceBytes =
+              llvm::alignTo(byteSize(type), kSmemSliceAlignment);
+          Value shift = arith::MulIOp::create(
+              rewriter, scratch.getLoc(), threadX,
+              arith::ConstantIndexOp::create(rewriter, loc, sliceBytes));
+          slice = memref::ViewOp::create(
+              rewriter, scratch.getLoc(),
+              MemRefType::get(type.getShape(), type.getElementType(),
+                              AffineMap(), space),
+              slices, shift, ValueRange());
+        }
+        buffer = memref::MemorySpaceCastOp::create(rewriter, scratch.getLoc(),
+                                                   type, slice);
+      }
+      rewriter.replaceOp(scratch, buffer);
+    }
+
+    // The CTA coordinates along the parallel dimensions.
+    SmallVector<Value> blockCoords;
+    gpu::KernelDim3 blockIds = launch.getBlockIds();
+    if (mapping->direct) {
+      Value ids[] = {blockIds.x, blockIds.y, blockIds.z};
+      blockCoords.append(ids, ids + parallelDims.size());
+    } else if (!parallelDims.empty()) {
+      Value linear = blockIds.x;
+      if (mapping->gridStride) {
+        auto loop = scf::ForOp::create(rewriter, loc, linear, total,
+                                       launch.getGridSize().x);
+        rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+        linear = loop.getInductionVar();
+      }
+      blockCoords = delinearize(rewriter, loc, linear, mapping->extents);
+    }
+
+    SmallVector<Value> coords(rank);
+    for (auto [dim, coord] : llvm::zip_equal(parallelDims, blockCoords))
+      coords[dim] = coord;
+    if (threads > 1) {
+      unsigned inner = parallelDims.back();
+      Value stride = arith::ConstantIndexOp::create(rewriter, loc, threads);
+      Value base = arith::MulIOp::create(rewriter, loc, coords[inner], stride);
+      coords[inner] = arith::AddIOp::create(rewriter, loc, base, threadX);
+      std::optional<int64_t> innerSize = getConstantIntValue(sizes[inner]);
+      if (!innerSize || *innerSize % threads != 0) {
+        // The last CTA of a ragged dimension has idle threads.
+        Value inBounds =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  coords[inner], sizes[inner]);
+        auto guard = scf::IfOp::create(rewriter, loc, inBounds);
+        rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+      }
+    }
+
+    for (unsigned dim : arbitraryDims) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
+      coords[dim] = loop.getInductionVar();
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+
+    Block *dest = rewriter.getInsertionBlock();
+    Block::iterator before = rewriter.getInsertionPoint();
+    replaceGridQueries(rewriter, spawn, coords, sizes);
+    rewriter.eraseOp(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, dest, before);
+    rewriter.eraseOp(spawn);
+    return success();
+  }
+
+  /// Decides how the parallel dimensions map onto the launch grid; nothing
+  /// when the number of CTAs overflows 64 bits.
+  std::optional<GridMapping> mapGrid(OpBuilder &builder, Location loc,
+                                     SpawnOp spawn,
+                                     ArrayRef<unsigned> parallelDims,
+                                     int64_t threads) const {
+    GridMapping mapping;
+    SmallVector<OpFoldResult> grid = spawn.getMixedGrid();
+    for (auto [position, dim] : llvm::enumerate(parallelDims)) {
+      OpFoldResult extent = grid[dim];
+      if (position + 1 == parallelDims.size() && threads > 1) {
+        if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+          extent = builder.getIndexAttr(llvm::divideCeil(*size, threads));
+        } else {
+          Value divisor = arith::ConstantIndexOp::create(builder, loc, threads);
+          extent = arith::CeilDivUIOp::create(
+                       builder, loc,
+                       getValueOrCreateConstantIndexOp(builder, loc, extent),
+                       divisor)
+                       .getResult();
+        }
+      }
+      mapping.extents.push_back(extent);
+    }
+
+    mapping.direct = parallelDims.size() <= 3;
+    for (auto [axis, extent] : llvm::enumerate(mapping.extents)) {
+      std::optional<int64_t> size = getConstantIntValue(extent);
+      mapping.direct &=
+          size.has_value() && *size <= (axis == 0 ? kMaxGridX : kMaxGridYZ);
+    }
+    if (mapping.direct || parallelDims.empty())
+      return mapping;
+
+    // Fold: the product of the extents, static where they all are.
+    int64_t staticTotal = 1;
+    Value dynamicTotal;
+    for (OpFoldResult extent : mapping.extents) {
+      if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+        if (llvm::MulOverflow(staticTotal, *size, staticTotal))
+          return std::nullopt;
+        continue;
+      }
+      Value value = cast<Value>(extent);
+      dynamicTotal = dynamicTotal ? arith::MulIOp::create(builder, loc,
+                                                          dynamicTotal, value)
+                                        .getResult()
+                                  : value;
+    }
+    if (!dynamicTotal) {
+      mapping.total = builder.getIndexAttr(staticTotal);
+      mapping.gridStride = staticTotal > kMaxGridX;
+      return mapping;
+    }
+    if (staticTotal != 1)
+      dynamicTotal = arith::MulIOp::create(
+          builder, loc, dynamicTotal,
+          arith::ConstantIndexOp::create(builder, loc, staticTotal));
+    mapping.total = dynamicTotal;
+    mapping.gridStride = true;
+    return mapping;
+  }
+
+  /// The coordinates of `linear` in row-major order over `extents`.
+  static SmallVector<Value> delinearize(OpBuilder &builder, Location loc,
+                                        Value linear,
+                                        ArrayRef<OpFoldResult> extents) {
+    SmallVector<Value> coords(extents.size());
+    for (int64_t position = extents.size() - 1; position > 0; --position) {
+      Value extent =
+          getValueOrCreateConstantIndexOp(builder, loc, extents[position]);
+      coords[position] = arith::RemUIOp::create(builder, loc, linear, extent);
+      linear = arith::DivUIOp::create(builder, loc, linear, extent);
+    }
+    coords[0] = linear;
+    return coords;
+  }
+
+  int64_t threadsPerBlock;
+};
+
+/// A memref.copy in device code, which would otherwise become a call to a
+/// host runtime function for strided operands.
+struct CopyToLoopCopy : public OpConversionPattern<memref::CopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(memref::CopyOp copy, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    buildLoopCopy(rewriter, copy.getLoc(), adaptor.getSource(),
+                  adaptor.getTarget());
+    rewriter.eraseOp(copy);
+    return success();
+  }
+};
+
+struct ConvertVxToGPUPass
+    : public vx::impl::ConvertVxToGPUBase<ConvertVxToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
+      module.emitError("convert-vx-to-gpu: threads-per-block must be between "
+                       "1 and ")
+          << kMaxThreadsPerBlock << ", got " << threadsPerBlock;
+      return signalPassFailure();
+    }
+    std::optional<unsigned> chipNumber;
+    if (!chip.empty()) {
+      chipNumber = getSMNumber(chip);
+      if (!chipNumber) {
+        module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
+                         "as 'sm_90' or 'sm_100a', got '")
+            << chip << "'";
+        return signalPassFailure();
+      }
+    }
+    bool valid = true;
+    module.walk([&](SpawnOp spawn) {
+      if (spawn.isDeviceSpawn())
+        valid &= succeeded(
+            checkDeviceSpawn(spawn, chip, chipNumber, threadsPerBlock));
+    });
+    if (!valid)
+      return signalPassFailure();
+
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addDynamicallyLegalOp<SpawnOp>(
+        [](SpawnOp spawn) { return !spawn.isDeviceSpawn(); });
+    target.addDynamicallyLegalOp<memref::CopyOp>(
+        [](memref::CopyOp copy) { return !isInDeviceCode(copy); });
+    TypeConverter typeConverter;
+    RewritePatternSet patterns(context);
+    populateSynchronousTransferPatterns(typeConverter, patterns, target,
+                                        isInDeviceCode);
+    patterns.add<SpawnToLaunch>(context, threadsPerBlock);
+    patterns.add<CopyToLoopCopy>(context);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

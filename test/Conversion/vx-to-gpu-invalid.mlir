@@ -1,0 +1,63 @@
+// What cannot run on the device is refused, naming the op.
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90" -split-input-file -verify-diagnostics
+
+func.func private @host_fn(f32)
+
+func.func @call(%v: f32) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    // expected-error @below {{'func.call' op cannot run on the device: device spawns may not call host functions}}
+    func.call @host_fn(%v) : (f32) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @alloc() {
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    // expected-error @below {{'memref.alloc' op cannot run on the device: allocate per-instance memory with 'vx.scratch'}}
+    %m = memref.alloc() : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tensor() {
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    // expected-error @below {{'tensor.empty' op cannot run on the device: its dialect has no device lowering}}
+    %t = tensor.empty() : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @blackwell_on_hopper() {
+  // expected-error @below {{'vx.spawn' op on 'tensor_core5' needs a Blackwell chip (sm_100 or newer), got 'sm_90'}}
+  vx.spawn on tensor_core5 grid [4] semantics [parallel] {
+  }
+  return
+}
+
+// -----
+
+func.func @smem_layout() {
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    // expected-error @below {{'vx.scratch' op in shared memory needs the identity layout and no memory space, got 'memref<4xf32, strided<[2]>>'}}
+    %s = vx.scratch smem : memref<4xf32, strided<[2]>>
+  }
+  return
+}
+
+// -----
+
+// Host spawns may do anything the host can.
+func.func private @host_fn2(f32)
+
+func.func @host_call(%v: f32) {
+  vx.spawn on host grid [4] semantics [parallel] {
+    func.call @host_fn2(%v) : (f32) -> ()
+  }
+  return
+}

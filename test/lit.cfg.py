@@ -1,6 +1,7 @@
 # -*- Python -*-
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -29,6 +30,8 @@ tools = [
     "FileCheck",
     "mlir-opt",
     "mlir-translate",
+    "llc",
+    "llvm-link",
     ToolSubst(
         "%mlir_runner",
         command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
@@ -44,3 +47,35 @@ tools = [
     ),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+config.substitutions.append(
+    ("%extract_ptx", "%s %s" % (sys.executable,
+                                os.path.join(config.test_source_root, "Inputs", "extract_ptx.py")))
+)
+
+
+def find_ptxas():
+    """ptxas from PATH, CUDA_HOME or /usr/local/cuda, as vx-to-ptx finds it."""
+    import shutil
+    candidates = [shutil.which("ptxas")]
+    if os.environ.get("CUDA_HOME"):
+        candidates.append(os.path.join(os.environ["CUDA_HOME"], "bin", "ptxas"))
+    candidates.append("/usr/local/cuda/bin/ptxas")
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+ptxas = find_ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(
+        ("%cuda_libdevice",
+         os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice", "libdevice.10.bc"))
+    )
+
+# Kernels run only where the CUDA runtime wrappers were built and a GPU is
+# present at test time.
+cuda_runtime = os.path.join(config.vx_obj_root, "lib", "libvx_cuda_runtime.so")
+if os.path.exists(cuda_runtime) and os.path.exists("/dev/nvidia0"):
+    config.available_features.add("gpu")
+config.substitutions.append(("%vx_cuda_runtime", cuda_runtime))

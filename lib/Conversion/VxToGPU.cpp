@@ -401,7 +401,8 @@ struct ConvertVxToGPUPass
     if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
       module.emitError("convert-vx-to-gpu: threads-per-block must be between "
                        "1 and ")
-          << kMaxThreadsPerBlock << ", got " << threadsPerBlock;
+          << kMaxThreadsPerBlock << ", got "
+          << static_cast<unsigned>(threadsPerBlock);
       return signalPassFailure();
     }
     std::optional<unsigned> chipNumber;

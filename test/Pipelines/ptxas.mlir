@@ -1,0 +1,21 @@
+// Every PTX these stages produce assembles with ptxas for its chip: the
+// vx-to-ptx route, the mlir-translate + llc route, and cubins (format=bin).
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: vx-opt %S/../../examples/attention.mlir --vx-to-ptx -o %t/sm90.mlir
+// RUN: %extract_ptx %t/sm90.mlir %t/sm90
+// RUN: %ptxas -arch=sm_90 %t/sm90/attention_kernel.ptx -o %t/sm90.cubin
+// RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-ptx="chip=sm_100a threads-per-block=4" -o %t/sm100a.mlir
+// RUN: %extract_ptx %t/sm100a.mlir %t/sm100a
+// RUN: %ptxas -arch=sm_100a %t/sm100a/matmul_kernel.ptx -o %t/sm100a.cubin
+// RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-ptx="format=bin" | FileCheck %s --check-prefix=BIN
+// RUN: vx-opt %S/../../examples/attention.mlir --vx-to-nvvm --vx-extract-device-module -o %t/device.mlir
+// RUN: mlir-translate --mlir-to-llvmir %t/device.mlir -o %t/device.ll
+// RUN: llvm-link %t/device.ll %cuda_libdevice --only-needed -o %t/device.bc
+// RUN: llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 %t/device.bc -o %t/device.ptx
+// RUN: FileCheck %s --check-prefix=LLC < %t/device.ptx
+// RUN: %ptxas -arch=sm_90 %t/device.ptx -o %t/device.cubin
+
+// BIN: gpu.binary @matmul_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}bin = "
+// LLC: .target sm_90
+// LLC: .visible .entry attention_kernel(

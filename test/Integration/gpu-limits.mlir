@@ -3,9 +3,9 @@
 // dynamic grid (grid-stride), and threads-per-block with a ragged last
 // block. Every instance must run exactly once: each adds its row-major
 // linear index plus one at out[linear index]; @report prints sum and count.
-// RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=4" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=128 reverse-parallel=true openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=4" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=128 reverse-parallel=true openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func @wide(%out: memref<?xi64>) {
   %c70000 = arith.constant 70000 : index
@@ -86,6 +86,8 @@ func.func @main() {
   %size = arith.constant 210000 : index
   %zero = arith.constant 0 : i64
   %out = memref.alloc(%size) : memref<?xi64>
+  %outu = memref.cast %out : memref<?xi64> to memref<*xi64>
+  call @make_device_visible_i64(%outu) : (memref<*xi64>) -> ()
   linalg.fill ins(%zero : i64) outs(%out : memref<?xi64>)
   // CHECK: 22050105000
   // CHECK-NEXT: 210000

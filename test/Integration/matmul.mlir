@@ -1,10 +1,10 @@
 // The examples/matmul.mlir kernel against a plain triple loop.
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/matmul.mlir %s | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -60,6 +60,12 @@ func.func @main() {
   %b = memref.alloc() : memref<16x8xf32>
   %c = memref.alloc() : memref<8x8xf32>
   %r = memref.alloc() : memref<8x8xf32>
+  %au = memref.cast %a : memref<8x16xf32> to memref<*xf32>
+  %bu = memref.cast %b : memref<16x8xf32> to memref<*xf32>
+  %cu = memref.cast %c : memref<8x8xf32> to memref<*xf32>
+  func.call @make_device_visible_f32(%au) : (memref<*xf32>) -> ()
+  func.call @make_device_visible_f32(%bu) : (memref<*xf32>) -> ()
+  func.call @make_device_visible_f32(%cu) : (memref<*xf32>) -> ()
   %ad = memref.cast %a : memref<8x16xf32> to memref<?x?xf32>
   %bd = memref.cast %b : memref<16x8xf32> to memref<?x?xf32>
   func.call @fill(%ad) : (memref<?x?xf32>) -> ()

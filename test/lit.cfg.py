@@ -54,24 +54,31 @@ config.substitutions.append(
 )
 
 
-def find_ptxas():
-    """ptxas from PATH, CUDA_HOME or /usr/local/cuda, as vx-to-ptx finds it."""
+def find_cuda_toolkit():
+    """The CUDA toolkit vx-to-ptx uses: CUDA_HOME when set, else the first of
+    the toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda
+    that holds both ptxas and libdevice."""
     import shutil
-    candidates = [shutil.which("ptxas")]
     if os.environ.get("CUDA_HOME"):
-        candidates.append(os.path.join(os.environ["CUDA_HOME"], "bin", "ptxas"))
-    candidates.append("/usr/local/cuda/bin/ptxas")
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+        candidates = [os.environ["CUDA_HOME"]]
+    else:
+        ptxas_on_path = shutil.which("ptxas")
+        candidates = [os.path.dirname(os.path.dirname(os.path.realpath(ptxas_on_path)))
+                      ] if ptxas_on_path else []
+        candidates.append("/usr/local/cuda")
+    for toolkit in candidates:
+        if os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK) and os.path.isfile(
+                os.path.join(toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
+            return toolkit
+    return None
 
 
-ptxas = find_ptxas()
-if ptxas:
+cuda_toolkit = find_cuda_toolkit()
+if cuda_toolkit:
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(("%ptxas", os.path.join(cuda_toolkit, "bin", "ptxas")))
     config.substitutions.append(
-        ("%cuda_libdevice",
-         os.path.join(os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice", "libdevice.10.bc"))
-    )
+        ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
 
 # Kernels run only where the CUDA runtime wrappers were built and a GPU is
 # present at test time.

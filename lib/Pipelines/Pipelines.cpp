@@ -11,7 +11,10 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -108,16 +111,40 @@ FailureOr<std::string> vx::getVxToNVVMPipeline(const VxToNVVMOptions &options,
   return getNVVMStagePipeline(options, error);
 }
 
-/// The CUDA toolkit that gpu-module-to-binary takes ptxas (and libdevice)
-/// from: CUDA_HOME, else the one ptxas on PATH belongs to, else
-/// /usr/local/cuda.
-static std::string getCUDAToolkitPath() {
-  if (const char *cudaHome = std::getenv("CUDA_HOME"); cudaHome && *cudaHome)
-    return cudaHome;
-  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
-    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
-        .str();
-  return "/usr/local/cuda";
+/// The CUDA toolkit that gpu-module-to-binary takes ptxas and libdevice from:
+/// CUDA_HOME when set, else the first of the toolkit of the ptxas on PATH
+/// (through symlinks) and /usr/local/cuda that holds both. A ptxas on PATH may
+/// be a wrapper script outside any toolkit, so its directory alone is not
+/// enough. gpu-module-to-binary only warns about a missing toolkit and goes on
+/// to emit PTX with unresolved libdevice calls, so a missing one is an error.
+static FailureOr<std::string> getCUDAToolkitPath(std::string &error) {
+  SmallVector<std::string> candidates;
+  if (const char *cudaHome = std::getenv("CUDA_HOME"); cudaHome && *cudaHome) {
+    candidates.push_back(cudaHome);
+  } else {
+    if (llvm::ErrorOr<std::string> ptxas =
+            llvm::sys::findProgramByName("ptxas")) {
+      SmallString<256> realPtxas;
+      if (!llvm::sys::fs::real_path(*ptxas, realPtxas))
+        candidates.push_back(llvm::sys::path::parent_path(
+                                 llvm::sys::path::parent_path(realPtxas))
+                                 .str());
+    }
+    candidates.push_back("/usr/local/cuda");
+  }
+  auto holds = [](StringRef toolkit, StringRef relativePath) {
+    SmallString<256> path(toolkit);
+    llvm::sys::path::append(path, relativePath);
+    return llvm::sys::fs::exists(path);
+  };
+  for (const std::string &toolkit : candidates)
+    if (holds(toolkit, "bin/ptxas") &&
+        holds(toolkit, "nvvm/libdevice/libdevice.10.bc"))
+      return toolkit;
+  error = "no CUDA toolkit with bin/ptxas and nvvm/libdevice/libdevice.10.bc "
+          "found (tried " +
+          llvm::join(candidates, ", ") + "); set CUDA_HOME";
+  return failure();
 }
 
 FailureOr<std::string> vx::getVxToPTXPipeline(const VxToPTXOptions &options,
@@ -131,8 +158,11 @@ FailureOr<std::string> vx::getVxToPTXPipeline(const VxToPTXOptions &options,
   FailureOr<std::string> nvvm = getNVVMStagePipeline(options, error);
   if (failed(nvvm))
     return failure();
+  FailureOr<std::string> toolkit = getCUDAToolkitPath(error);
+  if (failed(toolkit))
+    return failure();
   return *nvvm + ",gpu-module-to-binary{format=" + format.str() +
-         " toolkit=" + getCUDAToolkitPath() + "}";
+         " toolkit=" + *toolkit + "}";
 }
 
 FailureOr<std::string> vx::getVxToLLVMPipeline(const VxToLLVMOptions &options,

@@ -5,6 +5,9 @@
 // RUN: vx-opt %S/../../examples/attention.mlir --vx-to-ptx="chip=sm_100a" | FileCheck %s --check-prefix=SM100
 // RUN: not vx-opt %s --vx-to-ptx="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not vx-opt %s --vx-to-nvvm="chip=90" 2>&1 | FileCheck %s --check-prefix=CHIP
+// An explicit CUDA_HOME without a toolkit is an error, not a silent fallback.
+// RUN: mkdir -p %t.fake-cuda/bin && touch %t.fake-cuda/bin/ptxas
+// RUN: env CUDA_HOME=%t.fake-cuda not vx-opt %s --vx-to-ptx 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not vx-opt %s --vx-to-nvvm 2>&1 | FileCheck %s --check-prefix=HOPPER
 // RUN: vx-opt %s --vx-to-nvvm="chip=sm_100" | FileCheck %s --check-prefix=BLACKWELL
 
@@ -22,6 +25,7 @@
 // SM100: assembly = "{{.*}}.version 8.6{{.*}}.target sm_100a{{.*}}.visible .entry attention_kernel(
 
 // FORMAT: vx-to-ptx: format must be 'isa', 'bin' or 'fatbin', got 'elf'
+// TOOLKIT: vx-to-ptx: no CUDA toolkit with bin/ptxas and nvvm/libdevice/libdevice.10.bc found (tried {{.*}}fake-cuda); set CUDA_HOME
 // CHIP: vx-to-nvvm: chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got '90'
 // HOPPER: error: 'vx.spawn' op on 'tensor_core5' needs a Blackwell chip (sm_100 or newer), got 'sm_90'
 // BLACKWELL: gpu.module @blackwell_kernel [#nvvm.target<chip = "sm_100", features = "+ptx86">]

@@ -59,7 +59,7 @@ static std::string getGPUMappingPipeline(unsigned threadsPerBlock,
                          std::to_string(threadsPerBlock);
   if (!chip.empty())
     pipeline += " chip=" + chip.str();
-  return pipeline + "},convert-vx-to-scf,gpu-kernel-outlining,canonicalize,cse";
+  return pipeline + "},convert-vx-to-scf,gpu-launch-sink-index-computations,gpu-kernel-outlining,canonicalize,cse";
 }
 
 FailureOr<std::string> vx::getVxToGPUPipeline(const VxToGPUOptions &options,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and builds Vx, then takes the attention example through every stage
 # (vx, scf, gpu, nvvm, ptx, and ptxas on the PTX) and runs both examples on the
-# CPU, directly and through the GPU mapping.
+# CPU, directly and through the GPU mapping; then the same from Python.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 VX_OPT="$VX_ROOT/build/bin/vx-opt"
@@ -48,3 +48,7 @@ cat "${MATMUL[@]}" | "$VX_OPT" --vx-to-llvm="openmp=true" | "${RUNNER[@]}"
 echo "=== matmul through the GPU mapping, 4 threads per block"
 cat "${MATMUL[@]}" |
   "$VX_OPT" --vx-to-llvm="via-gpu=true threads-per-block=4" | "${RUNNER[@]}"
+
+echo "=== Python (build/python_packages): python/examples/attention.py"
+PYTHONPATH="$VX_ROOT/build/python_packages" /usr/bin/python3 \
+  "$VX_ROOT/python/examples/attention.py" "$OUT"

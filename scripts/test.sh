@@ -3,3 +3,4 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cmake --build "$VX_ROOT/build" --target check-vx
+cmake --build "$VX_ROOT/build" --target check-vx-python

@@ -1,24 +1,13 @@
 //===- vx-opt.cpp - The Vx optimizer driver -------------------------------===//
 
-#include "Vx/Passes.h"
-#include "Vx/VxDialect.h"
+#include "Vx/InitAll.h"
 
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::vx::registerAllVxPasses();
-
+  mlir::vx::registerAllPassesForVxTools();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates device code to LLVM IR in-process.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::vx::VxDialect>();
+  mlir::vx::registerAllDialectsForVxTools(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Vx optimizer driver\n", registry));
 }

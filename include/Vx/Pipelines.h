@@ -4,6 +4,8 @@
 #define VX_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <string>
 
 namespace mlir {
@@ -82,6 +84,20 @@ FailureOr<std::string> getVxToPTXPipeline(const VxToPTXOptions &options,
                                           std::string &error);
 FailureOr<std::string> getVxToLLVMPipeline(const VxToLLVMOptions &options,
                                            std::string &error);
+
+/// The stages of a vx module, in the order VX_SPEC lists them: "vx" (the
+/// verified input), "scf", "gpu", "nvvm", "ptx", and "llvm" (the CPU path).
+ArrayRef<StringRef> getVxStageNames();
+
+/// The pass pipeline that takes vx input to `stage`, as pass-pipeline text
+/// without an anchor; `options` in the pipeline-option syntax
+/// (`chip=sm_100a threads-per-block=4`). On failure `error` says why.
+FailureOr<std::string> getVxStagePipeline(StringRef stage, StringRef options,
+                                          std::string &error);
+
+/// The options of `stage` with their defaults, `{name=value ...}` as
+/// PassOptions prints them; empty for a stage without options.
+FailureOr<std::string> getVxStageOptionDefaults(StringRef stage);
 
 } // namespace vx
 } // namespace mlir

@@ -184,23 +184,103 @@ FailureOr<std::string> vx::getVxToLLVMPipeline(const VxToLLVMOptions &options,
          getLoopsToLLVMPipeline(options.openmp);
 }
 
-/// Registers the pipeline `name` whose passes are the text that `getText`
-/// makes from its options, or that reports why the options are refused.
+namespace {
+/// One stage: the text of its pipeline from option text, and its defaults.
+struct VxStage {
+  StringRef name;
+  FailureOr<std::string> (*getText)(StringRef options, std::string &error);
+  std::string (*getDefaults)();
+};
+} // namespace
+
+template <typename Options,
+          FailureOr<std::string> (*getText)(const Options &, std::string &)>
+static FailureOr<std::string> getTextFromOptions(StringRef optionsText,
+                                                 std::string &error) {
+  Options options;
+  if (failed(options.parseFromString(optionsText))) {
+    error = "invalid options '" + optionsText.str() + "'";
+    return failure();
+  }
+  return getText(options, error);
+}
+
 template <typename Options>
-static void registerTextualPipeline(
-    StringRef name, StringRef description,
-    FailureOr<std::string> (*getText)(const Options &, std::string &)) {
-  std::string pipelineName = name.str();
+static std::string getDefaultsOf() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Options().print(os);
+  return text;
+}
+
+static FailureOr<std::string> getVerifiedInputPipeline(StringRef optionsText,
+                                                       std::string &error) {
+  if (!optionsText.trim().empty()) {
+    error = "the vx stage takes no options";
+    return failure();
+  }
+  return std::string("vx-verify-semantics");
+}
+
+static const VxStage vxStages[] = {
+    {"vx", getVerifiedInputPipeline, [] { return std::string(); }},
+    {"scf", getTextFromOptions<VxToSCFOptions, getVxToSCFPipeline>,
+     getDefaultsOf<VxToSCFOptions>},
+    {"gpu", getTextFromOptions<VxToGPUOptions, getVxToGPUPipeline>,
+     getDefaultsOf<VxToGPUOptions>},
+    {"nvvm", getTextFromOptions<VxToNVVMOptions, getVxToNVVMPipeline>,
+     getDefaultsOf<VxToNVVMOptions>},
+    {"ptx", getTextFromOptions<VxToPTXOptions, getVxToPTXPipeline>,
+     getDefaultsOf<VxToPTXOptions>},
+    {"llvm", getTextFromOptions<VxToLLVMOptions, getVxToLLVMPipeline>,
+     getDefaultsOf<VxToLLVMOptions>},
+};
+
+ArrayRef<StringRef> vx::getVxStageNames() {
+  static const SmallVector<StringRef> names = llvm::to_vector(
+      llvm::map_range(vxStages, [](const VxStage &stage) { return stage.name; }));
+  return names;
+}
+
+static const VxStage *findStage(StringRef name) {
+  const VxStage *stage = llvm::find_if(
+      vxStages, [&](const VxStage &candidate) { return candidate.name == name; });
+  return stage == std::end(vxStages) ? nullptr : stage;
+}
+
+FailureOr<std::string> vx::getVxStagePipeline(StringRef stage,
+                                              StringRef options,
+                                              std::string &error) {
+  const VxStage *found = findStage(stage);
+  if (!found) {
+    error = "unknown stage '" + stage.str() + "'; the stages are " +
+            llvm::join(getVxStageNames(), ", ");
+    return failure();
+  }
+  return found->getText(options, error);
+}
+
+FailureOr<std::string> vx::getVxStageOptionDefaults(StringRef stage) {
+  const VxStage *found = findStage(stage);
+  if (!found)
+    return failure();
+  return found->getDefaults();
+}
+
+/// Registers the pipeline `name` that takes vx input to `stage`, or that
+/// reports why its options are refused.
+template <typename Options>
+static void registerStagePipeline(StringRef name, StringRef stage,
+                                  StringRef description) {
+  std::string pipelineName = name.str(), stageName = stage.str();
   registerPassPipeline(
       name, description,
-      [getText, pipelineName](
+      [pipelineName, stageName](
           OpPassManager &pm, StringRef optionsText,
           function_ref<LogicalResult(const Twine &)> errorHandler) {
-        Options options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
         std::string error;
-        FailureOr<std::string> pipeline = getText(options, error);
+        FailureOr<std::string> pipeline =
+            getVxStagePipeline(stageName, optionsText, error);
         if (failed(pipeline))
           return errorHandler(pipelineName + ": " + error);
         return parsePassPipeline(*pipeline, pm, llvm::errs());
@@ -211,27 +291,23 @@ static void registerTextualPipeline(
 }
 
 void vx::registerVxPipelines() {
-  registerTextualPipeline<VxToSCFOptions>(
-      "vx-to-scf",
+  registerStagePipeline<VxToSCFOptions>(
+      "vx-to-scf", "scf",
       "Lower vx to scf.parallel (parallel dims) around an scf.for nest "
-      "(arbitrary dims)",
-      getVxToSCFPipeline);
-  registerTextualPipeline<VxToGPUOptions>(
-      "vx-to-gpu",
+      "(arbitrary dims)");
+  registerStagePipeline<VxToGPUOptions>(
+      "vx-to-gpu", "gpu",
       "Lower device spawns to gpu.launch_func + gpu.module, host spawns to "
-      "loops",
-      getVxToGPUPipeline);
-  registerTextualPipeline<VxToNVVMOptions>(
-      "vx-to-nvvm",
+      "loops");
+  registerStagePipeline<VxToNVVMOptions>(
+      "vx-to-nvvm", "nvvm",
       "Lower vx to NVVM/LLVM device code with an NVVM target and LLVM host "
-      "code",
-      getVxToNVVMPipeline);
-  registerTextualPipeline<VxToPTXOptions>(
-      "vx-to-ptx", "Lower vx to gpu.binary holding PTX, a cubin or a fatbin",
-      getVxToPTXPipeline);
-  registerTextualPipeline<VxToLLVMOptions>(
-      "vx-to-llvm",
+      "code");
+  registerStagePipeline<VxToPTXOptions>(
+      "vx-to-ptx", "ptx",
+      "Lower vx to gpu.binary holding PTX, a cubin or a fatbin");
+  registerStagePipeline<VxToLLVMOptions>(
+      "vx-to-llvm", "llvm",
       "Lower vx to the LLVM dialect, every spawn on the CPU (via-gpu: "
-      "device spawns through the GPU mapping)",
-      getVxToLLVMPipeline);
+      "device spawns through the GPU mapping)");
 }

@@ -1,0 +1,476 @@
+//===- VxModule.cpp - The vx._vx Python extension -------------------------===//
+//
+// The C++ half of the `vx` package: parsing, pass pipelines, the launch and
+// binary queries, and CPU execution through the MLIR ExecutionEngine. The
+// pure-Python half (python/vx) turns keyword options into pipeline options,
+// checks call arguments, and raises vx.VxError from the diagnostics that
+// these functions collect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/InitAll.h"
+#include "Vx/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <deque>
+#include <optional>
+
+namespace py = pybind11;
+using namespace mlir;
+
+namespace {
+
+/// One diagnostic as Python sees it: (severity, message, location).
+using DiagnosticTuple = std::tuple<std::string, std::string, std::string>;
+
+/// A failure with the diagnostics that explain it; translated to vx.VxError.
+struct DiagnosedError {
+  std::string summary;
+  std::vector<DiagnosticTuple> diagnostics;
+};
+
+/// `file:line:col` for the first file location in `loc`, else its printed
+/// form.
+std::string formatLocation(Location loc) {
+  std::optional<FileLineColLoc> fileLoc;
+  loc->walk([&](Location nested) {
+    if (auto found = dyn_cast<FileLineColLoc>(nested)) {
+      fileLoc = found;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (fileLoc)
+    os << fileLoc->getFilename().getValue() << ":" << fileLoc->getLine()
+       << ":" << fileLoc->getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+const char *getSeverityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  case DiagnosticSeverity::Note:
+    return "note";
+  }
+  llvm_unreachable("unknown diagnostic severity");
+}
+
+/// Collects every diagnostic (notes as their own entries) while alive.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diagnostic) {
+          record(diagnostic);
+          for (Diagnostic &note : diagnostic.getNotes())
+            record(note);
+          return success();
+        }) {}
+
+  [[noreturn]] void fail(const std::string &summary) {
+    throw DiagnosedError{summary, std::move(diagnostics)};
+  }
+
+  /// The warnings and remarks of a run that succeeded.
+  std::vector<DiagnosticTuple> take() { return std::move(diagnostics); }
+
+private:
+  void record(Diagnostic &diagnostic) {
+    diagnostics.emplace_back(getSeverityName(diagnostic.getSeverity()),
+                             diagnostic.str(),
+                             formatLocation(diagnostic.getLocation()));
+  }
+
+  std::vector<DiagnosticTuple> diagnostics;
+  ScopedDiagnosticHandler handler;
+};
+
+/// The one context every module lives in. It is never destroyed: Python
+/// objects may outlive module teardown order.
+MLIRContext *getContext() {
+  static MLIRContext *context = [] {
+    vx::registerAllPassesForVxTools();
+    DialectRegistry registry;
+    vx::registerAllDialectsForVxTools(registry);
+    auto *created = new MLIRContext(registry);
+    created->loadAllAvailableDialects();
+    // A diagnostic's location says where; an op dump in a note per
+    // diagnostic would drown that in Python tracebacks.
+    created->printOpOnDiagnostic(false);
+    return created;
+  }();
+  return context;
+}
+
+std::string printOp(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+/// A static size as an int, a dynamic one as None.
+py::object getOptionalInt(int64_t size) {
+  if (ShapedType::isDynamic(size))
+    return py::none();
+  return py::int_(size);
+}
+
+/// A static launch dimension as an int, a dynamic one as None.
+py::object getConstantDim(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return py::int_(constant.getSExtValue());
+  return py::none();
+}
+
+/// The type of a function argument or result, as vx.run checks it.
+py::tuple describeType(Type type) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  type.print(os);
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref) {
+    bool scalar = type.isIntOrIndexOrFloat();
+    return py::make_tuple(scalar ? "scalar" : "unsupported", printed);
+  }
+  py::list shape;
+  for (int64_t size : memref.getShape())
+    shape.append(getOptionalInt(size));
+  py::object strides = py::none(), offset = py::int_(0);
+  if (!memref.getLayout().isIdentity()) {
+    SmallVector<int64_t> staticStrides;
+    int64_t staticOffset;
+    if (failed(memref.getStridesAndOffset(staticStrides, staticOffset)))
+      return py::make_tuple("unsupported", printed);
+    py::list strideList;
+    for (int64_t stride : staticStrides)
+      strideList.append(getOptionalInt(stride));
+    strides = strideList;
+    offset = getOptionalInt(staticOffset);
+  }
+  std::string element;
+  llvm::raw_string_ostream elementOs(element);
+  memref.getElementType().print(elementOs);
+  return py::make_tuple("memref", printed, element, shape, strides, offset);
+}
+
+/// Storage for the arguments of one packed call: each argument's value (or
+/// memref descriptor) and the pointers that the packed interface takes.
+class PackedArguments {
+public:
+  void addMemRef(py::array array, int64_t offset) {
+    int64_t rank = array.ndim();
+    std::vector<int64_t> &descriptor = descriptors.emplace_back(3 + 2 * rank);
+    char *data = static_cast<char *>(array.mutable_data());
+    // The descriptor's aligned pointer plus its offset addresses element 0.
+    descriptor[0] = reinterpret_cast<int64_t>(data);
+    descriptor[1] = reinterpret_cast<int64_t>(data - offset * array.itemsize());
+    descriptor[2] = offset;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      descriptor[3 + dim] = array.shape(dim);
+      descriptor[3 + rank + dim] = array.strides(dim) / array.itemsize();
+    }
+    int64_t *&pointer = descriptorPointers.emplace_back(descriptor.data());
+    pointers.push_back(&pointer);
+  }
+
+  /// A scalar as the bits of its value in the low bytes of a 64-bit slot
+  /// (the hosts we JIT for are little-endian).
+  void addScalar(uint64_t bits) { pointers.push_back(&scalars.emplace_back(bits)); }
+
+  /// The pointer array; `result`, if any, receives a scalar result.
+  SmallVector<void *> getPointers(uint64_t *result) {
+    SmallVector<void *> all(pointers);
+    if (result)
+      all.push_back(result);
+    return all;
+  }
+
+private:
+  // Deques keep the addresses stable as arguments are added.
+  std::deque<std::vector<int64_t>> descriptors;
+  std::deque<int64_t *> descriptorPointers;
+  std::deque<uint64_t> scalars;
+  SmallVector<void *> pointers;
+};
+
+/// A module owned by Python.
+class PyModule {
+public:
+  explicit PyModule(OwningOpRef<ModuleOp> module) : module(std::move(module)) {}
+
+  static PyModule parse(const std::string &text, const std::string &filename) {
+    MLIRContext *context = getContext();
+    DiagnosticCollector diagnostics(context);
+    ParserConfig config(context);
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, config, filename);
+    if (!parsed)
+      diagnostics.fail("could not parse " + filename);
+    return PyModule(std::move(parsed));
+  }
+
+  std::string str() { return printOp(module.get()); }
+
+  void verify() {
+    DiagnosticCollector diagnostics(getContext());
+    if (failed(mlir::verify(module.get())))
+      diagnostics.fail("the module does not verify");
+  }
+
+  /// A copy of this module after `pipeline` (anchored at builtin.module),
+  /// with the warnings and remarks of the run.
+  std::pair<PyModule, std::vector<DiagnosticTuple>>
+  runPipeline(const std::string &pipeline) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    return {PyModule(std::move(copy)), std::move(warnings)};
+  }
+
+  std::size_t countOps(const std::string &name) {
+    std::size_t count = 0;
+    module->walk([&](Operation *op) {
+      if (op->getName().getStringRef() == name)
+        ++count;
+    });
+    return count;
+  }
+
+  /// (kernel, (gx, gy, gz), (bx, by, bz)) per gpu.launch_func, in order.
+  py::list launches() {
+    py::list result;
+    module->walk([&](gpu::LaunchFuncOp launch) {
+      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      result.append(py::make_tuple(
+          launch.getKernelName().str(),
+          py::make_tuple(getConstantDim(grid.x), getConstantDim(grid.y),
+                         getConstantDim(grid.z)),
+          py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
+                         getConstantDim(block.z))));
+    });
+    return result;
+  }
+
+  /// (binary name, target, format, bytes) per object of every gpu.binary.
+  py::list binaries() {
+    py::list result;
+    module->walk([&](gpu::BinaryOp binary) {
+      for (Attribute attr : binary.getObjects()) {
+        auto object = cast<gpu::ObjectAttr>(attr);
+        result.append(py::make_tuple(
+            binary.getSymName().str(), printAttr(object.getTarget()),
+            gpu::stringifyCompilationTarget(object.getFormat()).str(),
+            py::bytes(object.getObject().getValue().str())));
+      }
+    });
+    return result;
+  }
+
+  /// (argument types, result types) of func.func @name, each from
+  /// describeType.
+  std::pair<py::list, py::list> signature(const std::string &name) {
+    func::FuncOp function = lookupFunction(name);
+    py::list arguments, results;
+    for (Type type : function.getArgumentTypes())
+      arguments.append(describeType(type));
+    for (Type type : function.getResultTypes())
+      results.append(describeType(type));
+    return {arguments, results};
+  }
+
+  /// Lowers a copy with `pipeline` and calls @name with `arguments`, which
+  /// vx.run has checked against the signature: ("memref", array, offset) or
+  /// ("scalar", bits). Returns the bits of the scalar result, if any.
+  py::object execute(const std::string &name, const std::string &pipeline,
+                     const py::list &arguments,
+                     const std::vector<std::string> &sharedLibraries) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    func::FuncOp function = lookupFunction(name, *copy);
+    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(getContext()));
+    bool hasResult = function.getNumResults() == 1;
+    runPipelineOn(*copy, pipeline);
+
+    static bool nativeTargetReady = [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+      return true;
+    }();
+    (void)nativeTargetReady;
+
+    DiagnosticCollector diagnostics(getContext());
+    ExecutionEngineOptions options;
+    SmallVector<StringRef> libraries(sharedLibraries.begin(),
+                                     sharedLibraries.end());
+    options.sharedLibPaths = libraries;
+    std::function<llvm::Error(llvm::Module *)> optimize =
+        makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                  /*targetMachine=*/nullptr);
+    options.transformer = optimize;
+    auto engine = ExecutionEngine::create(*copy, options);
+    if (!engine)
+      diagnostics.fail("could not JIT-compile the module: " +
+                       llvm::toString(engine.takeError()));
+    // The JIT would report an unresolved function only on stderr: name it.
+    SmallVector<std::string> unresolved;
+    copy->walk([&](LLVM::LLVMFuncOp declaration) {
+      if (declaration.isExternal() &&
+          !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+              declaration.getSymName().str()))
+        unresolved.push_back("@" + declaration.getSymName().str());
+    });
+    if (!unresolved.empty())
+      diagnostics.fail("@" + name + " needs " + llvm::join(unresolved, ", ") +
+                       ", which neither the module nor the libraries it runs "
+                       "with define");
+
+    PackedArguments packed;
+    for (py::handle argument : arguments) {
+      auto entry = argument.cast<py::tuple>();
+      if (entry[0].cast<std::string>() == "memref")
+        packed.addMemRef(entry[1].cast<py::array>(), entry[2].cast<int64_t>());
+      else
+        packed.addScalar(entry[1].cast<uint64_t>());
+    }
+    uint64_t result = 0;
+    SmallVector<void *> pointers =
+        packed.getPointers(hasResult ? &result : nullptr);
+    llvm::Error error = llvm::Error::success();
+    {
+      py::gil_scoped_release release;
+      error = (*engine)->invokePacked("_mlir_ciface_" + name, pointers);
+    }
+    if (error)
+      diagnostics.fail("could not call @" + name + ": " +
+                       llvm::toString(std::move(error)));
+    if (!hasResult)
+      return py::none();
+    return py::int_(result);
+  }
+
+private:
+  static std::string printAttr(Attribute attr) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    attr.print(os);
+    return text;
+  }
+
+  func::FuncOp lookupFunction(const std::string &name) {
+    return lookupFunction(name, module.get());
+  }
+
+  static func::FuncOp lookupFunction(const std::string &name, ModuleOp in) {
+    auto function = in.lookupSymbol<func::FuncOp>(name);
+    if (!function || function.isExternal())
+      throw py::value_error("the module has no function @" + name +
+                            " with a body");
+    return function;
+  }
+
+  static std::vector<DiagnosticTuple>
+  runPipelineOn(ModuleOp target, const std::string &pipeline) {
+    MLIRContext *context = getContext();
+    DiagnosticCollector diagnostics(context);
+    std::string parseErrors;
+    llvm::raw_string_ostream parseErrorStream(parseErrors);
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(pipeline, parseErrorStream);
+    if (failed(parsed))
+      diagnostics.fail("invalid pass pipeline '" + pipeline +
+                       "': " + parseErrors);
+    PassManager pm(context, parsed->getOpAnchorName());
+    static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    if (failed(pm.run(target)))
+      diagnostics.fail("the pipeline failed");
+    return diagnostics.take();
+  }
+
+  OwningOpRef<ModuleOp> module;
+};
+
+/// The pipeline text of `stage`, or a DiagnosedError.
+std::string getStagePipeline(const std::string &stage,
+                             const std::string &options) {
+  std::string error;
+  FailureOr<std::string> pipeline =
+      vx::getVxStagePipeline(stage, options, error);
+  if (failed(pipeline))
+    throw DiagnosedError{stage + ": " + error, {}};
+  return "builtin.module(" + *pipeline + ")";
+}
+
+} // namespace
+
+PYBIND11_MODULE(_vx, m) {
+  m.doc() = "The C++ half of the vx package; use `import vx`.";
+
+  py::register_exception_translator([](std::exception_ptr pointer) {
+    try {
+      if (pointer)
+        std::rethrow_exception(pointer);
+    } catch (const DiagnosedError &error) {
+      py::object errorType = py::module_::import("vx").attr("VxError");
+      py::object raised = errorType(error.summary, error.diagnostics);
+      PyErr_SetObject(errorType.ptr(), raised.ptr());
+    }
+  });
+
+  m.def("stages", [] {
+    std::vector<std::string> names;
+    for (StringRef name : vx::getVxStageNames())
+      names.push_back(name.str());
+    return names;
+  });
+  m.def("stage_option_defaults", [](const std::string &stage) {
+    FailureOr<std::string> defaults = vx::getVxStageOptionDefaults(stage);
+    if (failed(defaults))
+      throw py::value_error("unknown stage '" + stage + "'");
+    return *defaults;
+  });
+  m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
+        py::arg("options"));
+  m.def("parse", &PyModule::parse, py::arg("text"), py::arg("filename"));
+
+  py::class_<PyModule>(m, "Module")
+      .def("__str__", &PyModule::str)
+      .def("verify", &PyModule::verify)
+      .def("run_pipeline", &PyModule::runPipeline, py::arg("pipeline"))
+      .def("count_ops", &PyModule::countOps, py::arg("name"))
+      .def("launches", &PyModule::launches)
+      .def("binaries", &PyModule::binaries)
+      .def("signature", &PyModule::signature, py::arg("name"))
+      .def("execute", &PyModule::execute, py::arg("name"),
+           py::arg("pipeline"), py::arg("arguments"),
+           py::arg("shared_libraries"));
+}

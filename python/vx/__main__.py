@@ -1,0 +1,118 @@
+"""python3 -m vx FILE --stage STAGE [-o OUT] [--launches] [--OPTION=VALUE ...]
+
+Lowers FILE to STAGE and writes the result: the module's IR, or for stage
+ptx the PTX (one file per device module when there are several: OUT's stem
+plus the module's name). Any other --name=value is an option of the stage's
+pipeline (--chip=sm_100a, --threads-per-block=128, --openmp); a bare --name
+means true. Errors print their diagnostics and exit with status 1.
+"""
+
+import argparse
+import os
+import sys
+
+import vx
+
+
+def _parse_stage_options(extra):
+    """{option: value} from leftover `--name=value`, `--name value` and
+    `--name` arguments."""
+    options = {}
+    position = 0
+    while position < len(extra):
+        argument = extra[position]
+        if not argument.startswith("--") or len(argument) == 2:
+            raise SystemExit(f"vx: unexpected argument {argument!r}")
+        name, has_value, value = argument[2:].partition("=")
+        if not has_value:
+            following = extra[position + 1] if position + 1 < len(extra) else None
+            if following is not None and not following.startswith("--"):
+                value = following
+                position += 1
+            else:
+                value = "true"
+        options[name.replace("-", "_")] = _option_value(value)
+        position += 1
+    return options
+
+
+def _option_value(text):
+    if text in ("true", "false"):
+        return text == "true"
+    if text.isdigit():
+        return int(text)
+    return text
+
+
+def _write(path, text):
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        return
+    with open(path, "w") as output:
+        output.write(text)
+
+
+def _write_ptx(ptx, output):
+    if output is None or output == "-" or len(ptx) == 1:
+        texts = list(ptx.values())
+        if output is None or output == "-":
+            texts = [f"// device module {name}\n{text}" for name, text in ptx.items()]
+        _write(output, "".join(texts))
+        return
+    stem, suffix = os.path.splitext(output)
+    for name, text in ptx.items():
+        path = f"{stem}.{name}{suffix or '.ptx'}"
+        _write(path, text)
+        print(f"vx: wrote {path}", file=sys.stderr)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m vx", description=__doc__.split("\n\n")[1],
+        epilog="stages: " + ", ".join(vx.STAGES))
+    parser.add_argument("file", help="vx IR ('-' for standard input)")
+    parser.add_argument("--stage", default="vx", choices=vx.STAGES,
+                        help="the stage to lower to (default: vx, i.e. "
+                             "parse, verify and vx-verify-semantics)")
+    parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    parser.add_argument("--launches", action="store_true",
+                        help="print the launch geometry of the stage "
+                             "(gpu when the stage is vx) instead of its IR")
+    arguments, extra = parser.parse_known_args(argv)
+    options = _parse_stage_options(extra)
+    try:
+        if arguments.file == "-":
+            text, filename = sys.stdin.read(), "<stdin>"
+        else:
+            with open(arguments.file) as source:
+                text, filename = source.read(), arguments.file
+    except OSError as error:
+        print(f"vx: cannot read {arguments.file}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        module = vx.parse(text, filename)
+        stage = arguments.stage
+        if arguments.launches and stage == "vx":
+            stage = "gpu"
+        lowered = module.lower(stage, **options)
+        for diagnostic in lowered.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        if arguments.launches:
+            _write(arguments.output, "".join(
+                f"{launch.kernel} grid={launch.grid} block={launch.block}\n"
+                for launch in lowered.launches()))
+        elif stage == "ptx":
+            _write_ptx(lowered.ptx(), arguments.output)
+        else:
+            _write(arguments.output, str(lowered) + "\n")
+    except vx.VxError as error:
+        print(f"vx: {error}", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as error:
+        print(f"vx: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,15 +6,38 @@
 include "mlir/Pass/PassBase.td"
 
 def VxVerifySemantics : Pass<"vx-verify-semantics"> {
-  let summary = "Check that parallel grid dimensions are race-free";
+  let summary = "Prove parallel dimensions race-free; check tokens";
   let description = [{
-    Checks the dimension-semantics contract of every `vx.spawn` statically:
-    a write to memory defined outside the spawn whose address does not
-    depend on a parallel dimension of extent > 1 is an error naming the
-    dimension. Every pipeline starts with this pass.
+    Checks the dimension-semantics contract of every `vx.spawn` statically.
+    Errors only where a violation is proven, warnings where race freedom
+    cannot be proven, never an error on a correct kernel:
+
+    1. A write to captured memory whose address does not depend on a
+       parallel dimension of extent > 1: error naming the dimension.
+    2. Two parallel instances that write one element (the address is not
+       injective in the parallel dimensions): error with both instances.
+       Addresses are affine forms of grid indices, loop induction variables
+       and captured values, decided exactly with the Presburger library;
+       `i * %n + j` with `j` ranging over `[0, %n)` counts as injective.
+       Other symbolic strides, loaded indices and unmodelled ops: warning.
+    3. A read of captured memory that another parallel instance writes:
+       error.
+    4. Every token awaited exactly once on every path (scf.if, scf.for with
+       tokens carried in iter_args); the destination not accessed and the
+       source not written between a transfer and its await.
+    5. Remarks: an arbitrary dimension without order dependence could be
+       parallel; a device spawn without parallel dimensions runs on one CTA.
+
+    Scratch writes and atomic read-modify-writes are not races. Every
+    pipeline starts with this pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
+  let options = [
+    Option<"allowRaces", "allow-races", "bool", "false",
+           "Report proven races as warnings, so that a mislabelled kernel "
+           "can be run (the dynamic check with reverse-parallel)">,
+  ];
 }
 
 def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
@@ -24,8 +47,8 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
     order) around an `scf.for` nest over its arbitrary dimensions (grid
     order, outermost first). `vx.grid_index` becomes the induction variables,
     `vx.grid_dim` the sizes, `vx.scratch` one `memref.alloca` per parallel
-    point at the top of the parallel body, `vx.transfer_async` a
-    `memref.copy` and `vx.await` nothing (tokens carried by scf loops become
+    point at the top of the parallel body, `vx.transfer_async` a loop nest
+    copying element by element and `vx.await` nothing (tokens carried by scf loops become
     `i1`). The loops of device spawns carry
     the `vx.topology` attribute so that the GPU mapping can find them.
 

@@ -177,8 +177,11 @@ func.func @six_d(%a: memref<?xf32>, %v: f32, %n: index, %m: index) {
     %i0 = vx.grid_index 0
     %i2 = vx.grid_index 2
     %i4 = vx.grid_index 4
-    %a0 = arith.addi %i0, %i2 : index
-    %a1 = arith.addi %a0, %i4 : index
+    %c3 = arith.constant 3 : index
+    %r0 = arith.muli %i0, %c3 : index
+    %a0 = arith.addi %r0, %i2 : index
+    %r1 = arith.muli %a0, %m : index
+    %a1 = arith.addi %r1, %i4 : index
     memref.store %v, %a[%a1] : memref<?xf32>
   }
   return

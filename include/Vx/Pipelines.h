@@ -12,6 +12,11 @@ namespace mlir {
 namespace vx {
 
 struct VxToSCFOptions : public PassPipelineOptions<VxToSCFOptions> {
+  PassOptions::Option<bool> allowRaces{
+      *this, "allow-races",
+      llvm::cl::desc("Report proven races as warnings, to run a mislabelled "
+                     "kernel (the dynamic check with reverse-parallel)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> reverseParallel{
       *this, "reverse-parallel",
       llvm::cl::desc("Iterate the parallel dimensions from last to first"),
@@ -52,6 +57,11 @@ struct VxToPTXOptions : public VxTargetOptions<VxToPTXOptions> {
 };
 
 struct VxToLLVMOptions : public PassPipelineOptions<VxToLLVMOptions> {
+  PassOptions::Option<bool> allowRaces{
+      *this, "allow-races",
+      llvm::cl::desc("Report proven races as warnings, to run a mislabelled "
+                     "kernel (the dynamic check with reverse-parallel)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run the parallel loops with OpenMP"),

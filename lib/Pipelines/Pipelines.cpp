@@ -44,9 +44,16 @@ static std::string getLoopsToLLVMPipeline(bool openmp) {
   return pipeline;
 }
 
+/// The checker that starts every pipeline.
+static std::string getVerifierPipeline(bool allowRaces) {
+  return allowRaces ? "vx-verify-semantics{allow-races=true}"
+                    : "vx-verify-semantics";
+}
+
 FailureOr<std::string> vx::getVxToSCFPipeline(const VxToSCFOptions &options,
                                               std::string &) {
-  return "vx-verify-semantics,convert-vx-to-scf{reverse-parallel=" +
+  return getVerifierPipeline(options.allowRaces) +
+         ",convert-vx-to-scf{reverse-parallel=" +
          boolText(options.reverseParallel) + "},canonicalize";
 }
 
@@ -173,13 +180,15 @@ FailureOr<std::string> vx::getVxToLLVMPipeline(const VxToLLVMOptions &options,
     return failure();
   }
   if (options.viaGpu)
-    return "vx-verify-semantics,convert-vx-to-gpu{threads-per-block=" +
+    return getVerifierPipeline(options.allowRaces) +
+           ",convert-vx-to-gpu{threads-per-block=" +
            std::to_string(options.threadsPerBlock) +
            "},convert-gpu-launch-to-scf{reverse-blocks=" + reverse +
            "},convert-vx-to-scf{reverse-parallel=" + reverse +
            "},canonicalize" + getLoopsToLLVMPipeline(options.openmp);
   VxToSCFOptions scfOptions;
   scfOptions.reverseParallel = options.reverseParallel.getValue();
+  scfOptions.allowRaces = options.allowRaces.getValue();
   return *getVxToSCFPipeline(scfOptions, error) +
          getLoopsToLLVMPipeline(options.openmp);
 }

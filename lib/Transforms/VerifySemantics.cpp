@@ -387,6 +387,12 @@ private:
                             op.getName().getStringRef() +
                             "'; await them with 'vx.await' or carry them "
                             "through 'scf.for' and 'scf.if'");
+        // Reported here: not again as never awaited.
+        op.walk([&](Operation *nested) {
+          for (Value operand : nested->getOperands())
+            state.remove_if(
+                [&](const auto &entry) { return entry.first == operand; });
+        });
         continue;
       }
       if (op.getNumRegions() != 0)
@@ -449,24 +455,27 @@ private:
       for (Value yielded : block.getTerminator()->getOperands())
         if (isToken(yielded))
           consume(yielded, block.getTerminator(), branchState);
-      for (auto &[token, outstanding] : branchState)
-        if (!state.contains(token))
-          reportNeverAwaited(token, "the 'scf.if' branch that starts it");
+      branchState.remove_if([&](const auto &entry) {
+        if (state.contains(entry.first))
+          return false;
+        reportNeverAwaited(entry.first, "the 'scf.if' branch that starts it");
+        return true;
+      });
     }
     for (auto &[token, outstanding] : state) {
-      if (!outstanding.consumable)
+      if (!outstanding.consumable ||
+          branches[0].contains(token) == branches[1].contains(token))
         continue;
-      if (branches[0].contains(token) != branches[1].contains(token)) {
-        failed = true;
-        InFlightDiagnostic diag = branch.emitError(
-            "token is awaited in one branch of 'scf.if' but not the other");
-        for (TransferAsyncOp transfer : outstanding.transfers)
-          diag.attachNote(transfer.getLoc()) << "the transfer starts here";
-      }
+      failed = true;
+      InFlightDiagnostic diag = branch.emitError(
+          "token is awaited in one branch of 'scf.if' but not the other");
+      for (TransferAsyncOp transfer : outstanding.transfers)
+        diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+      // Reported: do not report it again as never awaited.
+      branches[0].erase(token);
+      branches[1].erase(token);
     }
     state = branches[0];
-    for (auto &[token, outstanding] : branches[1])
-      state.insert({token, outstanding});
     for (Value result : branch.getResults())
       if (isToken(result))
         state.insert({result, {{}, false, true}});

@@ -2,6 +2,7 @@
 PYTHONPATH=build/python_packages)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -528,8 +529,8 @@ def test_run_reports_jit_failures():
 
 
 def test_reverse_parallel_exposes_a_mislabelled_kernel():
-    # A prefix sum labelled parallel: a race vx-verify-semantics cannot prove
-    # (the addresses differ), so only the dynamic check exposes it.
+    # A prefix sum labelled parallel: vx-verify-semantics proves the race;
+    # forced past it with allow_races, reverse_parallel changes the numbers.
     module = vx.parse("""
 func.func @prefix(%a: memref<8xi64>) {
   %c1 = arith.constant 1 : index
@@ -544,8 +545,13 @@ func.func @prefix(%a: memref<8xi64>) {
   return
 }""")
     forward, backward = np.ones(8, np.int64), np.ones(8, np.int64)
-    vx.run(module, "prefix", forward)
-    vx.run(module, "prefix", backward, reverse_parallel=True)
+    with pytest.raises(vx.VxError, match="the pipeline failed") as raised:
+        vx.run(module, "prefix", forward)
+    witness = re.search(r"parallel instance \((\d+)\) reads the element that "
+                        r"instance \((\d+)\) writes", raised.value.diagnostics[0].message)
+    assert witness and int(witness[1]) == int(witness[2]) + 1
+    vx.run(module, "prefix", forward, allow_races=True)
+    vx.run(module, "prefix", backward, allow_races=True, reverse_parallel=True)
     np.testing.assert_array_equal(forward, np.arange(1, 9))
     assert not np.array_equal(forward, backward)
 

@@ -1,0 +1,215 @@
+// RUN: vx-opt %s -split-input-file -verify-diagnostics --vx-verify-semantics
+
+// Rule 4: every token awaited exactly once on every path; the destination
+// untouched and the source unwritten until then.
+
+func.func @never_awaited(%a: memref<4xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    // expected-error @+1 {{token is never awaited on some path through the spawn body}}
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @awaited_twice(%a: memref<4xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    vx.await %t
+    // expected-error @+1 {{token is awaited more than once}}
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+func.func @awaited_on_one_branch(%a: memref<4xf32>, %c: i1) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    // expected-note @+1 {{the transfer starts here}}
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    // expected-error @+1 {{token is awaited in one branch of 'scf.if' but not the other}}
+    scf.if %c {
+      vx.await %t
+    }
+  }
+  return
+}
+
+// -----
+
+// Near miss: awaited on both branches.
+func.func @awaited_on_both_branches(%a: memref<4xf32>, %c: i1) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.if %c {
+      vx.await %t
+    } else {
+      vx.await %t
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @started_in_a_branch(%a: memref<4xf32>, %c: i1) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    scf.if %c {
+      // expected-error @+1 {{token is never awaited on the 'scf.if' branch that starts it}}
+      %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @awaited_in_every_iteration(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      // expected-error @+1 {{token from outside the loop is awaited in every iteration of the loop; await it once, outside}}
+      vx.await %t
+    }
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+func.func @left_in_the_iteration(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      // expected-error @+1 {{token is never awaited on the loop iteration that holds it (await it or carry it to the next iteration)}}
+      %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Near miss: double buffering along an arbitrary axis. The next tile's
+// transfer starts before the current one is awaited; the token is carried
+// through iter_args and the last one awaited after the loop.
+func.func @double_buffered(%a: memref<8x4xf32>, %out: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %buf = vx.scratch : memref<2x4xf32>
+    %first = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1]>>
+    %slot0 = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    %t0 = vx.transfer_async %first to %slot0 : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[1]>>
+    %last = scf.for %k = %c0 to %c7 step %c1 iter_args(%t = %t0) -> !vx.token {
+      %next = arith.addi %k, %c1 : index
+      %slot = arith.remui %next, %c2 : index
+      %src = memref.subview %a[%next, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %dst = memref.subview %buf[%slot, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %tn = vx.transfer_async %src to %dst : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      vx.await %t
+      %cur = arith.remui %k, %c2 : index
+      %x = memref.load %buf[%cur, %c0] : memref<2x4xf32>
+      memref.store %x, %out[%p, %k] : memref<2x8xf32>
+      scf.yield %tn : !vx.token
+    }
+    vx.await %last
+  }
+  return
+}
+
+// -----
+
+func.func @destination_read_early(%a: memref<4xf32>, %out: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    // expected-note @+1 {{the transfer starts here}}
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+    %x = memref.load %s[%c0] : memref<4xf32>
+    vx.await %t
+    memref.store %x, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @source_written_early(%out: memref<2xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %src = vx.scratch : memref<4xf32>
+    %dst = vx.scratch : memref<4xf32>
+    // expected-note @+1 {{the transfer starts here}}
+    %t = vx.transfer_async %src to %dst : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      // expected-error @+1 {{'memref.store' writes the source of a 'vx.transfer_async' before its 'vx.await'}}
+      memref.store %v, %src[%k] : memref<4xf32>
+    }
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+// Near miss: reading the source and touching other elements of the
+// destination's buffer are allowed before the await.
+func.func @other_elements_early(%a: memref<4xf32>, %out: memref<2xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<2x4xf32>
+    %half = memref.subview %s[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    %t = vx.transfer_async %a to %half : memref<4xf32> to memref<4xf32, strided<[1]>>
+    %x = memref.load %a[%c0] : memref<4xf32>
+    memref.store %v, %s[%c1, %c0] : memref<2x4xf32>
+    vx.await %t
+    %y = memref.load %s[%c0, %c0] : memref<2x4xf32>
+    %z = arith.addf %x, %y : f32
+    memref.store %z, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @through_a_while(%a: memref<4xf32>, %c: i1) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    // expected-error @+1 {{tokens cannot be followed through 'scf.while'; await them with 'vx.await' or carry them through 'scf.for' and 'scf.if'}}
+    scf.while : () -> () {
+      scf.condition(%c)
+    } do {
+      vx.await %t
+      scf.yield
+    }
+  }
+  return
+}

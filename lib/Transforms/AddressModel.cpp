@@ -508,7 +508,12 @@ private:
 /// modelled.
 static std::optional<SmallVector<IndexTerm>>
 getRootIndices(InstancePair &pair, const Access &access, unsigned side) {
-  auto type = cast<MemRefType>(access.buffer.getType());
+  auto type = dyn_cast<MemRefType>(access.buffer.getType());
+  // Unranked buffers and vectors of a higher rank than the memref are not
+  // modelled.
+  if (!type || (!access.wholeBuffer &&
+                access.vectorShape.size() > access.indices.size()))
+    return std::nullopt;
   SmallVector<IndexTerm> indices;
   if (access.wholeBuffer) {
     for (int64_t size : type.getShape()) {

@@ -34,6 +34,17 @@ void populateSynchronousTransferPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target, std::function<bool(Operation *)> inScope);
 
+/// Decides, for the transfers of a device spawn, which become cp.async
+/// copies (global memory into shared-memory scratch, in chunks of 4, 8 or 16
+/// bytes that the layouts keep aligned) and remarks on the others, which
+/// stay synchronous copies; records the decisions on the ops.
+void planAsyncTransfers(SpawnOp spawn);
+
+/// The cp.async lowering of planned transfers and their awaits inside
+/// gpu.launch bodies; takes precedence over the synchronous patterns.
+void populateAsyncTransferPatterns(TypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+
 } // namespace vx
 } // namespace mlir
 

@@ -82,15 +82,19 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
     (`private`) or a workgroup attribution of the launch (`smem`, one slice
     per thread), seen through a `memref.memory_space_cast` so that its type
-    is unchanged. Transfers and `memref.copy` in device code become loop
-    copies. An op that cannot run on the device (allocation, a call to a
+    is unchanged. A transfer from global memory into `smem` scratch becomes
+    cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or 16-byte chunks,
+    one `nvvm.cp.async.commit.group`) and its await an
+    `nvvm.cp.async.wait.group` in place; other transfers and `memref.copy`
+    become loop copies, with a remark saying why. An op that cannot run on the device (allocation, a call to a
     host function, an op of a host-only dialect) is an error that names it.
     With `chip` set, a `tensor_core5` spawn needs sm_100 or newer.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+                           "memref::MemRefDialect", "NVVM::NVVMDialect",
+                           "nvgpu::NVGPUDialect", "scf::SCFDialect"];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,

@@ -11,7 +11,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -49,6 +51,12 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch) {
                       "run their threads one after another");
       return WalkResult::interrupt();
     }
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
+        copy && (copy.getSrcElements() || !copy.getResult().use_empty())) {
+      op->emitOpError("runs on the CPU only as a whole-chunk copy whose token "
+                      "is unused");
+      return WalkResult::interrupt();
+    }
     if (isa<gpu::GPUDialect>(op->getDialect()) &&
         !isa<gpu::BarrierOp, gpu::TerminatorOp, gpu::BlockIdOp,
              gpu::ThreadIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op)) {
@@ -66,6 +74,45 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch) {
             "uses workgroup memory directly; on the CPU only "
             "'memref.view' and 'memref.memory_space_cast' of it can run");
   return success();
+}
+
+/// A cp.async chunk as the copy it completes: its elements one by one, into
+/// the buffer its workgroup cast was made from; commits and waits have
+/// nothing left to order.
+static void convertAsyncCopies(RewriterBase &rewriter, Block &body) {
+  SmallVector<Operation *> ops;
+  body.walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp, NVVM::CpAsyncCommitGroupOp,
+            NVVM::CpAsyncWaitGroupOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
+    if (!copy) {
+      rewriter.eraseOp(op);
+      continue;
+    }
+    rewriter.setInsertionPoint(copy);
+    Location loc = copy.getLoc();
+    Value dst = copy.getDst();
+    if (auto spaceCast = dst.getDefiningOp<memref::MemorySpaceCastOp>())
+      dst = spaceCast.getSource();
+    for (int64_t element = 0; element < copy.getDstElements().getSExtValue();
+         ++element) {
+      auto shifted = [&](ValueRange indices) {
+        SmallVector<Value> result(indices);
+        result.back() = arith::AddIOp::create(
+            rewriter, loc, result.back(),
+            arith::ConstantIndexOp::create(rewriter, loc, element));
+        return result;
+      };
+      Value value = memref::LoadOp::create(rewriter, loc, copy.getSrc(),
+                                           shifted(copy.getSrcIndices()));
+      memref::StoreOp::create(rewriter, loc, value, dst,
+                              shifted(copy.getDstIndices()));
+    }
+    rewriter.eraseOp(copy);
+  }
 }
 
 static MemRefType withoutMemorySpace(MemRefType type) {
@@ -118,6 +165,7 @@ static void convertLaunch(RewriterBase &rewriter, gpu::LaunchOp launch,
     }
 
   Block &body = launch.getBody().front();
+  convertAsyncCopies(rewriter, body);
   // Workgroup memory: one buffer per block.
   for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
     rewriter.setInsertionPoint(blocks.getBody()->getTerminator());

@@ -423,6 +423,10 @@ struct ConvertVxToGPUPass
     });
     if (!valid)
       return signalPassFailure();
+    module.walk([&](SpawnOp spawn) {
+      if (spawn.isDeviceSpawn())
+        planAsyncTransfers(spawn);
+    });
 
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
@@ -435,6 +439,7 @@ struct ConvertVxToGPUPass
     RewritePatternSet patterns(context);
     populateSynchronousTransferPatterns(typeConverter, patterns, target,
                                         isInDeviceCode);
+    populateAsyncTransferPatterns(typeConverter, patterns);
     patterns.add<SpawnToLaunch>(context, threadsPerBlock);
     patterns.add<CopyToLoopCopy>(context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -83,3 +83,47 @@ func.func @shuffle(%v: f32) {
   }
   return
 }
+
+// -----
+
+// cp.async chunks run as element copies into the buffer under the
+// workgroup cast; commits and waits disappear.
+// CHECK-LABEL: func @async_copies
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: %[[TILE:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: %[[X0:.*]] = memref.load %{{.*}} : memref<8xf32>
+// CHECK: memref.store %[[X0]], %[[TILE]][%{{.*}}] : memref<4xf32>
+// CHECK: %[[X1:.*]] = memref.load
+// CHECK: memref.store %[[X1]], %[[TILE]]
+// CHECK-NOT: nvvm.cp.async
+func.func @async_copies(%src: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1)
+             workgroup(%wg : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %tile = memref.memory_space_cast %wg : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+    %back = memref.memory_space_cast %tile : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+    %t = nvgpu.device_async_copy %src[%c0], %back[%c0], 2 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+    nvvm.cp.async.commit.group
+    nvvm.cp.async.wait.group 0
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @async_copy_token(%src: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1)
+             workgroup(%wg : memref<4xf32, #gpu.address_space<workgroup>>) {
+    // expected-error @below {{'nvgpu.device_async_copy' op runs on the CPU only as a whole-chunk copy whose token is unused}}
+    %t = nvgpu.device_async_copy %src[%c0], %wg[%c0], 2 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+    nvgpu.device_async_wait %t
+    gpu.terminator
+  }
+  return
+}

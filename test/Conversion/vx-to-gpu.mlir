@@ -3,16 +3,22 @@
 
 // Private scratch is an alloca at the top of the kernel; smem scratch a
 // workgroup attribution seen through a memory-space cast, so its users keep
-// their types. Transfers and memref.copy become loop copies in the kernel.
+// their types. A transfer from global memory into smem scratch becomes
+// cp.async chunks (here one 16-byte chunk per row) committed as one group,
+// and its await a wait for that group where the await was; memref.copy
+// becomes a loop copy in the kernel.
 // CHECK-LABEL: func @scratch
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in ({{.*}}) workgroup(%[[WG:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TILE:.*]] = memref.memory_space_cast %[[WG]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<4xf32>
 // CHECK: scf.for %[[K:.*]] =
 // CHECK: %[[SRC:.*]] = memref.subview
+// CHECK: %[[WGTILE:.*]] = memref.memory_space_cast %[[TILE]] : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[E:.*]] =
-// CHECK-NEXT: %[[X:.*]] = memref.load %[[SRC]][%[[E]]]
-// CHECK-NEXT: memref.store %[[X]], %[[TILE]][%[[E]]]
+// CHECK-NEXT: nvgpu.device_async_copy %[[SRC]][%[[E]]], %[[WGTILE]][%[[E]]], 4 {bypassL1} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: arith.constant true
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NOT: vx.await
 // CHECK: scf.for %[[F:.*]] =
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[TILE]][%[[F]]]

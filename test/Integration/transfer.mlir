@@ -53,6 +53,64 @@ func.func @row_sums(%in: memref<8x8xf32>, %sums: memref<8xf32>) {
   return
 }
 
+// Row sums of 8x16 with each instance (row, half) streaming its half row in
+// chunks of 4 through a double buffer: the next chunk's transfer is in
+// flight while the current one is summed. The half axis is arbitrary: the
+// accumulator carries across it.
+func.func @double_buffered_sums(%in: memref<8x16xf32>, %sums: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [8, 2] semantics [parallel, arbitrary] {
+    %buf = vx.scratch smem : memref<2x4xf32>
+    %acc = vx.scratch : memref<1xf32>
+    %row = vx.grid_index 0
+    %half = vx.grid_index 1
+    %base = arith.muli %half, %c8 : index
+    %is_first = arith.cmpi eq, %half, %c0 : index
+    scf.if %is_first {
+      memref.store %zero, %acc[%c0] : memref<1xf32>
+    }
+    %first = memref.subview %in[%row, %base] [1, 4] [1, 1] : memref<8x16xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %slot0 = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    %t0 = vx.transfer_async %first to %slot0 : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1]>>
+    %last = scf.for %k = %c0 to %c1 step %c1 iter_args(%t = %t0) -> !vx.token {
+      %next = arith.addi %k, %c1 : index
+      %slot = arith.remui %next, %c2 : index
+      %chunk = arith.muli %next, %c4 : index
+      %col = arith.addi %base, %chunk : index
+      %src = memref.subview %in[%row, %col] [1, 4] [1, 1] : memref<8x16xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %dst = memref.subview %buf[%slot, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %tn = vx.transfer_async %src to %dst : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      vx.await %t
+      %cur = arith.remui %k, %c2 : index
+      scf.for %c = %c0 to %c4 step %c1 {
+        %x = memref.load %buf[%cur, %c] : memref<2x4xf32>
+        %a = memref.load %acc[%c0] : memref<1xf32>
+        %n = arith.addf %a, %x : f32
+        memref.store %n, %acc[%c0] : memref<1xf32>
+      }
+      scf.yield %tn : !vx.token
+    }
+    vx.await %last
+    scf.for %c = %c0 to %c4 step %c1 {
+      %x = memref.load %buf[%c1, %c] : memref<2x4xf32>
+      %a = memref.load %acc[%c0] : memref<1xf32>
+      %n = arith.addf %a, %x : f32
+      memref.store %n, %acc[%c0] : memref<1xf32>
+    }
+    %is_last = arith.cmpi eq, %half, %c1 : index
+    scf.if %is_last {
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      memref.store %s, %sums[%row] : memref<8xf32>
+    }
+  }
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -73,6 +131,22 @@ func.func @main() {
   // CHECK: [28, 92, 156, 220, 284, 348, 412, 476]
   %u = memref.cast %sums : memref<8xf32> to memref<*xf32>
   func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  // wide[r, c] = 16 * r + c, so its row sums are 256 * r + 120.
+  %c16 = arith.constant 16 : index
+  %wide = memref.alloc() : memref<8x16xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %c = %c0 to %c16 step %c1 {
+      %r16 = arith.muli %r, %c16 : index
+      %v = arith.addi %r16, %c : index
+      %vi = arith.index_cast %v : index to i64
+      %vf = arith.sitofp %vi : i64 to f32
+      memref.store %vf, %wide[%r, %c] : memref<8x16xf32>
+    }
+  }
+  func.call @double_buffered_sums(%wide, %sums) : (memref<8x16xf32>, memref<8xf32>) -> ()
+  // CHECK: [120, 376, 632, 888, 1144, 1400, 1656, 1912]
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  memref.dealloc %wide : memref<8x16xf32>
   memref.dealloc %in : memref<8x8xf32>
   memref.dealloc %sums : memref<8xf32>
   return

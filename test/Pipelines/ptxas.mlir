@@ -16,6 +16,17 @@
 // RUN: FileCheck %s --check-prefix=LLC < %t/device.ptx
 // RUN: %ptxas -arch=sm_90 %t/device.ptx -o %t/device.cubin
 
+// Shared-memory transfers: cp.async chunks, their group commits and waits.
+// RUN: vx-opt %S/../Integration/transfer.mlir --vx-to-ptx -o %t/async.mlir
+// RUN: %extract_ptx %t/async.mlir %t/async
+// RUN: FileCheck %s --check-prefix=ASYNC < %t/async/double_buffered_sums_kernel.ptx
+// RUN: %ptxas -arch=sm_90 %t/async/double_buffered_sums_kernel.ptx -o %t/async.cubin
+// RUN: %ptxas -arch=sm_90 %t/async/row_sums_kernel.ptx -o %t/async-rows.cubin
+// ASYNC-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// ASYNC-DAG: cp.async.commit_group;
+// ASYNC-DAG: cp.async.wait_group {{.*}}1;
+// ASYNC-DAG: cp.async.wait_group {{.*}}0;
+
 // BIN: gpu.binary @matmul_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}bin = "
 // LLC: .target sm_90
 // LLC: .visible .entry attention_kernel(

@@ -1,0 +1,264 @@
+//===- AsyncTransfers.cpp - vx.transfer_async as cp.async -----------------===//
+//
+// In device code, a transfer from global memory into shared-memory scratch
+// becomes cp.async copies (nvgpu.device_async_copy of 4, 8 or 16 bytes)
+// followed by one commit of a cp.async group; its vx.await becomes a
+// cp.async.wait.group where the program put it. Each thread issues the
+// chunks of its own transfer: with threads-per-block > 1 every thread is a
+// grid instance of its own with a private slice of shared memory, so no
+// barrier is needed (and one under the bounds guard would be divergent).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Conversion.h"
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::vx;
+
+/// The discardable attributes that carry the decisions from the analysis of
+/// the vx IR to the patterns that run inside the launch.
+static constexpr StringLiteral kChunkBytesAttr = "vx.cp_async_chunk_bytes";
+static constexpr StringLiteral kWaitGroupsAttr = "vx.cp_async_wait_groups";
+
+/// Whether `offset` is a known multiple of `factor`: a constant that is, a
+/// product with such a factor, or a sum of such terms.
+static bool isMultipleOf(OpFoldResult offset, int64_t factor) {
+  if (std::optional<int64_t> constant = getConstantIntValue(offset))
+    return *constant % factor == 0;
+  Operation *def = cast<Value>(offset).getDefiningOp();
+  auto isMultiple = [&](Value operand) { return isMultipleOf(operand, factor); };
+  if (isa_and_nonnull<arith::MulIOp>(def))
+    return llvm::any_of(def->getOperands(), isMultiple);
+  if (isa_and_nonnull<arith::AddIOp>(def))
+    return llvm::all_of(def->getOperands(), isMultiple);
+  return false;
+}
+
+/// Whether every address of `buffer` (a view chain over a root whose base is
+/// 16-byte aligned) that starts a row of its innermost dimension, stepped by
+/// `chunkElements`, is a multiple of `chunkBytes`.
+static bool isChunkAligned(Value buffer, int64_t chunkElements,
+                           int64_t elementBytes) {
+  int64_t chunkBytes = chunkElements * elementBytes;
+  if (chunkBytes == elementBytes)
+    return true; // Natural alignment suffices.
+  while (true) {
+    auto type = cast<MemRefType>(buffer.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return false;
+    for (int64_t stride : ArrayRef(strides).drop_back())
+      if (ShapedType::isDynamic(stride) || stride * elementBytes % chunkBytes)
+        return false;
+    auto subview = buffer.getDefiningOp<memref::SubViewOp>();
+    if (!subview) {
+      if (auto cast = buffer.getDefiningOp<memref::CastOp>()) {
+        buffer = cast.getSource();
+        continue;
+      }
+      // A root: its base is aligned; its own offset must keep rows aligned.
+      return !ShapedType::isDynamic(offset) &&
+             offset * elementBytes % chunkBytes == 0;
+    }
+    // The offset along the innermost dimension must keep chunks aligned;
+    // the outer offsets move by whole (aligned) rows of the source.
+    if (!isMultipleOf(subview.getMixedOffsets().back(),
+                      chunkBytes / std::gcd(chunkBytes, elementBytes)))
+      return false;
+    buffer = subview.getSource();
+  }
+}
+
+/// The cp.async chunk size in bytes for `transfer`, or why it stays a
+/// synchronous copy.
+static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
+                                        std::string &why) {
+  auto spawn = transfer->getParentOfType<SpawnOp>();
+  Value dstRoot = transfer.getDst(), srcRoot = transfer.getSrc();
+  for (Value *root : {&dstRoot, &srcRoot})
+    while (Operation *def = root->getDefiningOp()) {
+      if (!isa<memref::SubViewOp, memref::CastOp>(def))
+        break;
+      *root = def->getOperand(0);
+    }
+  auto scratch = dstRoot.getDefiningOp<ScratchOp>();
+  if (!scratch || scratch.getPlacement() != Memory::smem) {
+    why = "its destination is not shared-memory scratch (reached through "
+          "memref.subview)";
+    return failure();
+  }
+  if (spawn.getBody().isAncestor(srcRoot.getParentRegion()) ||
+      cast<MemRefType>(srcRoot.getType()).getMemorySpace()) {
+    why = "its source is not captured global memory";
+    return failure();
+  }
+  MemRefType type = transfer.getDst().getType();
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 ||
+      type.getRank() == 0 || ShapedType::isDynamic(type.getShape().back())) {
+    why = "cp.async copies rows of byte-sized elements with a static "
+          "innermost size";
+    return failure();
+  }
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  for (Value buffer : {transfer.getSrc(), transfer.getDst()}) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(cast<MemRefType>(buffer.getType())
+                   .getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1) {
+      why = "cp.async needs unit stride along the innermost dimension";
+      return failure();
+    }
+  }
+  int64_t rowBytes = type.getShape().back() * elementBytes;
+  for (int64_t chunkBytes : {16, 8, 4}) {
+    if (chunkBytes < elementBytes || rowBytes % chunkBytes)
+      continue;
+    int64_t chunkElements = chunkBytes / elementBytes;
+    if (isChunkAligned(transfer.getSrc(), chunkElements, elementBytes) &&
+        isChunkAligned(transfer.getDst(), chunkElements, elementBytes))
+      return chunkBytes;
+  }
+  why = "cp.async copies aligned chunks of 4, 8 or 16 bytes, and the rows of "
+        "this transfer cannot be split into such chunks";
+  return failure();
+}
+
+/// The number of cp.async groups committed after the one of `await`'s
+/// transfer that the program order proves: the async transfers between
+/// the token's definition (or the start of the block, for a token carried
+/// into a loop body) and the await, in the same block. Counting fewer than
+/// run time commits only makes the wait stricter.
+static int64_t getGroupsAfter(AwaitOp await) {
+  Value token = await.getToken();
+  Block *block = await->getBlock();
+  Block::iterator begin = block->begin();
+  if (Operation *def = token.getDefiningOp()) {
+    if (def->getBlock() != block || !isa<TransferAsyncOp>(def))
+      return 0;
+    begin = std::next(def->getIterator());
+  } else if (cast<BlockArgument>(token).getOwner() != block) {
+    return 0;
+  }
+  int64_t groups = 0;
+  for (Operation &op : llvm::make_range(begin, await->getIterator()))
+    if (op.hasAttr(kChunkBytesAttr))
+      ++groups;
+  return groups;
+}
+
+void vx::planAsyncTransfers(SpawnOp spawn) {
+  bool anyAsync = false;
+  spawn.walk([&](TransferAsyncOp transfer) {
+    std::string why;
+    FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
+    if (failed(chunkBytes)) {
+      transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
+      return;
+    }
+    transfer->setAttr(kChunkBytesAttr,
+                      IntegerAttr::get(IntegerType::get(spawn.getContext(), 64),
+                                       *chunkBytes));
+    anyAsync = true;
+  });
+  if (!anyAsync)
+    return;
+  spawn.walk([&](AwaitOp await) {
+    await->setAttr(kWaitGroupsAttr,
+                   IntegerAttr::get(IntegerType::get(spawn.getContext(), 32),
+                                    getGroupsAfter(await)));
+  });
+}
+
+/// `buffer`, a view of shared-memory scratch in the body's memory space,
+/// back in workgroup memory where cp.async needs it.
+static Value getWorkgroupView(OpBuilder &builder, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  return memref::MemorySpaceCastOp::create(
+      builder, buffer.getLoc(),
+      MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
+                      workgroup),
+      buffer);
+}
+
+namespace {
+/// A planned transfer: a loop nest of cp.async chunks, then one commit.
+struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
+  TransferToAsyncCopies(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto chunkBytes = transfer->getAttrOfType<IntegerAttr>(kChunkBytesAttr);
+    if (!chunkBytes || !transfer->getParentOfType<gpu::LaunchOp>())
+      return failure();
+    Location loc = transfer.getLoc();
+    Value dst = getWorkgroupView(rewriter, adaptor.getDst());
+    MemRefType type = transfer.getDst().getType();
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t chunkElements = chunkBytes.getInt() / elementBytes;
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs(type.getRank(), zero), ubs, steps(type.getRank(), one);
+    for (int64_t size : type.getShape())
+      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+    steps.back() = arith::ConstantIndexOp::create(rewriter, loc, chunkElements);
+    Value src = adaptor.getSrc();
+    scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+          nvgpu::DeviceAsyncCopyOp::create(
+              nested, loc, nvgpu::DeviceAsyncTokenType::get(nested.getContext()),
+              dst, ivs, src, ivs, nested.getIndexAttr(chunkElements),
+              /*srcElements=*/Value(),
+              /*bypassL1=*/chunkBytes.getInt() == 16 ? nested.getUnitAttr()
+                                                     : UnitAttr());
+        });
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(transfer, 1, 1);
+    return success();
+  }
+};
+
+/// The await of a kernel with cp.async transfers: wait until at most the
+/// groups committed after its transfer's are pending.
+struct AwaitToWaitGroup : public OpConversionPattern<AwaitOp> {
+  AwaitToWaitGroup(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(AwaitOp await, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto groups = await->getAttrOfType<IntegerAttr>(kWaitGroupsAttr);
+    if (!groups || !await->getParentOfType<gpu::LaunchOp>())
+      return failure();
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, await.getLoc(),
+                                     groups.getInt());
+    rewriter.eraseOp(await);
+    return success();
+  }
+};
+} // namespace
+
+void vx::populateAsyncTransferPatterns(TypeConverter &typeConverter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<TransferToAsyncCopies, AwaitToWaitGroup>(typeConverter,
+                                                        patterns.getContext());
+}

@@ -20,7 +20,9 @@ config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# LD_PRELOAD and the sanitizer options reach the tools under scripts/sanitize.sh.
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LD_PRELOAD",
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.vx_obj_root, "bin"), config.llvm_tools_dir]

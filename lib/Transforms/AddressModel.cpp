@@ -506,6 +506,68 @@ private:
 /// The indices of `access`'s root buffer in instance `side`, through the
 /// views between the access and the root; nothing where a view is not
 /// modelled.
+/// Adds the conditions of the `scf.if`s around `op` in instance `side`:
+/// integer comparisons as (in)equalities; anything else that may differ
+/// between instances makes the model inexact.
+static void addGuards(InstancePair &pair, Operation *op, unsigned side,
+                      SpawnOp spawn) {
+  for (Operation *parent = op->getParentOp(); parent && parent != spawn;
+       op = parent, parent = parent->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(parent);
+    if (!branch)
+      continue;
+    bool inThen = branch.getThenRegion().isAncestor(op->getParentRegion());
+    auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!compare) {
+      if (spawn.getBody().isAncestor(branch.getCondition().getParentRegion()))
+        pair.markInexact("a write under a condition the analysis does not "
+                         "model");
+      continue;
+    }
+    arith::CmpIPredicate predicate = compare.getPredicate();
+    if (!inThen)
+      predicate = arith::invertPredicate(predicate);
+    IndexTerm lhs = pair.build(compare.getLhs(), side);
+    IndexTerm rhs = pair.build(compare.getRhs(), side);
+    if (!lhs.products.empty() || !rhs.products.empty()) {
+      pair.markInexact("a condition with a symbolic stride");
+      continue;
+    }
+    LinearForm difference = lhs.linear; // lhs - rhs
+    difference.add(rhs.linear, -1);
+    LinearForm negated;
+    negated.add(difference, -1);
+    using P = arith::CmpIPredicate;
+    switch (predicate) {
+    case P::eq:
+      pair.addEquality(difference);
+      break;
+    case P::sge:
+    case P::uge:
+      pair.addInequality(difference);
+      break;
+    case P::sgt:
+    case P::ugt:
+      difference.constant -= 1;
+      pair.addInequality(difference);
+      break;
+    case P::sle:
+    case P::ule:
+      pair.addInequality(negated);
+      break;
+    case P::slt:
+    case P::ult:
+      negated.constant -= 1;
+      pair.addInequality(negated);
+      break;
+    case P::ne:
+      if (!difference.isConstant())
+        pair.markInexact("a write under a '!=' condition");
+      break;
+    }
+  }
+}
+
 static std::optional<SmallVector<IndexTerm>>
 getRootIndices(InstancePair &pair, const Access &access, unsigned side) {
   auto type = dyn_cast<MemRefType>(access.buffer.getType());
@@ -581,6 +643,8 @@ CollisionResult vx::findCollision(SpawnOp spawn, const Access &a,
   for (unsigned side : {0u, 1u})
     for (unsigned dim = 0; dim < rank; ++dim)
       pair.getGridColumn(side, dim);
+  addGuards(pair, a.op, 0, spawn);
+  addGuards(pair, b.op, relation.sameInstancePoint ? 0 : 1, spawn);
   std::optional<SmallVector<IndexTerm>> indicesA = getRootIndices(pair, a, 0);
   std::optional<SmallVector<IndexTerm>> indicesB =
       getRootIndices(pair, b, relation.sameInstancePoint ? 0 : 1);

@@ -126,6 +126,12 @@ private:
       llvm::SmallBitVector dims(spawn.getRank());
       for (Value index : access.indices)
         dependence.collect(index, dims);
+      // A condition on a dimension may leave one writer along it: rule 2
+      // decides those.
+      for (Operation *parent = access.op->getParentOp(); parent != spawn;
+           parent = parent->getParentOp())
+        if (auto branch = dyn_cast<scf::IfOp>(parent))
+          dependence.collect(branch.getCondition(), dims);
       // The offsets and sizes of the views are part of the address.
       for (Value buffer = access.buffer; buffer != access.root;) {
         auto view = buffer.getDefiningOp<ViewLikeOpInterface>();

@@ -277,3 +277,37 @@ func.func @reads_without_race(%a: memref<8xf32>, %in: memref<10xf32>, %out: memr
   }
   return
 }
+
+// -----
+
+// Conditions count: one writer of a[0] is no race; two are.
+func.func @guarded_writes(%a: memref<4xf32>, %b: memref<8xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %first = arith.cmpi eq, %i, %c0 : index
+    scf.if %first {
+      memref.store %v, %a[%c0] : memref<4xf32>
+    }
+  }
+  // expected-note @+1 {{mark the dimensions}}
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %low = arith.cmpi ult, %i, %c2 : index
+    scf.if %low {
+      // expected-error @+1 {{parallel instances (1) and (0) write the same element}}
+      memref.store %v, %a[%c0] : memref<4xf32>
+    }
+  }
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %x = memref.load %b[%i] : memref<8xf32>
+    %positive = arith.cmpf ogt, %x, %v : f32
+    scf.if %positive {
+      // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: a write under a condition the analysis does not model}}
+      memref.store %v, %a[%c0] : memref<4xf32>
+    }
+  }
+  return
+}

@@ -311,3 +311,20 @@ func.func @guarded_writes(%a: memref<4xf32>, %b: memref<8xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// A '!=' guard is not modelled: all but one writer is still a race, but the
+// analysis only says it cannot prove freedom.
+func.func @not_equal_guard(%a: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %rest = arith.cmpi ne, %i, %c0 : index
+    scf.if %rest {
+      // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: a write under a '!=' condition}}
+      memref.store %v, %a[%c0] : memref<4xf32>
+    }
+  }
+  return
+}

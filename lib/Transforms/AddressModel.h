@@ -94,7 +94,7 @@ struct CollisionResult {
   /// For a collision: the grid coordinates of both instances (a dynamic or
   /// unconstrained coordinate as found by the solver).
   SmallVector<int64_t> instance0, instance1;
-  /// Why a collision is not proven (Unknown) .
+  /// Why a collision is not proven (Unknown).
   std::string reason;
 };
 

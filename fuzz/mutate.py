@@ -1,7 +1,8 @@
 """A mutation fuzzer for vx-opt: takes the spawns of the lit corpus and the
 examples, mutates words (swaps in grid sizes, semantics, placements, index
 ops; duplicates and deletes), and feeds each input to one pipeline. Any exit
-status other than 0 (accepted) or 1 (diagnosed) is a crash; a run over the
+status other than 0 (accepted) or 1 (diagnosed), or a sanitizer report on
+stderr (VX_OPT from scripts/sanitize.sh's build), is a crash; a run over the
 time limit is a hang. Crashing inputs are written to OUT_DIR.
 
     python3 fuzz/mutate.py VX_OPT OUT_DIR --seconds 60 [--seed 0] [--inputs N]
@@ -11,15 +12,17 @@ import argparse
 import glob
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIPELINES = ["--vx-verify-semantics", "--vx-to-scf", "--vx-to-gpu",
-             "--vx-to-gpu=threads-per-block=4", "--vx-to-nvvm",
+             "--vx-to-gpu=threads-per-block=4", "--vx-to-nvvm", "--vx-to-ptx",
              "--vx-to-llvm", "--vx-to-llvm=via-gpu=true",
              "--vx-to-llvm=openmp=true"]
+SANITIZER_REPORT = re.compile(r"ERROR: \w+Sanitizer|runtime error: ")
 WORDS = ["parallel", "arbitrary", "0", "1", "2", "3", "4", "7", "-1", "%c0",
          "%c1", "smem", "private", "host", "tensor_core", "tensor_core5", "?",
          "arith.addi", "arith.muli", "arith.divui", "arith.remui", "vx.await",
@@ -75,8 +78,12 @@ def main():
             result = subprocess.run([arguments.vx_opt, pipeline, "-o", os.devnull],
                                     input=text, capture_output=True, text=True,
                                     timeout=arguments.timeout)
-            problem = None if result.returncode in (0, 1) else \
-                f"exit status {result.returncode}: {result.stderr[-400:]}"
+            if result.returncode not in (0, 1):
+                problem = f"exit status {result.returncode}: {result.stderr[-400:]}"
+            elif SANITIZER_REPORT.search(result.stderr):
+                problem = f"sanitizer report: {result.stderr[-400:]}"
+            else:
+                problem = None
         except subprocess.TimeoutExpired:
             problem = f"no answer within {arguments.timeout} s"
         if problem:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds Vx with AddressSanitizer and UndefinedBehaviorSanitizer in
 # build-sanitize/ and runs the lit and pytest suites against that build.
+# Then runs the mutation fuzzer against the instrumented vx-opt
+# (VX_FUZZ_SECONDS, default 120), where a sanitizer report is a failure.
 # Not part of scripts/test.sh (a second full build); run it by hand or in a
 # nightly job.
 set -euo pipefail
@@ -29,3 +31,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LD_PRELOAD="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)"
 cmake --build "$BUILD" --target check-vx
 cmake --build "$BUILD" --target check-vx-python
+/usr/bin/python3 "$VX_ROOT/fuzz/mutate.py" "$BUILD/bin/vx-opt" \
+  "$BUILD/fuzz-crashes" --seconds "${VX_FUZZ_SECONDS:-120}"

@@ -19,6 +19,7 @@
 """
 
 import argparse
+import math
 import os
 import platform
 import re
@@ -481,11 +482,21 @@ def report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran, repeats,
         out.append("| %d | %.3f | %.3f | %s | %.2f | %.2f |" % (
             size, ours, theirs, ratio(ours, theirs), 1000 * ours / size,
             1000 * theirs / size))
-    (small, small_vx, _), (large, large_vx, _) = compile_rows[-2:]
-    out.append("\nGrowth: from %d to %d spawns vx-opt's time grows %.2fx for "
-               "%.1fx the spawns (linear growth: %.1fx).\n" % (
-                   small, large, large_vx / small_vx, large / small,
-                   large / small))
+    # Growth past process start-up: from the first size of 100 spawns or
+    # more (else the second-to-last size) to the last; a log-log slope of 1
+    # is linear.
+    large_rows = [row for row in compile_rows if row[0] >= 100]
+    first = large_rows[0] if len(large_rows) > 1 else compile_rows[-2]
+    last = compile_rows[-1]
+    out.append("\nGrowth from %d to %d spawns (%.0fx; a log-log slope of "
+               "1.00 is linear):\n" % (first[0], last[0], last[0] / first[0]))
+    for label, column in (("vx-opt", 1), ("mlir-opt", 2)):
+        out.append("- %s: the time grows %.2fx, slope %.2f." % (
+                       label,
+                       last[column] / first[column],
+                       math.log(last[column] / first[column]) /
+                       math.log(last[0] / first[0])))
+    out.append("")
     out.append("## 2. Generated code against `nvcc -O3 -arch=%s`\n" % CHIP)
     out.append("bench/kernels/*.mlir through `vx-opt --vx-to-ptx=\"chip=%s "
                "threads-per-block=%d\"` and `ptxas -O3 -v`, against "

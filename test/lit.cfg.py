@@ -9,13 +9,15 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "VX"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.vx_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%vx_root", os.path.dirname(config.test_source_root)))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
@@ -79,6 +81,7 @@ cuda_toolkit = find_cuda_toolkit()
 if cuda_toolkit:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(cuda_toolkit, "bin", "ptxas")))
+    config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
     config.substitutions.append(
         ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
 

@@ -53,54 +53,54 @@ def run(command, **kwargs):
 
 # --- 1. Compile time -------------------------------------------------------
 
-# One spawn per function: out[i, j] = sum over k of in[k, i, j] * scale + bias,
-# with the k axis arbitrary, so each kernel holds an arbitrary-dim loop.
-VX_SPAWN = """
-func.func @f{n}(%in: memref<8x64x64xf32>, %out: memref<64x64xf32>) {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %scale = arith.constant {scale} : f32
-  vx.spawn on tensor_core grid [64, 64, 8] semantics [parallel, parallel, arbitrary] {{
-    %i = vx.grid_index 0
-    %j = vx.grid_index 1
-    %k = vx.grid_index 2
-    %first = arith.cmpi eq, %k, %c0 : index
-    %zero = arith.constant 0.0 : f32
-    %old = memref.load %out[%i, %j] : memref<64x64xf32>
-    %acc = arith.select %first, %zero, %old : f32
-    %x = memref.load %in[%k, %i, %j] : memref<8x64x64xf32>
-    %y = arith.mulf %x, %scale : f32
-    %s = arith.addf %acc, %y : f32
-    memref.store %s, %out[%i, %j] : memref<64x64xf32>
-  }}
-  return
-}}
+# The computation of each function: out[i, j] = sum over k of
+# in[k, i, j] * scale, with k an arbitrary axis (a loop in the kernel).
+BODY = """\
+%first = arith.cmpi eq, %k, %c0 : index
+%zero = arith.constant 0.0 : f32
+%old = memref.load %out[%i, %j] : memref<64x64xf32>
+%acc = arith.select %first, %zero, %old : f32
+%x = memref.load %in[%k, %i, %j] : memref<8x64x64xf32>
+%y = arith.mulf %x, %scale : f32
+%s = arith.addf %acc, %y : f32
+memref.store %s, %out[%i, %j] : memref<64x64xf32>
 """
-
-# The same computation as the upstream GPU mapping takes it: the parallel
-# dims an scf.parallel, the arbitrary dim an scf.for inside.
-SCF_LOOP = """
+HEADER = """
 func.func @f{n}(%in: memref<8x64x64xf32>, %out: memref<64x64xf32>) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %scale = arith.constant {scale} : f32
+"""
+# As a spawn, and as the upstream GPU mapping takes it: the parallel dims an
+# scf.parallel, the arbitrary dim an scf.for inside.
+FORMS = {
+    "vx": (HEADER + """\
+  vx.spawn on tensor_core grid [64, 64, 8] semantics [parallel, parallel, arbitrary] {{
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %k = vx.grid_index 2
+{body}  }}
+  return
+}}
+""", 4),
+    "scf": (HEADER + """\
   scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {{
     scf.for %k = %c0 to %c8 step %c1 {{
-      %first = arith.cmpi eq, %k, %c0 : index
-      %zero = arith.constant 0.0 : f32
-      %old = memref.load %out[%i, %j] : memref<64x64xf32>
-      %acc = arith.select %first, %zero, %old : f32
-      %x = memref.load %in[%k, %i, %j] : memref<8x64x64xf32>
-      %y = arith.mulf %x, %scale : f32
-      %s = arith.addf %acc, %y : f32
-      memref.store %s, %out[%i, %j] : memref<64x64xf32>
-    }}
+{body}    }}
   }}
   return
 }}
-"""
+""", 6),
+}
+
+
+def generated_module(form, size):
+    template, indent = FORMS[form]
+    body = "".join(" " * indent + line + "\n" for line in BODY.splitlines())
+    return "".join(template.format(n=n, scale="%d.0" % (n + 2), body=body)
+                   for n in range(size))
 
 
 def best_time(command, repeats):
@@ -117,11 +117,10 @@ def compile_time(vx_opt, sizes, repeats, work):
     rows = []
     for size in sizes:
         paths = {}
-        for name, template in (("vx", VX_SPAWN), ("scf", SCF_LOOP)):
-            paths[name] = os.path.join(work, "%s_%d.mlir" % (name, size))
-            with open(paths[name], "w") as module:
-                for n in range(size):
-                    module.write(template.format(n=n, scale="%d.0" % (n + 2)))
+        for form in FORMS:
+            paths[form] = os.path.join(work, "%s_%d.mlir" % (form, size))
+            with open(paths[form], "w") as module:
+                module.write(generated_module(form, size))
         vx_seconds, vx_out = best_time(
             [vx_opt, paths["vx"], "--vx-to-ptx=chip=%s" % CHIP], repeats)
         up_seconds, up_out = best_time(
@@ -361,33 +360,45 @@ def three_numbers(text, label):
     return numbers
 
 
+def driven_kernel(kernel, repeats, device):
+    """The kernel's module with a timing main appended, and its shapes."""
+    name, shapes = kernel_signature(kernel)
+    with open(os.path.join(BENCH, "kernels", kernel + ".mlir")) as body:
+        text = body.read()
+    return text + mlir_driver(name, shapes, repeats, device), shapes
+
+
+def mlir_runner(*libraries):
+    return [os.path.join(LLVM_BIN, "mlir-runner"), "-O3", "-e", "main",
+            "-entry-point-result=void", "-shared-libs=" + ",".join(
+                [os.path.join(LLVM_LIB, "libmlir_runner_utils.so"),
+                 os.path.join(LLVM_LIB, "libmlir_c_runner_utils.so")] +
+                list(libraries))]
+
+
+def check_sum(kernel, where, got, expected):
+    if abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
+        sys.exit("bench: %s computes %g %s and %g in the C++ reference"
+                 % (kernel, got, where, expected))
+
+
 def cpu(vx_opt, repeats, work):
     environment = dict(os.environ, OMP_NUM_THREADS=str(os.cpu_count()))
-    runner = [os.path.join(LLVM_BIN, "mlir-runner"), "-O3", "-e", "main",
-              "-entry-point-result=void", "-shared-libs=" + ",".join(
-                  os.path.join(LLVM_LIB, lib) for lib in (
-                      "libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
-                      "libomp.so"))]
+    runner = mlir_runner(os.path.join(LLVM_LIB, "libomp.so"))
     rows = []
     for kernel in KERNELS:
-        name, shapes = kernel_signature(kernel)
-        source = os.path.join(work, kernel + "_cpu.mlir")
-        with open(os.path.join(BENCH, "kernels", kernel + ".mlir")) as body:
-            text = body.read()
-        with open(source, "w") as module:
-            module.write(text + mlir_driver(name, shapes, repeats))
-        lowered = run([vx_opt, source, "--vx-to-llvm=openmp=true"]).stdout
+        source, _ = driven_kernel(kernel, repeats, device=False)
+        lowered = run([vx_opt, "--vx-to-llvm=openmp=true"],
+                      input=source).stdout
         vx = three_numbers(run(runner, input=lowered, env=environment).stdout,
                            kernel + " (vx)")
         binary = os.path.join(work, kernel + "_cpu")
-        run(["clang++-22", "-O3", "-fopenmp", "-I", os.path.join(BENCH, "cpu"),
+        run(["clang++-22", "-O3", "-fopenmp",
              os.path.join(BENCH, "cpu", kernel + ".cpp"), "-o", binary])
         reference = three_numbers(
             run([binary, str(repeats)], env=environment).stdout,
             kernel + " (clang)")
-        if abs(vx[2] - reference[2]) > 1e-3 * max(1.0, abs(reference[2])):
-            sys.exit("bench: %s computes %g on vx and %g in the reference"
-                     % (kernel, vx[2], reference[2]))
+        check_sum(kernel, "through vx on the CPU", vx[2], reference[2])
         rows.append((kernel, vx, reference))
     return rows
 
@@ -405,7 +416,7 @@ FLOPS = {
 }
 
 
-def gpu(vx_opt, repeats, work, cpu_rows):
+def gpu(vx_opt, repeats, cpu_rows):
     """Kernel times on the GPU where one is present (and the CUDA runtime
     wrappers were built); elsewhere each driver is still lowered to a cubin
     and LLVM IR, so a GPU run finds them ready. Returns (rows, ran)."""
@@ -415,28 +426,17 @@ def gpu(vx_opt, repeats, work, cpu_rows):
     expected = {kernel: reference[2] for kernel, _, reference in cpu_rows}
     rows = []
     for kernel in KERNELS:
-        name, shapes = kernel_signature(kernel)
-        source = os.path.join(work, kernel + "_gpu.mlir")
-        with open(os.path.join(BENCH, "kernels", kernel + ".mlir")) as body:
-            text = body.read()
-        with open(source, "w") as module:
-            module.write(text + mlir_driver(name, shapes, repeats, device=True))
-        lowered = run([vx_opt, source, "--vx-to-ptx=chip=%s format=bin "
-                       "threads-per-block=%d" % (CHIP, THREADS_PER_BLOCK)]).stdout
+        source, shapes = driven_kernel(kernel, repeats, device=True)
+        lowered = run([vx_opt, "--vx-to-ptx=chip=%s format=bin "
+                       "threads-per-block=%d" % (CHIP, THREADS_PER_BLOCK)],
+                      input=source).stdout
         if not present:
             run([os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir"],
                 input=lowered)
             continue
-        numbers = three_numbers(run(
-            [os.path.join(LLVM_BIN, "mlir-runner"), "-O3", "-e", "main",
-             "-entry-point-result=void", "-shared-libs=" + ",".join(
-                 [os.path.join(LLVM_LIB, "libmlir_runner_utils.so"),
-                  os.path.join(LLVM_LIB, "libmlir_c_runner_utils.so"),
-                  runtime])], input=lowered).stdout, kernel + " (gpu)")
-        if abs(numbers[2] - expected[kernel]) > 1e-3 * max(
-                1.0, abs(expected[kernel])):
-            sys.exit("bench: %s computes %g on the GPU and %g in the CPU "
-                     "reference" % (kernel, numbers[2], expected[kernel]))
+        numbers = three_numbers(run(mlir_runner(runtime), input=lowered
+                                    ).stdout, kernel + " (gpu)")
+        check_sum(kernel, "on the GPU", numbers[2], expected[kernel])
         moved = 4 * sum(num_elements(shape) for shape in shapes)
         flops = FLOPS[kernel](*shapes) if kernel in FLOPS else None
         rows.append((kernel, numbers, moved, flops))
@@ -593,7 +593,7 @@ def main():
         compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
         codegen_rows = codegen(args.vx_opt, work)
         cpu_rows = cpu(args.vx_opt, args.cpu_repeats, work)
-        gpu_rows, gpu_ran = gpu(args.vx_opt, args.cpu_repeats, work, cpu_rows)
+        gpu_rows, gpu_ran = gpu(args.vx_opt, args.cpu_repeats, cpu_rows)
     text = report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran,
                   args.repeats, args.cpu_repeats)
     with open(args.out, "w") as results:

@@ -1,14 +1,11 @@
 // CPU reference for bench/kernels/vector_add.mlir.
+#include "../reference/vector_add.h"
 #include "harness.h"
 
-constexpr int kN = 1 << 22;
-
 static void vectorAdd(float *const *args) {
-  const float *a = args[0], *b = args[1];
-  float *c = args[2];
 #pragma omp parallel for
   for (int i = 0; i < kN; ++i)
-    c[i] = a[i] + b[i];
+    vectorAddInstance(i, args[0], args[1], args[2]);
 }
 
 int main(int argc, char **argv) {

@@ -1,51 +1,11 @@
-// Reference for bench/kernels/attention.mlir: one thread per (head, block of
-// 16 queries); online softmax over the KV blocks of 16 keys, head dim 32.
-constexpr int kHeads = 4, kSeq = 256, kDim = 32, kBlock = 16;
-constexpr float kScale = 0.176776695f;  // 1 / sqrt(kDim)
+// CUDA reference for bench/kernels/attention.mlir: heads on blockIdx.y,
+// query blocks across the threads of blockIdx.z (the vx mapping).
+#include "../reference/attention.h"
 
 extern "C" __global__ void __launch_bounds__(256)
 attention(const float *__restrict__ q, const float *__restrict__ k,
           const float *__restrict__ v, float *__restrict__ o) {
-  int h = blockIdx.y;
   int qb = blockIdx.z * blockDim.x + threadIdx.x;
-  if (qb >= kSeq / kBlock)
-    return;
-  const float *qh = q + h * kSeq * kDim, *kh = k + h * kSeq * kDim;
-  const float *vh = v + h * kSeq * kDim;
-  float m[kBlock], l[kBlock], acc[kBlock][kDim], scores[kBlock];
-  for (int r = 0; r < kBlock; ++r) {
-    m[r] = -INFINITY;
-    l[r] = 0.0f;
-    for (int d = 0; d < kDim; ++d)
-      acc[r][d] = 0.0f;
-  }
-  for (int kv0 = 0; kv0 < kSeq; kv0 += kBlock) {
-    for (int r = 0; r < kBlock; ++r) {
-      int qi = qb * kBlock + r;
-      for (int c = 0; c < kBlock; ++c) {
-        float dot = 0.0f;
-        for (int d = 0; d < kDim; ++d)
-          dot += qh[qi * kDim + d] * kh[(kv0 + c) * kDim + d];
-        scores[c] = dot * kScale;
-      }
-      float m_new = m[r];
-      for (int c = 0; c < kBlock; ++c)
-        m_new = fmaxf(m_new, scores[c]);
-      float alpha = expf(m[r] - m_new);
-      for (int d = 0; d < kDim; ++d)
-        acc[r][d] *= alpha;
-      float l_new = l[r] * alpha;
-      for (int c = 0; c < kBlock; ++c) {
-        float p = expf(scores[c] - m_new);
-        for (int d = 0; d < kDim; ++d)
-          acc[r][d] += p * vh[(kv0 + c) * kDim + d];
-        l_new += p;
-      }
-      m[r] = m_new;
-      l[r] = l_new;
-    }
-  }
-  for (int r = 0; r < kBlock; ++r)
-    for (int d = 0; d < kDim; ++d)
-      o[h * kSeq * kDim + (qb * kBlock + r) * kDim + d] = acc[r][d] / l[r];
+  if (qb < kSeq / kBlock)
+    attentionInstance(blockIdx.y, qb, q, k, v, o);
 }

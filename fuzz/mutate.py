@@ -1,9 +1,10 @@
-"""A mutation fuzzer for vx-opt: takes the spawns of the lit corpus and the
-examples, mutates words (swaps in grid sizes, semantics, placements, index
-ops; duplicates and deletes), and feeds each input to one pipeline. Any exit
-status other than 0 (accepted) or 1 (diagnosed), or a sanitizer report on
-stderr (VX_OPT from scripts/sanitize.sh's build), is a crash; a run over the
-time limit is a hang. Crashing inputs are written to OUT_DIR.
+"""A mutation fuzzer for vx-opt: takes the spawns of the lit corpus, the
+examples and the benchmark kernels, mutates words (swaps in grid sizes,
+semantics, placements, index ops; duplicates and deletes), and feeds each
+input to one pipeline. Any exit status other than 0 (accepted) or 1
+(diagnosed), or a sanitizer report on stderr (VX_OPT from
+scripts/sanitize.sh's build), is a crash; a run over the time limit is a
+hang. Crashing inputs are written to OUT_DIR.
 
     python3 fuzz/mutate.py VX_OPT OUT_DIR --seconds 60 [--seed 0] [--inputs N]
 """
@@ -33,6 +34,7 @@ WORDS = ["parallel", "arbitrary", "0", "1", "2", "3", "4", "7", "-1", "%c0",
 def corpus():
     files = glob.glob(os.path.join(ROOT, "test", "**", "*.mlir"), recursive=True)
     files += glob.glob(os.path.join(ROOT, "examples", "*.mlir"))
+    files += glob.glob(os.path.join(ROOT, "bench", "kernels", "*.mlir"))
     chunks = []
     for path in sorted(files):
         with open(path) as source:

@@ -7,9 +7,10 @@
    ptxas, against bench/cuda/<kernel>.cu through nvcc -O3 -arch=sm_90:
    registers, spills and stack from `ptxas -v`, SASS instruction counts from
    the cubin's .text.<kernel> section (no cuobjdump on this machine).
-3. CPU: each kernel through --vx-to-llvm="openmp=true" and mlir-runner against
-   bench/cpu/<kernel>.cpp through clang++ -O3 -fopenmp, with the same inputs;
-   best and mean wall time over repeated runs, outputs cross-checked.
+3. CPU: each kernel through --vx-to-llvm="openmp=true", run by mlir-runner
+   and compiled ahead of time by clang -O3, against bench/cpu/<kernel>.cpp
+   through clang++ -O3 -fopenmp, with the same inputs; best and mean wall
+   time over repeated runs, outputs cross-checked.
 4. GPU (where /dev/nvidia0 exists): the same drivers on device memory,
    kernel times against the chip's peak bandwidth and FP32 rate; without a
    GPU the drivers are only lowered.
@@ -471,8 +472,7 @@ def gpu(vx_opt, repeats, cpu_rows):
 # --- Report ----------------------------------------------------------------
 
 def ratio(ours, theirs):
-    return "%.2fx" % (ours / theirs) if theirs else ("1.00x" if ours == theirs
-                                                     else "n/a")
+    return "%.2fx" % (ours / theirs)
 
 
 def tool_version(command, pattern):
@@ -589,8 +589,8 @@ def report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran, repeats,
                                                         "Not yet explained.")))
     out.append("\n## 4. GPU execution\n")
     if not gpu_ran:
-        out.append("Not measured: this machine has no GPU (no /dev/nvidia0), "
-                   "and none was lent to the session (device `status`). The "
+        out.append("Not measured: the machine that ran this has no GPU (no "
+                   "/dev/nvidia0, or no libvx_cuda_runtime.so built). The "
                    "GPU drivers (inputs copied to `gpu.alloc` memory, timed "
                    "launches, the output copied back and checked against the "
                    "CPU reference) were lowered through `--vx-to-ptx="

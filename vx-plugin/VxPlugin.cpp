@@ -1,7 +1,6 @@
 //===- VxPlugin.cpp - Vx as an mlir-opt dialect and pass plugin -----------===//
 
-#include "Vx/Passes.h"
-#include "Vx/VxDialect.h"
+#include "Vx/InitAll.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -12,9 +11,7 @@ using namespace mlir;
 extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "Vx", LLVM_VERSION_STRING,
-          [](DialectRegistry *registry) {
-            registry->insert<vx::VxDialect>();
-          }};
+          [](DialectRegistry *registry) { vx::registerVxDialect(*registry); }};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {

@@ -1,14 +1,17 @@
 //===- InitAll.h - What the Vx tools register -------------------*- C++ -*-===//
 //
-// vx-opt and the Python module see the same dialects, passes and
-// translations, so that a pipeline that runs in one runs in the other.
+// vx-opt, the plugin and the Python module see the same dialects, passes and
+// pipelines, so that a pipeline that runs in one runs in the others.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef VX_INITALL_H
 #define VX_INITALL_H
 
-#include "Vx/Passes.h"
+#include "Vx/Conversion/Passes.h"
+#include "Vx/Pipelines/Pipelines.h"
+#include "Vx/Transforms/Passes.h"
+#include "Vx/ValueBoundsOpInterfaceImpl.h"
 #include "Vx/VxDialect.h"
 
 #include "mlir/InitAllDialects.h"
@@ -18,6 +21,19 @@
 
 namespace mlir {
 namespace vx {
+
+/// The vx dialect and its interface implementations.
+inline void registerVxDialect(DialectRegistry &registry) {
+  registry.insert<VxDialect>();
+  registerValueBoundsOpInterfaceExternalModels(registry);
+}
+
+/// Every vx pass, conversion and pipeline.
+inline void registerAllVxPasses() {
+  registerVxPasses();
+  registerVxConversionPasses();
+  registerVxPipelines();
+}
 
 /// Every upstream pass and every vx pass and pipeline, in the global registry.
 inline void registerAllPassesForVxTools() {
@@ -31,7 +47,7 @@ inline void registerAllDialectsForVxTools(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<VxDialect>();
+  registerVxDialect(registry);
 }
 
 } // namespace vx

@@ -7,16 +7,21 @@ include "Vx/VxDialect.td"
 include "Vx/VxAttrs.td"
 include "Vx/VxTypes.td"
 include "mlir/IR/OpAsmInterface.td"
-include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // SpawnOp
 //===----------------------------------------------------------------------===//
 
 def Vx_SpawnOp : Vx_Op<"spawn", [
-    SingleBlockImplicitTerminator<"YieldOp">,
-    RecursiveMemoryEffects]> {
+    AutomaticAllocationScope,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>,
+    NoRegionArguments,
+    RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "Run a region once per point of an annotated iteration grid";
   let description = [{
     `vx.spawn` runs its body once for every point of an N-dimensional grid on
@@ -81,16 +86,27 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     Value getGridSize(OpBuilder &builder, Location loc, unsigned dim);
     /// The semantics of dimension `dim`.
     DimensionSemantics getDimSemantics(unsigned dim);
+    /// The parallel dimensions, then the arbitrary ones, in grid order.
+    SmallVector<unsigned> getParallelDims();
+    SmallVector<unsigned> getArbitraryDims();
     /// Whether the spawn runs on a GPU topology.
     bool isDeviceSpawn() { return getTopology() != Topology::host; }
+    /// Whether `value` is defined in the body (and so may differ between
+    /// instances) rather than captured from above.
+    bool isDefinedInBody(Value value);
+    /// Replaces the grid queries of the body by `coords` and `sizes` (one
+    /// value per dimension), moves the body's ops to the rewriter's
+    /// insertion point and erases the spawn: the tail of every lowering.
+    void inlineBody(RewriterBase &rewriter, ArrayRef<Value> coords,
+                    ArrayRef<Value> sizes);
   }];
 
   let hasVerifier = 1;
-  let hasRegionVerifier = 1;
   let hasCanonicalizer = 1;
 }
 
-def Vx_YieldOp : Vx_Op<"yield", [Pure, Terminator, HasParent<"SpawnOp">]> {
+def Vx_YieldOp : Vx_Op<"yield", [Pure, ReturnLike, Terminator,
+                                  HasParent<"SpawnOp">]> {
   let summary = "Terminates a spawn body";
   let description = [{
     The implicit terminator of a `vx.spawn` body; it carries no values and is
@@ -106,12 +122,14 @@ def Vx_YieldOp : Vx_Op<"yield", [Pure, Terminator, HasParent<"SpawnOp">]> {
 //===----------------------------------------------------------------------===//
 
 def Vx_GridIndexOp : Vx_Op<"grid_index", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "The coordinate of the current instance along one dimension";
   let description = [{
     Returns this instance's coordinate along grid dimension `dim`, in
     `[0, size)`. It must be inside a `vx.spawn` body, at any depth below it,
-    with `0 <= dim < rank`.
+    with `0 <= dim < rank`. Integer range analysis and value bounds know its
+    range.
 
     Example:
 
@@ -126,12 +144,14 @@ def Vx_GridIndexOp : Vx_Op<"grid_index", [Pure,
 }
 
 def Vx_GridDimOp : Vx_Op<"grid_dim", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "The grid size along one dimension";
   let description = [{
     Returns the extent of the enclosing spawn's grid along dimension `dim`.
     It must be inside a `vx.spawn` body with `0 <= dim < rank`. It folds to a
     constant when the size is static and to the size operand when dynamic.
+    Inside the body it is at least 1 (a smaller size runs no instance).
 
     Example:
 

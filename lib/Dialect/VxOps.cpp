@@ -164,11 +164,52 @@ LogicalResult SpawnOp::verify() {
   return success();
 }
 
-LogicalResult SpawnOp::verifyRegions() {
-  if (getBody().front().getNumArguments() != 0)
-    return emitOpError("body must be a block without arguments, got ")
-           << getBody().front().getNumArguments();
-  return success();
+SmallVector<unsigned> SpawnOp::getParallelDims() {
+  SmallVector<unsigned> dims;
+  for (unsigned dim = 0; dim < getRank(); ++dim)
+    if (getDimSemantics(dim) == DimensionSemantics::parallel)
+      dims.push_back(dim);
+  return dims;
+}
+
+SmallVector<unsigned> SpawnOp::getArbitraryDims() {
+  SmallVector<unsigned> dims;
+  for (unsigned dim = 0; dim < getRank(); ++dim)
+    if (getDimSemantics(dim) == DimensionSemantics::arbitrary)
+      dims.push_back(dim);
+  return dims;
+}
+
+bool SpawnOp::isDefinedInBody(Value value) {
+  return getBody().isAncestor(value.getParentRegion());
+}
+
+void SpawnOp::inlineBody(RewriterBase &rewriter, ArrayRef<Value> coords,
+                         ArrayRef<Value> sizes) {
+  SmallVector<Operation *> queries;
+  getBody().walk([&](Operation *op) {
+    if (isa<GridIndexOp, GridDimOp>(op))
+      queries.push_back(op);
+  });
+  for (Operation *op : queries) {
+    if (auto index = dyn_cast<GridIndexOp>(op))
+      rewriter.replaceOp(index, coords[index.getDim()]);
+    else
+      rewriter.replaceOp(op, sizes[cast<GridDimOp>(op).getDim()]);
+  }
+  Block &body = getBody().front();
+  rewriter.eraseOp(body.getTerminator());
+  rewriter.inlineBlockBefore(&body, rewriter.getInsertionBlock(),
+                             rewriter.getInsertionPoint());
+  rewriter.eraseOp(*this);
+}
+
+void SpawnOp::getSuccessorRegions(RegionBranchPoint point,
+                                  SmallVectorImpl<RegionSuccessor> &regions) {
+  // The body runs once per instance, possibly not at all, and then control
+  // returns to the spawn.
+  regions.push_back(RegionSuccessor(&getBody()));
+  regions.push_back(RegionSuccessor(getOperation(), getOperation()->getResults()));
 }
 
 namespace {
@@ -230,10 +271,43 @@ void GridIndexOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), "idx");
 }
 
+/// The static size of the grid dimension `dim` around `op`, if any.
+static std::optional<int64_t> getStaticGridSize(Operation *op, int64_t dim) {
+  auto spawn = op->getParentOfType<SpawnOp>();
+  if (!spawn || dim < 0 || dim >= static_cast<int64_t>(spawn.getRank()))
+    return std::nullopt;
+  int64_t size = spawn.getStaticGrid()[dim];
+  if (ShapedType::isDynamic(size))
+    return std::nullopt;
+  return size;
+}
+
+void GridIndexOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                    SetIntRangeFn setResultRange) {
+  unsigned width = IndexType::kInternalStorageBitWidth;
+  // A dynamic size is at most the largest index.
+  int64_t last = getStaticGridSize(*this, getDim())
+                     .value_or(std::numeric_limits<int64_t>::max()) - 1;
+  setResultRange(getResult(), ConstantIntRanges::fromSigned(
+                                  APInt::getZero(width), APInt(width, last)));
+}
+
 LogicalResult GridDimOp::verify() { return verifyGridQuery(*this, getDim()); }
 
 void GridDimOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), "dim");
+}
+
+void GridDimOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
+                                  SetIntRangeFn setResultRange) {
+  unsigned width = IndexType::kInternalStorageBitWidth;
+  std::optional<int64_t> size = getStaticGridSize(*this, getDim());
+  // An instance runs only where every size is at least 1.
+  setResultRange(getResult(),
+                 ConstantIntRanges::fromSigned(
+                     APInt(width, size.value_or(1)),
+                     APInt(width, size.value_or(
+                                      std::numeric_limits<int64_t>::max()))));
 }
 
 OpFoldResult GridDimOp::fold(FoldAdaptor) {

@@ -1,322 +1,328 @@
 //===- Pipelines.cpp - The named Vx pipelines -----------------------------===//
 //
-// Each pipeline is a textual composition of registered passes, so that the
-// text that vx-opt runs is also what users can read and reuse.
+// Every stage is built here from the passes' own option structs, so that
+// what vx-opt, the plugin and Python run is one pipeline, and its textual
+// form (OpPassManager::printAsTextualPipeline) is what users read.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Pipelines.h"
-#include "Vx/Conversion.h"
-#include "Vx/Passes.h"
+#include "Vx/Pipelines/Pipelines.h"
+#include "Vx/Conversion/Passes.h"
+#include "Vx/Target/CUDA.h"
+#include "Vx/Transforms/Passes.h"
 
-#include "mlir/Pass/PassManager.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SmallString.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-
-#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::vx;
 
-static std::string boolText(bool value) { return value ? "true" : "false"; }
+/// CUDA's limit on the threads of a CTA.
+static constexpr unsigned kMaxThreadsPerBlock = 1024;
 
-/// The CPU half of vx-to-llvm: from loops to the LLVM dialect.
-static std::string getLoopsToLLVMPipeline(bool openmp) {
-  std::string pipeline;
-  // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
-  // region must stay one block: lower the scopes before the loops inside.
-  if (openmp)
-    pipeline += ",convert-scf-to-openmp,expand-strided-metadata,"
-                "finalize-memref-to-llvm";
-  pipeline += ",convert-vector-to-scf,convert-linalg-to-loops,lower-affine,"
-              "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
-              "lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"
-              "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,";
-  if (openmp)
-    pipeline += "convert-openmp-to-llvm,";
-  pipeline += "convert-cf-to-llvm,convert-func-to-llvm,"
-              "reconcile-unrealized-casts";
-  return pipeline;
+static const StringRef stageNames[] = {"vx",   "scf", "gpu",
+                                       "nvvm", "ptx", "llvm"};
+
+ArrayRef<StringRef> vx::getStageNames() { return stageNames; }
+
+std::optional<Stage> vx::parseStage(StringRef name) {
+  const StringRef *found = llvm::find(stageNames, name);
+  if (found == std::end(stageNames))
+    return std::nullopt;
+  return static_cast<Stage>(found - std::begin(stageNames));
+}
+
+SmallVector<Stage> vx::getLaterStages(Stage from) {
+  switch (from) {
+  case Stage::vx:
+    return {Stage::vx, Stage::scf, Stage::gpu, Stage::nvvm, Stage::ptx,
+            Stage::llvm};
+  case Stage::scf:
+    return {Stage::llvm};
+  case Stage::gpu:
+    return {Stage::nvvm, Stage::ptx};
+  case Stage::nvvm:
+    return {Stage::ptx};
+  case Stage::ptx:
+  case Stage::llvm:
+    return {};
+  }
+  llvm_unreachable("unknown stage");
+}
+
+SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
+  switch (stage) {
+  case Stage::vx:
+    return {};
+  case Stage::scf:
+    return {"allow-races", "reverse-parallel"};
+  case Stage::gpu:
+    return {"threads-per-block"};
+  case Stage::nvvm:
+    return {"threads-per-block", "chip", "features"};
+  case Stage::ptx:
+    return {"threads-per-block", "chip", "features", "format"};
+  case Stage::llvm:
+    return {"allow-races", "openmp", "reverse-parallel", "via-gpu",
+            "threads-per-block"};
+  }
+  llvm_unreachable("unknown stage");
+}
+
+VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
+  SmallVector<StringRef> names = getStageOptionNames(stage);
+  auto takes = [&](StringRef name) { return llvm::is_contained(names, name); };
+  if (takes("allow-races"))
+    allowRaces.emplace(*this, "allow-races",
+                       llvm::cl::desc("Report proven races as warnings, to "
+                                      "run a mislabelled kernel (the dynamic "
+                                      "check with reverse-parallel)"),
+                       llvm::cl::init(false));
+  if (takes("openmp"))
+    openmp.emplace(*this, "openmp",
+                   llvm::cl::desc("Run the parallel loops with OpenMP"),
+                   llvm::cl::init(false));
+  if (takes("reverse-parallel"))
+    reverseParallel.emplace(
+        *this, "reverse-parallel",
+        llvm::cl::desc("Iterate the parallel dimensions from last to first"),
+        llvm::cl::init(false));
+  if (takes("via-gpu"))
+    viaGpu.emplace(*this, "via-gpu",
+                   llvm::cl::desc("Send device spawns through the GPU mapping "
+                                  "and run the launches on the CPU"),
+                   llvm::cl::init(false));
+  if (takes("threads-per-block"))
+    threadsPerBlock.emplace(
+        *this, "threads-per-block",
+        llvm::cl::desc("Threads per CTA along the innermost parallel "
+                       "dimension (1-1024)"),
+        llvm::cl::init(1));
+  if (takes("chip"))
+    chip.emplace(*this, "chip",
+                 llvm::cl::desc("The NVIDIA chip to compile for"),
+                 llvm::cl::init("sm_90"));
+  if (takes("features"))
+    features.emplace(*this, "features",
+                     llvm::cl::desc("PTX features, e.g. +ptx80 (default: a "
+                                    "PTX version the chip accepts)"),
+                     llvm::cl::init(""));
+  if (takes("format"))
+    format.emplace(*this, "format",
+                   llvm::cl::desc("isa (PTX text), bin (cubin) or fatbin"),
+                   llvm::cl::init("isa"));
 }
 
 /// The checker that starts every pipeline.
-static std::string getVerifierPipeline(bool allowRaces) {
-  return allowRaces ? "vx-verify-semantics{allow-races=true}"
-                    : "vx-verify-semantics";
+static void addChecker(OpPassManager &pm, bool allowRaces) {
+  VxVerifySemanticsOptions options;
+  options.allowRaces = allowRaces;
+  pm.addPass(createVxVerifySemantics(options));
 }
 
-FailureOr<std::string> vx::getVxToSCFPipeline(const VxToSCFOptions &options,
-                                              std::string &) {
-  return getVerifierPipeline(options.allowRaces) +
-         ",convert-vx-to-scf{reverse-parallel=" +
-         boolText(options.reverseParallel) + "},canonicalize";
+static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
+  ConvertVxToSCFOptions options;
+  options.reverseParallel = reverseParallel;
+  pm.addPass(createConvertVxToSCF(options));
 }
 
-/// Device spawns to outlined launches, host spawns to loops; `chip` (if
-/// any) is checked against the spawns' topologies.
-static std::string getGPUMappingPipeline(unsigned threadsPerBlock,
-                                         StringRef chip) {
-  std::string pipeline = "vx-verify-semantics,convert-vx-to-gpu{"
-                         "threads-per-block=" +
-                         std::to_string(threadsPerBlock);
-  if (!chip.empty())
-    pipeline += " chip=" + chip.str();
-  return pipeline + "},convert-vx-to-scf,gpu-launch-sink-index-computations,gpu-kernel-outlining,canonicalize,cse";
+/// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
+/// is checked against the spawns' topologies.
+static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
+                          StringRef chip) {
+  ConvertVxToGPUOptions options;
+  options.threadsPerBlock = threadsPerBlock;
+  options.chip = chip.str();
+  pm.addPass(createConvertVxToGPU(options));
+  addSpawnsToLoops(pm, /*reverseParallel=*/false);
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
-FailureOr<std::string> vx::getVxToGPUPipeline(const VxToGPUOptions &options,
-                                              std::string &) {
-  return getGPUMappingPipeline(options.threadsPerBlock, "");
-}
-
-/// The lowest PTX ISA version that `smNumber` needs (and at least 8.0, the
-/// version LLVM 22 and CUDA 13 agree on for sm_90).
-static StringRef getDefaultPTXFeatures(unsigned smNumber) {
-  if (smNumber >= 120)
-    return "+ptx87";
-  if (smNumber >= 110)
-    return "+ptx90";
-  if (smNumber >= 103)
-    return "+ptx88";
-  if (smNumber >= 100)
-    return "+ptx86";
-  return "+ptx80";
-}
-
-template <typename Options>
-static FailureOr<std::string> getNVVMStagePipeline(const Options &options,
-                                                   std::string &error) {
-  std::optional<unsigned> smNumber = getSMNumber(options.chip);
-  if (!smNumber) {
-    error = "chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got '" +
-            options.chip.getValue() + "'";
-    return failure();
+/// The CPU half of vx-to-llvm: from loops to the LLVM dialect.
+static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
+  // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
+  // region must stay one block: lower the scopes before the loops inside.
+  if (openmp) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   }
-  std::string features = options.features;
-  if (features.empty())
-    features = getDefaultPTXFeatures(*smNumber).str();
-  return getGPUMappingPipeline(options.threadsPerBlock, options.chip) +
-         ",convert-linalg-to-loops,convert-nvgpu-to-nvvm,"
-         "convert-vector-to-scf,convert-scf-to-cf,convert-nvvm-to-llvm,"
-         "convert-func-to-llvm,expand-strided-metadata,"
-         "nvvm-attach-target{chip=" +
-         options.chip.getValue() + " features=" + features +
-         "},lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
-         "canonicalize,cse,gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
-         "reconcile-unrealized-casts),gpu-to-llvm,convert-math-to-llvm,"
-         "convert-math-to-libm,convert-func-to-llvm,canonicalize,cse,"
-         "reconcile-unrealized-casts";
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  if (openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-FailureOr<std::string> vx::getVxToNVVMPipeline(const VxToNVVMOptions &options,
-                                               std::string &error) {
-  return getNVVMStagePipeline(options, error);
+/// Device code to NVVM under an `#nvvm.target<chip, features>`, host code
+/// to the LLVM dialect.
+static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
+                         StringRef features) {
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.str();
+  target.features = features.str();
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The CUDA toolkit that gpu-module-to-binary takes ptxas and libdevice from:
-/// CUDA_HOME when set, else the first of the toolkit of the ptxas on PATH
-/// (through symlinks) and /usr/local/cuda that holds both. A ptxas on PATH may
-/// be a wrapper script outside any toolkit, so its directory alone is not
-/// enough. gpu-module-to-binary only warns about a missing toolkit and goes on
-/// to emit PTX with unresolved libdevice calls, so a missing one is an error.
-static FailureOr<std::string> getCUDAToolkitPath(std::string &error) {
-  SmallVector<std::string> candidates;
-  if (const char *cudaHome = std::getenv("CUDA_HOME"); cudaHome && *cudaHome) {
-    candidates.push_back(cudaHome);
-  } else {
-    if (llvm::ErrorOr<std::string> ptxas =
-            llvm::sys::findProgramByName("ptxas")) {
-      SmallString<256> realPtxas;
-      if (!llvm::sys::fs::real_path(*ptxas, realPtxas))
-        candidates.push_back(llvm::sys::path::parent_path(
-                                 llvm::sys::path::parent_path(realPtxas))
-                                 .str());
+LogicalResult
+vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
+                    function_ref<LogicalResult(const Twine &)> emitError) {
+  using O = VxPipelineOptions;
+  bool allowRaces = O::get(options.allowRaces, false);
+  bool reverseParallel = O::get(options.reverseParallel, false);
+  bool viaGpu = O::get(options.viaGpu, false);
+  unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
+  std::string chip = O::get<std::string>(options.chip, "");
+  std::string features = O::get<std::string>(options.features, "");
+  std::string format = O::get<std::string>(options.format, "isa");
+
+  if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock)
+    return emitError("threads-per-block must be between 1 and " +
+                     Twine(kMaxThreadsPerBlock) + ", got " +
+                     Twine(threadsPerBlock));
+  std::optional<unsigned> smNumber;
+  if (options.chip) {
+    smNumber = getSMNumber(chip);
+    if (!smNumber)
+      return emitError("chip must be an NVIDIA chip such as 'sm_90' or "
+                       "'sm_100a', got '" +
+                       chip + "'");
+    if (features.empty())
+      features = getDefaultPTXFeatures(*smNumber).str();
+  }
+  if (format != "isa" && format != "bin" && format != "fatbin")
+    return emitError("format must be 'isa', 'bin' or 'fatbin', got '" +
+                     format + "'");
+
+  switch (options.stage) {
+  case Stage::vx:
+    addChecker(pm, /*allowRaces=*/false);
+    return success();
+  case Stage::scf:
+    addChecker(pm, allowRaces);
+    addSpawnsToLoops(pm, reverseParallel);
+    pm.addPass(createCanonicalizerPass());
+    return success();
+  case Stage::gpu:
+    addChecker(pm, /*allowRaces=*/false);
+    addGPUMapping(pm, threadsPerBlock, chip);
+    return success();
+  case Stage::nvvm:
+  case Stage::ptx: {
+    std::optional<std::string> toolkit;
+    if (options.stage == Stage::ptx) {
+      std::string error;
+      toolkit = findCUDAToolkit(error);
+      if (!toolkit)
+        return emitError(error);
     }
-    candidates.push_back("/usr/local/cuda");
+    addChecker(pm, /*allowRaces=*/false);
+    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUToNVVM(pm, chip, features);
+    if (toolkit) {
+      GpuModuleToBinaryPassOptions binary;
+      binary.toolkitPath = *toolkit;
+      binary.compilationTarget = format;
+      pm.addPass(createGpuModuleToBinaryPass(binary));
+    }
+    return success();
   }
-  auto holds = [](StringRef toolkit, StringRef relativePath) {
-    SmallString<256> path(toolkit);
-    llvm::sys::path::append(path, relativePath);
-    return llvm::sys::fs::exists(path);
-  };
-  for (const std::string &toolkit : candidates)
-    if (holds(toolkit, "bin/ptxas") &&
-        holds(toolkit, "nvvm/libdevice/libdevice.10.bc"))
-      return toolkit;
-  error = "no CUDA toolkit with bin/ptxas and nvvm/libdevice/libdevice.10.bc "
-          "found (tried " +
-          llvm::join(candidates, ", ") + "); set CUDA_HOME";
-  return failure();
-}
-
-FailureOr<std::string> vx::getVxToPTXPipeline(const VxToPTXOptions &options,
-                                              std::string &error) {
-  StringRef format = options.format;
-  if (format != "isa" && format != "bin" && format != "fatbin") {
-    error = "format must be 'isa', 'bin' or 'fatbin', got '" + format.str() +
-            "'";
-    return failure();
+  case Stage::llvm:
+    if (!viaGpu && threadsPerBlock != 1)
+      return emitError("'threads-per-block' applies only with 'via-gpu=true'");
+    addChecker(pm, allowRaces);
+    if (viaGpu) {
+      ConvertVxToGPUOptions mapping;
+      mapping.threadsPerBlock = threadsPerBlock;
+      pm.addPass(createConvertVxToGPU(mapping));
+      ConvertGPULaunchToSCFOptions launches;
+      launches.reverseBlocks = reverseParallel;
+      pm.addPass(createConvertGPULaunchToSCF(launches));
+    }
+    addSpawnsToLoops(pm, reverseParallel);
+    pm.addPass(createCanonicalizerPass());
+    addLoopsToLLVM(pm, O::get(options.openmp, false));
+    return success();
   }
-  FailureOr<std::string> nvvm = getNVVMStagePipeline(options, error);
-  if (failed(nvvm))
-    return failure();
-  FailureOr<std::string> toolkit = getCUDAToolkitPath(error);
-  if (failed(toolkit))
-    return failure();
-  return *nvvm + ",gpu-module-to-binary{format=" + format.str() +
-         " toolkit=" + *toolkit + "}";
+  llvm_unreachable("unknown stage");
 }
 
-FailureOr<std::string> vx::getVxToLLVMPipeline(const VxToLLVMOptions &options,
-                                               std::string &error) {
-  std::string reverse = boolText(options.reverseParallel);
-  if (!options.viaGpu && options.threadsPerBlock != 1) {
-    error = "'threads-per-block' applies only with 'via-gpu=true'";
-    return failure();
-  }
-  if (options.viaGpu)
-    return getVerifierPipeline(options.allowRaces) +
-           ",convert-vx-to-gpu{threads-per-block=" +
-           std::to_string(options.threadsPerBlock) +
-           "},convert-gpu-launch-to-scf{reverse-blocks=" + reverse +
-           "},convert-vx-to-scf{reverse-parallel=" + reverse +
-           "},canonicalize" + getLoopsToLLVMPipeline(options.openmp);
-  VxToSCFOptions scfOptions;
-  scfOptions.reverseParallel = options.reverseParallel.getValue();
-  scfOptions.allowRaces = options.allowRaces.getValue();
-  return *getVxToSCFPipeline(scfOptions, error) +
-         getLoopsToLLVMPipeline(options.openmp);
-}
-
-namespace {
-/// One stage: the text of its pipeline from option text, and its defaults.
-struct VxStage {
-  StringRef name;
-  FailureOr<std::string> (*getText)(StringRef options, std::string &error);
-  std::string (*getDefaults)();
-};
-} // namespace
-
-template <typename Options,
-          FailureOr<std::string> (*getText)(const Options &, std::string &)>
-static FailureOr<std::string> getTextFromOptions(StringRef optionsText,
-                                                 std::string &error) {
-  Options options;
-  if (failed(options.parseFromString(optionsText))) {
-    error = "invalid options '" + optionsText.str() + "'";
-    return failure();
-  }
-  return getText(options, error);
-}
-
-template <typename Options>
-static std::string getDefaultsOf() {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  Options().print(os);
-  return text;
-}
-
-static FailureOr<std::string> getVerifiedInputPipeline(StringRef optionsText,
-                                                       std::string &error) {
-  if (!optionsText.trim().empty()) {
-    error = "the vx stage takes no options";
-    return failure();
-  }
-  return std::string("vx-verify-semantics");
-}
-
-static const VxStage vxStages[] = {
-    {"vx", getVerifiedInputPipeline, [] { return std::string(); }},
-    {"scf", getTextFromOptions<VxToSCFOptions, getVxToSCFPipeline>,
-     getDefaultsOf<VxToSCFOptions>},
-    {"gpu", getTextFromOptions<VxToGPUOptions, getVxToGPUPipeline>,
-     getDefaultsOf<VxToGPUOptions>},
-    {"nvvm", getTextFromOptions<VxToNVVMOptions, getVxToNVVMPipeline>,
-     getDefaultsOf<VxToNVVMOptions>},
-    {"ptx", getTextFromOptions<VxToPTXOptions, getVxToPTXPipeline>,
-     getDefaultsOf<VxToPTXOptions>},
-    {"llvm", getTextFromOptions<VxToLLVMOptions, getVxToLLVMPipeline>,
-     getDefaultsOf<VxToLLVMOptions>},
-};
-
-ArrayRef<StringRef> vx::getVxStageNames() {
-  static const SmallVector<StringRef> names = llvm::to_vector(
-      llvm::map_range(vxStages, [](const VxStage &stage) { return stage.name; }));
-  return names;
-}
-
-static const VxStage *findStage(StringRef name) {
-  const VxStage *stage = llvm::find_if(
-      vxStages, [&](const VxStage &candidate) { return candidate.name == name; });
-  return stage == std::end(vxStages) ? nullptr : stage;
-}
-
-FailureOr<std::string> vx::getVxStagePipeline(StringRef stage,
-                                              StringRef options,
-                                              std::string &error) {
-  const VxStage *found = findStage(stage);
-  if (!found) {
-    error = "unknown stage '" + stage.str() + "'; the stages are " +
-            llvm::join(getVxStageNames(), ", ");
-    return failure();
-  }
-  return found->getText(options, error);
-}
-
-FailureOr<std::string> vx::getVxStageOptionDefaults(StringRef stage) {
-  const VxStage *found = findStage(stage);
-  if (!found)
-    return failure();
-  return found->getDefaults();
-}
-
-/// Registers the pipeline `name` that takes vx input to `stage`, or that
-/// reports why its options are refused.
-template <typename Options>
-static void registerStagePipeline(StringRef name, StringRef stage,
-                                  StringRef description) {
-  std::string pipelineName = name.str(), stageName = stage.str();
+/// Registers `vx-to-<stage>`: its options are parsed and checked, and errors
+/// reported through the registry's error handler.
+static void registerStagePipeline(Stage stage, StringRef description) {
+  std::string name = ("vx-to-" + getStageNames()[static_cast<int>(stage)]).str();
   registerPassPipeline(
       name, description,
-      [pipelineName, stageName](
-          OpPassManager &pm, StringRef optionsText,
-          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        std::string error;
-        FailureOr<std::string> pipeline =
-            getVxStagePipeline(stageName, optionsText, error);
-        if (failed(pipeline))
-          return errorHandler(pipelineName + ": " + error);
-        return parsePassPipeline(*pipeline, pm, llvm::errs());
+      [stage, name](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+        VxPipelineOptions options(stage);
+        if (failed(options.parseFromString(text)))
+          return errorHandler(name + ": invalid options '" + text + "'");
+        return buildVxPipeline(pm, options, [&](const Twine &message) {
+          return errorHandler(name + ": " + message);
+        });
       },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
-        optionsHandler(Options());
+      [stage](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(VxPipelineOptions(stage));
       });
 }
 
 void vx::registerVxPipelines() {
-  registerStagePipeline<VxToSCFOptions>(
-      "vx-to-scf", "scf",
-      "Lower vx to scf.parallel (parallel dims) around an scf.for nest "
-      "(arbitrary dims)");
-  registerStagePipeline<VxToGPUOptions>(
-      "vx-to-gpu", "gpu",
-      "Lower device spawns to gpu.launch_func + gpu.module, host spawns to "
-      "loops");
-  registerStagePipeline<VxToNVVMOptions>(
-      "vx-to-nvvm", "nvvm",
-      "Lower vx to NVVM/LLVM device code with an NVVM target and LLVM host "
-      "code");
-  registerStagePipeline<VxToPTXOptions>(
-      "vx-to-ptx", "ptx",
-      "Lower vx to gpu.binary holding PTX, a cubin or a fatbin");
-  registerStagePipeline<VxToLLVMOptions>(
-      "vx-to-llvm", "llvm",
-      "Lower vx to the LLVM dialect, every spawn on the CPU (via-gpu: "
-      "device spawns through the GPU mapping)");
+  registerStagePipeline(Stage::scf,
+                        "Lower vx to scf.parallel (parallel dims) around an "
+                        "scf.for nest (arbitrary dims)");
+  registerStagePipeline(Stage::gpu, "Lower device spawns to gpu.launch_func + "
+                                    "gpu.module, host spawns to loops");
+  registerStagePipeline(Stage::nvvm, "Lower vx to NVVM/LLVM device code with "
+                                     "an NVVM target and LLVM host code");
+  registerStagePipeline(Stage::ptx, "Lower vx to gpu.binary holding PTX, a "
+                                    "cubin or a fatbin");
+  registerStagePipeline(Stage::llvm,
+                        "Lower vx to the LLVM dialect, every spawn on the CPU "
+                        "(via-gpu: device spawns through the GPU mapping)");
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Passes.h"
+#include "Vx/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,7 +15,7 @@
 namespace mlir {
 namespace vx {
 #define GEN_PASS_DEF_VXEXTRACTDEVICEMODULE
-#include "Vx/VxPasses.h.inc"
+#include "Vx/Transforms/Passes.h.inc"
 } // namespace vx
 } // namespace mlir
 

@@ -11,7 +11,7 @@
 
 #include "AddressModel.h"
 
-#include "Vx/Passes.h"
+#include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,7 +23,7 @@
 namespace mlir {
 namespace vx {
 #define GEN_PASS_DEF_VXVERIFYSEMANTICS
-#include "Vx/VxPasses.h.inc"
+#include "Vx/Transforms/Passes.h.inc"
 } // namespace vx
 } // namespace mlir
 

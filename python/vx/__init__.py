@@ -29,20 +29,6 @@ __all__ = ["STAGES", "Diagnostic", "Launch", "Module", "VxError", "parse",
 #: The stages of a module, from the vx input to the CPU path's LLVM dialect.
 STAGES = tuple(_vx.stages())
 
-# The stages each stage can be lowered to: the CPU path vx -> scf -> llvm and
-# the GPU path vx -> gpu -> nvvm -> ptx ("vx" to "vx" runs
-# vx-verify-semantics).
-_LATER_STAGES = {
-    "vx": ("vx", "scf", "gpu", "nvvm", "ptx", "llvm"),
-    "scf": ("llvm",),
-    "gpu": ("nvvm", "ptx"),
-    "nvvm": ("ptx",),
-    "ptx": (),
-    "llvm": (),
-}
-
-
-
 class Diagnostic(NamedTuple):
     """One diagnostic of a parse, verification or pass run."""
     severity: str   # "error", "warning", "remark" or "note"
@@ -80,20 +66,10 @@ def _check_stage(stage):
                          f"{', '.join(STAGES)}")
 
 
-def _stage_options(stage):
-    """{option name: default text} of a stage, from the `{a=b c=d}` form."""
-    text = _vx.stage_option_defaults(stage).strip()
-    options = {}
-    for entry in text[1:-1].split():
-        name, _, default = entry.partition("=")
-        options[name] = default
-    return options
-
-
 def _option_text(stage, options):
     """The pipeline-option text of keyword options, checked by name and
     type."""
-    known = _stage_options(stage)
+    known = _vx.stage_options(stage)
     entries = []
     for key, value in options.items():
         name = key.replace("_", "-")
@@ -163,11 +139,11 @@ class Module:
     def lower(self, stage, **options):
         """A new Module at `stage`, by the stage's pipeline with `options`."""
         _check_stage(stage)
-        if stage not in _LATER_STAGES[self._stage]:
+        later = _vx.later_stages(self._stage)
+        if stage not in later:
             raise ValueError(f"a module at stage {self._stage!r} cannot be "
                              f"lowered to {stage!r}; from {self._stage!r} the "
-                             f"stages are: "
-                             f"{', '.join(_LATER_STAGES[self._stage]) or 'none'}")
+                             f"stages are: {', '.join(later) or 'none'}")
         native, diagnostics = self._native.run_pipeline(pipeline(stage, **options))
         return Module(native, stage, diagnostics)
 

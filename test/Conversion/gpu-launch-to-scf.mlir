@@ -87,16 +87,18 @@ func.func @shuffle(%v: f32) {
 // -----
 
 // cp.async chunks run as element copies into the buffer under the
-// workgroup cast; commits and waits disappear.
+// workgroup cast; groups and waits disappear, and tokens carried by loops
+// become i1.
 // CHECK-LABEL: func @async_copies
-// CHECK-NOT: nvgpu.device_async_copy
+// CHECK-NOT: nvgpu.
 // CHECK: %[[TILE:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i1)
 // CHECK: %[[X0:.*]] = memref.load %{{.*}} : memref<8xf32>
 // CHECK: memref.store %[[X0]], %[[TILE]][%{{.*}}] : memref<4xf32>
 // CHECK: %[[X1:.*]] = memref.load
 // CHECK: memref.store %[[X1]], %[[TILE]]
-// CHECK-NOT: nvvm.cp.async
-func.func @async_copies(%src: memref<8xf32>) {
+// CHECK-NOT: nvgpu.
+func.func @async_copies(%src: memref<8xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
@@ -104,9 +106,14 @@ func.func @async_copies(%src: memref<8xf32>) {
              workgroup(%wg : memref<4xf32, #gpu.address_space<workgroup>>) {
     %tile = memref.memory_space_cast %wg : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
     %back = memref.memory_space_cast %tile : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
-    %t = nvgpu.device_async_copy %src[%c0], %back[%c0], 2 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
-    nvvm.cp.async.commit.group
-    nvvm.cp.async.wait.group 0
+    %none = ub.poison : !nvgpu.device.async.token
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%pending = %none) -> (!nvgpu.device.async.token) {
+      %t = nvgpu.device_async_copy %src[%c0], %back[%c0], 2 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+      %g = nvgpu.device_async_create_group %t
+      nvgpu.device_async_wait %pending {numGroups = 1 : i32}
+      scf.yield %g : !nvgpu.device.async.token
+    }
+    nvgpu.device_async_wait %last {numGroups = 0 : i32}
     gpu.terminator
   }
   return
@@ -114,15 +121,16 @@ func.func @async_copies(%src: memref<8xf32>) {
 
 // -----
 
-func.func @async_copy_token(%src: memref<8xf32>) {
+func.func @partial_async_copy(%src: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
              threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1)
              workgroup(%wg : memref<4xf32, #gpu.address_space<workgroup>>) {
-    // expected-error @below {{'nvgpu.device_async_copy' op runs on the CPU only as a whole-chunk copy whose token is unused}}
-    %t = nvgpu.device_async_copy %src[%c0], %wg[%c0], 2 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
-    nvgpu.device_async_wait %t
+    %tile = memref.memory_space_cast %wg : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+    %back = memref.memory_space_cast %tile : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{'nvgpu.device_async_copy' op runs on the CPU only as a whole-chunk copy}}
+    %t = nvgpu.device_async_copy %src[%c0], %back[%c0], 2, %c1 : memref<8xf32> to memref<4xf32, #gpu.address_space<workgroup>>
     gpu.terminator
   }
   return

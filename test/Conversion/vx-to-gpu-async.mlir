@@ -7,7 +7,7 @@
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK: memref.load
 // CHECK: memref.store
-// CHECK-NOT: nvvm.cp.async
+// CHECK-NOT: nvgpu.device_async
 func.func @private_destination(%a: memref<8x4xf32>, %out: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   vx.spawn on tensor_core grid [8] semantics [parallel] {
@@ -89,13 +89,13 @@ func.func @column(%a: memref<4x8xf32>, %out: memref<8xf32>) {
 // into the loop waits for all but the one group committed since.
 // CHECK-LABEL: func @chunk_sizes
 // CHECK: nvgpu.device_async_copy {{.*}}, 8 {bypassL1} : memref<8xf16, strided<[1], offset: ?>> to memref<8xf16, strided<[1]>, #gpu.address_space<workgroup>>
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for
+// CHECK: %[[FIRST:.*]] = nvgpu.device_async_create_group
+// CHECK: %[[LAST:.*]] = scf.for {{.*}} iter_args(%[[PENDING:.*]] = %[[FIRST]]) -> (!nvgpu.device.async.token)
 // CHECK: nvgpu.device_async_copy {{.*}}, 2 : memref<8xf16, strided<[1], offset: ?>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: arith.constant true
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
-// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: %[[NEXT:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[PENDING]] {numGroups = 1 : i32}
+// CHECK-NEXT: scf.yield %[[NEXT]]
+// CHECK: nvgpu.device_async_wait %[[LAST]] {numGroups = 0 : i32}
 func.func @chunk_sizes(%a: memref<4x64xf16>, %out: memref<4xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -16,9 +16,8 @@
 // CHECK: %[[WGTILE:.*]] = memref.memory_space_cast %[[TILE]] : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[E:.*]] =
 // CHECK-NEXT: nvgpu.device_async_copy %[[SRC]][%[[E]]], %[[WGTILE]][%[[E]]], 4 {bypassL1} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: arith.constant true
-// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK: %[[GROUP:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[GROUP]] {numGroups = 0 : i32}
 // CHECK-NOT: vx.await
 // CHECK: scf.for %[[F:.*]] =
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[TILE]][%[[F]]]

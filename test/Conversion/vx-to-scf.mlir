@@ -11,7 +11,7 @@
 // CHECK: %[[ACC:.*]] = memref.alloca() : memref<4xf32>
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[C4]]
 // CHECK: "test.use"(%[[I]], %[[J]], %[[K]], %[[C4]], %[[ACC]])
-// CHECK: } {vx.topology = #vx.topology<tensor_core>}
+// CHECK-NOT: vx.topology
 // REVERSE-LABEL: func @mixed
 // REVERSE: scf.parallel (%[[I:.*]], %[[K:.*]]) =
 // REVERSE: %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index

@@ -65,7 +65,7 @@ func.func @semantics_not_keyword() {
 // -----
 
 func.func @block_arguments() {
-  // expected-error @+1 {{'vx.spawn' op body must be a block without arguments, got 1}}
+  // expected-error @+1 {{'vx.spawn' op region should have no arguments}}
   "vx.spawn"() <{semantics = [#vx.semantics<parallel>], static_grid = array<i64: 4>, topology = #vx.topology<host>}> ({
   ^bb0(%arg0: index):
     "vx.yield"() : () -> ()

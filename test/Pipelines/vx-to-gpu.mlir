@@ -1,6 +1,9 @@
 // Launch geometry of the gpu stage: grid -> gpu.launch_func dims.
 // RUN: vx-opt %s --vx-to-gpu | FileCheck %s
 // RUN: vx-opt %s --vx-to-gpu="threads-per-block=128" | FileCheck %s --check-prefix=TPB
+// The delinearization of over_y_limit.
+// CHECK-DAG: #[[QUOTIENT:.*]] = affine_map<()[s0] -> (s0 floordiv 70000)>
+// CHECK-DAG: #[[REMAINDER:.*]] = affine_map<()[s0] -> (s0 mod 70000)>
 
 // CHECK-LABEL: func.func @one_d
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
@@ -66,10 +69,9 @@ func.func @three_d(%a: memref<2x4x3x5xf32>, %v: f32) {
 // CHECK-DAG: %[[TOTAL:.*]] = arith.constant 210000 : index
 // CHECK: gpu.launch_func @over_y_limit_kernel::@over_y_limit_kernel blocks in (%[[TOTAL]], %[[C1]], %[[C1]])
 // CHECK-LABEL: gpu.func @over_y_limit_kernel
-// CHECK-DAG: %[[C70000:.*]] = arith.constant 70000 : index
-// CHECK-DAG: %[[X:.*]] = gpu.block_id x
-// CHECK: %[[J:.*]] = arith.remui %[[X]], %[[C70000]] : index
-// CHECK: %[[I:.*]] = arith.divui %[[X]], %[[C70000]] : index
+// CHECK: %[[X:.*]] = gpu.block_id x
+// CHECK: %[[I:.*]] = affine.apply #[[QUOTIENT]]()[%[[X]]]
+// CHECK: %[[J:.*]] = affine.apply #[[REMAINDER]]()[%[[X]]]
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
 func.func @over_y_limit(%a: memref<3x70000xf32>, %v: f32) {
   vx.spawn on tensor_core grid [3, 70000] semantics [parallel, parallel] {
@@ -86,7 +88,7 @@ func.func @over_y_limit(%a: memref<3x70000xf32>, %v: f32) {
 // CHECK-DAG: %[[TOTAL:.*]] = arith.constant 720 : index
 // CHECK: gpu.launch_func @five_parallel_kernel::@five_parallel_kernel blocks in (%[[TOTAL]], %[[C1]], %[[C1]])
 // CHECK-LABEL: gpu.func @five_parallel_kernel
-// CHECK-COUNT-4: arith.remui
+// CHECK-COUNT-5: affine.apply
 // CHECK-NOT: scf.for
 func.func @five_parallel(%a: memref<2x3x4x5x6xf32>, %v: f32) {
   vx.spawn on tensor_core grid [2, 3, 4, 5, 6]
@@ -167,7 +169,7 @@ func.func @host(%a: memref<8xf32>, %v: f32) {
 // CHECK: gpu.launch_func @six_d_kernel::@six_d_kernel blocks in (%[[GRIDX]],
 // CHECK-LABEL: gpu.func @six_d_kernel
 // CHECK: scf.for
-// CHECK-COUNT-2: arith.remui
+// CHECK-COUNT-3: affine.apply
 // The size-1 arbitrary dimension folds away.
 // CHECK-COUNT-2: scf.for
 // CHECK-NOT: scf.for

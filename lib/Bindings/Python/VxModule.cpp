@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/InitAll.h"
-#include "Vx/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -419,15 +418,33 @@ private:
   OwningOpRef<ModuleOp> module;
 };
 
-/// The pipeline text of `stage`, or a DiagnosedError.
+/// The stage named `name`, or a ValueError.
+vx::Stage getStage(const std::string &name) {
+  std::optional<vx::Stage> stage = vx::parseStage(name);
+  if (!stage)
+    throw py::value_error("unknown stage '" + name + "'");
+  return *stage;
+}
+
+/// The pass pipeline of `stage` with `options` (pipeline-option syntax), as
+/// the textual pipeline that runs, or a DiagnosedError.
 std::string getStagePipeline(const std::string &stage,
                              const std::string &options) {
+  vx::VxPipelineOptions parsed(getStage(stage));
   std::string error;
-  FailureOr<std::string> pipeline =
-      vx::getVxStagePipeline(stage, options, error);
-  if (failed(pipeline))
+  auto fail = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  OpPassManager pm("builtin.module");
+  if (failed(parsed.parseFromString(options)))
+    throw DiagnosedError{stage + ": invalid options '" + options + "'", {}};
+  if (failed(vx::buildVxPipeline(pm, parsed, fail)))
     throw DiagnosedError{stage + ": " + error, {}};
-  return "builtin.module(" + *pipeline + ")";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
 }
 
 } // namespace
@@ -448,15 +465,21 @@ PYBIND11_MODULE(_vx, m) {
 
   m.def("stages", [] {
     std::vector<std::string> names;
-    for (StringRef name : vx::getVxStageNames())
+    for (StringRef name : vx::getStageNames())
       names.push_back(name.str());
     return names;
   });
-  m.def("stage_option_defaults", [](const std::string &stage) {
-    FailureOr<std::string> defaults = vx::getVxStageOptionDefaults(stage);
-    if (failed(defaults))
-      throw py::value_error("unknown stage '" + stage + "'");
-    return *defaults;
+  m.def("later_stages", [](const std::string &stage) {
+    std::vector<std::string> names;
+    for (vx::Stage later : vx::getLaterStages(getStage(stage)))
+      names.push_back(vx::getStageNames()[static_cast<int>(later)].str());
+    return names;
+  });
+  m.def("stage_options", [](const std::string &stage) {
+    std::vector<std::string> names;
+    for (StringRef name : vx::getStageOptionNames(getStage(stage)))
+      names.push_back(name.str());
+    return names;
   });
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));

@@ -64,21 +64,22 @@ def test_stages():
 
 
 def test_pipeline_text_of_each_stage():
-    assert vx.pipeline("vx") == "builtin.module(vx-verify-semantics)"
+    assert vx.pipeline("vx") == ("builtin.module(vx-verify-semantics"
+                                 "{allow-races=false})")
     for stage in vx.STAGES:
         text = vx.pipeline(stage)
         assert text.startswith("builtin.module(vx-verify-semantics")
         assert text.endswith(")")
     assert "convert-vx-to-scf{reverse-parallel=false}" in vx.pipeline("scf")
     assert "gpu-kernel-outlining" in vx.pipeline("gpu")
-    assert "nvvm-attach-target{chip=sm_90 features=+ptx80}" in vx.pipeline("nvvm")
+    assert "chip=sm_90 fast=false features=+ptx80" in vx.pipeline("nvvm")
     assert "gpu-module-to-binary{format=isa" in vx.pipeline("ptx")
 
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert "convert-vx-to-gpu{threads-per-block=128 chip=sm_100a}" in text
-    assert "nvvm-attach-target{chip=sm_100a features=+ptx86}" in text
+    assert "convert-vx-to-gpu{chip=sm_100a threads-per-block=128}" in text
+    assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
     assert "convert-gpu-launch-to-scf{reverse-blocks=true}" in vx.pipeline(

@@ -1,36 +1,44 @@
-//===- AsyncTransfers.cpp - vx.transfer_async as cp.async -----------------===//
+//===- VxTransferToNVGPU.cpp - vx.transfer_async as cp.async --------------===//
 //
 // In device code, a transfer from global memory into shared-memory scratch
 // becomes cp.async copies (nvgpu.device_async_copy of 4, 8 or 16 bytes)
-// followed by one commit of a cp.async group; its vx.await becomes a
-// cp.async.wait.group where the program put it. Each thread issues the
-// chunks of its own transfer: with threads-per-block > 1 every thread is a
-// grid instance of its own with a private slice of shared memory, so no
-// barrier is needed (and one under the bounds guard would be divergent).
+// gathered into one group (nvgpu.device_async_create_group), whose token is
+// the transfer's; its vx.await becomes nvgpu.device_async_wait where the
+// program put it. Each thread issues the chunks of its own transfer: with
+// threads-per-block > 1 every thread is a grid instance of its own with a
+// private slice of shared memory, so no barrier is needed (and one under the
+// bounds guard would be divergent).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Conversion.h"
+#include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <memory>
 #include <numeric>
 
 using namespace mlir;
 using namespace mlir::vx;
 
-/// The discardable attributes that carry the decisions from the analysis of
-/// the vx IR to the patterns that run inside the launch.
-static constexpr StringLiteral kChunkBytesAttr = "vx.cp_async_chunk_bytes";
-static constexpr StringLiteral kWaitGroupsAttr = "vx.cp_async_wait_groups";
+namespace {
+/// What the analysis of the vx IR decided, for the patterns that run once
+/// the spawns are gpu.launch bodies: the chunk size of each asynchronous
+/// transfer, and for each await the number of groups that the program order
+/// proves were committed after its transfer's.
+struct AsyncTransferPlan {
+  DenseMap<Operation *, int64_t> chunkBytes;
+  DenseMap<Operation *, int64_t> groupsAfter;
+};
+} // namespace
 
 /// Whether `offset` is a known multiple of `factor`: a constant that is, a
 /// product with such a factor, or a sum of such terms.
@@ -143,7 +151,7 @@ static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
 /// the token's definition (or the start of the block, for a token carried
 /// into a loop body) and the await, in the same block. Counting fewer than
 /// run time commits only makes the wait stricter.
-static int64_t getGroupsAfter(AwaitOp await) {
+static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
   Value token = await.getToken();
   Block *block = await->getBlock();
   Block::iterator begin = block->begin();
@@ -156,12 +164,13 @@ static int64_t getGroupsAfter(AwaitOp await) {
   }
   int64_t groups = 0;
   for (Operation &op : llvm::make_range(begin, await->getIterator()))
-    if (op.hasAttr(kChunkBytesAttr))
+    if (plan.chunkBytes.contains(&op))
       ++groups;
   return groups;
 }
 
-void vx::planAsyncTransfers(SpawnOp spawn) {
+/// Plans the transfers of the device spawn `spawn` into `plan`.
+static void planAsyncTransfers(SpawnOp spawn, AsyncTransferPlan &plan) {
   bool anyAsync = false;
   spawn.walk([&](TransferAsyncOp transfer) {
     std::string why;
@@ -170,17 +179,13 @@ void vx::planAsyncTransfers(SpawnOp spawn) {
       transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
       return;
     }
-    transfer->setAttr(kChunkBytesAttr,
-                      IntegerAttr::get(IntegerType::get(spawn.getContext(), 64),
-                                       *chunkBytes));
+    plan.chunkBytes[transfer] = *chunkBytes;
     anyAsync = true;
   });
   if (!anyAsync)
     return;
   spawn.walk([&](AwaitOp await) {
-    await->setAttr(kWaitGroupsAttr,
-                   IntegerAttr::get(IntegerType::get(spawn.getContext(), 32),
-                                    getGroupsAfter(await)));
+    plan.groupsAfter[await] = getGroupsAfter(await, plan);
   });
 }
 
@@ -198,67 +203,96 @@ static Value getWorkgroupView(OpBuilder &builder, Value buffer) {
 }
 
 namespace {
-/// A planned transfer: a loop nest of cp.async chunks, then one commit.
+/// A planned transfer: a loop nest of cp.async chunks, then one group whose
+/// token stands for the transfer.
 struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
-  TransferToAsyncCopies(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  TransferToAsyncCopies(TypeConverter &converter, MLIRContext *context,
+                        std::shared_ptr<const AsyncTransferPlan> plan)
+      : OpConversionPattern(converter, context, /*benefit=*/2),
+        plan(std::move(plan)) {}
 
   LogicalResult
   matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto chunkBytes = transfer->getAttrOfType<IntegerAttr>(kChunkBytesAttr);
-    if (!chunkBytes || !transfer->getParentOfType<gpu::LaunchOp>())
+    auto chunkBytes = plan->chunkBytes.find(transfer);
+    if (chunkBytes == plan->chunkBytes.end() ||
+        !transfer->getParentOfType<gpu::LaunchOp>())
       return failure();
     Location loc = transfer.getLoc();
     Value dst = getWorkgroupView(rewriter, adaptor.getDst());
     MemRefType type = transfer.getDst().getType();
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-    int64_t chunkElements = chunkBytes.getInt() / elementBytes;
+    int64_t chunkElements = chunkBytes->second / elementBytes;
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lbs(type.getRank(), zero), ubs, steps(type.getRank(), one);
+    SmallVector<Value> lbs(type.getRank(), zero), ubs,
+        steps(type.getRank(), one);
     for (int64_t size : type.getShape())
       ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
     steps.back() = arith::ConstantIndexOp::create(rewriter, loc, chunkElements);
     Value src = adaptor.getSrc();
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
+    // A group holds the chunks of every iteration of the nest; the copies'
+    // own tokens are not needed to form it.
     scf::buildLoopNest(
         rewriter, loc, lbs, ubs, steps,
         [&](OpBuilder &nested, Location loc, ValueRange ivs) {
           nvgpu::DeviceAsyncCopyOp::create(
-              nested, loc, nvgpu::DeviceAsyncTokenType::get(nested.getContext()),
-              dst, ivs, src, ivs, nested.getIndexAttr(chunkElements),
+              nested, loc, tokenType, dst, ivs, src, ivs,
+              nested.getIndexAttr(chunkElements),
               /*srcElements=*/Value(),
-              /*bypassL1=*/chunkBytes.getInt() == 16 ? nested.getUnitAttr()
-                                                     : UnitAttr());
+              /*bypassL1=*/chunkBytes->second == 16 ? nested.getUnitAttr()
+                                                    : UnitAttr());
         });
-    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(transfer, 1, 1);
+    rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
+        transfer, tokenType, ValueRange());
     return success();
   }
+
+  std::shared_ptr<const AsyncTransferPlan> plan;
 };
 
-/// The await of a kernel with cp.async transfers: wait until at most the
-/// groups committed after its transfer's are pending.
-struct AwaitToWaitGroup : public OpConversionPattern<AwaitOp> {
-  AwaitToWaitGroup(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+/// The await of an asynchronous transfer: wait until at most the groups
+/// committed after its transfer's are pending.
+struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
+  AwaitToAsyncWait(TypeConverter &converter, MLIRContext *context,
+                   std::shared_ptr<const AsyncTransferPlan> plan)
+      : OpConversionPattern(converter, context, /*benefit=*/2),
+        plan(std::move(plan)) {}
 
   LogicalResult
-  matchAndRewrite(AwaitOp await, OpAdaptor,
+  matchAndRewrite(AwaitOp await, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto groups = await->getAttrOfType<IntegerAttr>(kWaitGroupsAttr);
-    if (!groups || !await->getParentOfType<gpu::LaunchOp>())
+    auto groups = plan->groupsAfter.find(await);
+    if (groups == plan->groupsAfter.end() ||
+        !await->getParentOfType<gpu::LaunchOp>())
       return failure();
-    NVVM::CpAsyncWaitGroupOp::create(rewriter, await.getLoc(),
-                                     groups.getInt());
-    rewriter.eraseOp(await);
+    rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncWaitOp>(
+        await, adaptor.getToken(),
+        rewriter.getI32IntegerAttr(groups->second));
     return success();
   }
+
+  std::shared_ptr<const AsyncTransferPlan> plan;
 };
 } // namespace
 
-void vx::populateAsyncTransferPatterns(TypeConverter &typeConverter,
-                                       RewritePatternSet &patterns) {
-  patterns.add<TransferToAsyncCopies, AwaitToWaitGroup>(typeConverter,
-                                                        patterns.getContext());
+void vx::populateVxTransferToNVGPUConversionPatterns(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    Operation *root) {
+  auto plan = std::make_shared<AsyncTransferPlan>();
+  root->walk([&](SpawnOp spawn) {
+    if (spawn.isDeviceSpawn())
+      planAsyncTransfers(spawn, *plan);
+  });
+  if (plan->chunkBytes.empty())
+    return;
+  // Awaits wait on the group of their transfer: tokens, also those carried
+  // by scf ops, become nvgpu tokens (synchronous transfers' are poison).
+  typeConverter.addConversion([](TokenType token) -> Type {
+    return nvgpu::DeviceAsyncTokenType::get(token.getContext());
+  });
+  // Both patterns share the plan (each takes its own reference).
+  patterns.add<TransferToAsyncCopies, AwaitToAsyncWait>(
+      typeConverter, patterns.getContext(), plan);
 }

@@ -8,22 +8,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Conversion.h"
-#include "Vx/Passes.h"
+#include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
+#include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Target/CUDA.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace vx {
 #define GEN_PASS_DEF_CONVERTVXTOGPU
-#include "Vx/VxPasses.h.inc"
+#include "Vx/Conversion/Passes.h.inc"
 } // namespace vx
 } // namespace mlir
 
@@ -38,8 +43,7 @@ static constexpr int64_t kMaxThreadsPerBlock = 1024;
 /// access (16-byte vectors and cp.async chunks).
 static constexpr int64_t kSmemSliceAlignment = 16;
 
-/// Whether `op` is device code: inside a device spawn or a gpu.launch.
-static bool isInDeviceCode(Operation *op) {
+bool vx::isInDeviceCode(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (isa<gpu::LaunchOp>(parent))
@@ -80,17 +84,36 @@ static bool isDeviceDialect(Dialect *dialect) {
       dialect->getNamespace());
 }
 
-/// Checks that everything in the device spawn `spawn` can be mapped onto a
-/// GPU: its ops run on the device, its scratch fits a workgroup slice, and
-/// its topology exists on `chip`.
-static LogicalResult checkDeviceSpawn(SpawnOp spawn, StringRef chip,
-                                      std::optional<unsigned> chipNumber,
-                                      int64_t threads) {
+/// The number of CTAs along each parallel dimension of `spawn` as far as
+/// they are static: threads-per-block divides the innermost one.
+static SmallVector<std::optional<int64_t>>
+getStaticExtents(SpawnOp spawn, int64_t threads) {
+  SmallVector<std::optional<int64_t>> extents;
+  SmallVector<unsigned> parallelDims = spawn.getParallelDims();
+  for (auto [position, dim] : llvm::enumerate(parallelDims)) {
+    std::optional<int64_t> size = getConstantIntValue(spawn.getMixedGrid()[dim]);
+    if (size && position + 1 == parallelDims.size())
+      size = llvm::divideCeil(*size, threads);
+    extents.push_back(size);
+  }
+  return extents;
+}
+
+LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
+                                   int64_t threads) {
+  std::optional<unsigned> chipNumber = getSMNumber(chip);
   if (chipNumber && spawn.getTopology() == Topology::tensor_core5 &&
       *chipNumber < 100)
     return spawn.emitOpError("on 'tensor_core5' needs a Blackwell chip "
                              "(sm_100 or newer), got '")
            << chip << "'";
+  if (spawn.getParallelDims().empty())
+    threads = 1;
+  int64_t staticTotal = 1;
+  for (std::optional<int64_t> extent : getStaticExtents(spawn, threads))
+    if (extent && llvm::MulOverflow(staticTotal, *extent, staticTotal))
+      return spawn.emitOpError("has more instances along its parallel "
+                               "dimensions than a 64-bit index can count");
   WalkResult result = spawn.getBody().walk([&](Operation *op) {
     if (isa<CallOpInterface>(op)) {
       op->emitOpError("cannot run on the device: device spawns may not call "
@@ -153,28 +176,20 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = spawn.getLoc();
     unsigned rank = spawn.getRank();
-    SmallVector<unsigned> parallelDims, arbitraryDims;
-    for (unsigned dim = 0; dim < rank; ++dim)
-      (spawn.getDimSemantics(dim) == DimensionSemantics::parallel
-           ? parallelDims
-           : arbitraryDims)
-          .push_back(dim);
+    SmallVector<unsigned> parallelDims = spawn.getParallelDims();
     int64_t threads = parallelDims.empty() ? 1 : threadsPerBlock;
-
-    std::optional<GridMapping> mapping =
-        mapGrid(rewriter, loc, spawn, parallelDims, threads);
-    if (!mapping)
-      return rewriter.notifyMatchFailure(spawn, "grid size overflows");
+    // checkDeviceSpawn has refused static totals that overflow.
+    GridMapping mapping = mapGrid(rewriter, loc, spawn, parallelDims, threads);
 
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     SmallVector<Value> gridDims(3, one);
     Value total;
-    if (mapping->direct) {
-      for (auto [axis, extent] : llvm::enumerate(mapping->extents))
+    if (mapping.direct) {
+      for (auto [axis, extent] : llvm::enumerate(mapping.extents))
         gridDims[axis] = getValueOrCreateConstantIndexOp(rewriter, loc, extent);
     } else if (!parallelDims.empty()) {
-      total = getValueOrCreateConstantIndexOp(rewriter, loc, mapping->total);
-      std::optional<int64_t> staticTotal = getConstantIntValue(mapping->total);
+      total = getValueOrCreateConstantIndexOp(rewriter, loc, mapping.total);
+      std::optional<int64_t> staticTotal = getConstantIntValue(mapping.total);
       Value maxGridX = arith::ConstantIndexOp::create(rewriter, loc, kMaxGridX);
       if (!staticTotal) {
         // A launch needs at least one CTA: skip it when the grid is empty.
@@ -248,18 +263,19 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     // The CTA coordinates along the parallel dimensions.
     SmallVector<Value> blockCoords;
     gpu::KernelDim3 blockIds = launch.getBlockIds();
-    if (mapping->direct) {
+    if (mapping.direct) {
       Value ids[] = {blockIds.x, blockIds.y, blockIds.z};
       blockCoords.append(ids, ids + parallelDims.size());
     } else if (!parallelDims.empty()) {
       Value linear = blockIds.x;
-      if (mapping->gridStride) {
+      if (mapping.gridStride) {
         auto loop = scf::ForOp::create(rewriter, loc, linear, total,
                                        launch.getGridSize().x);
         rewriter.setInsertionPoint(loop.getBody()->getTerminator());
         linear = loop.getInductionVar();
       }
-      blockCoords = delinearize(rewriter, loc, linear, mapping->extents);
+      blockCoords = *affine::delinearizeIndex(rewriter, loc, linear,
+                                              mapping.extents);
     }
 
     SmallVector<Value> coords(rank);
@@ -281,27 +297,18 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    for (unsigned dim : arbitraryDims) {
+    for (unsigned dim : spawn.getArbitraryDims()) {
       auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
       coords[dim] = loop.getInductionVar();
       rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     }
-
-    Block *dest = rewriter.getInsertionBlock();
-    Block::iterator before = rewriter.getInsertionPoint();
-    replaceGridQueries(rewriter, spawn, coords, sizes);
-    rewriter.eraseOp(body.getTerminator());
-    rewriter.inlineBlockBefore(&body, dest, before);
-    rewriter.eraseOp(spawn);
+    spawn.inlineBody(rewriter, coords, sizes);
     return success();
   }
 
-  /// Decides how the parallel dimensions map onto the launch grid; nothing
-  /// when the number of CTAs overflows 64 bits.
-  std::optional<GridMapping> mapGrid(OpBuilder &builder, Location loc,
-                                     SpawnOp spawn,
-                                     ArrayRef<unsigned> parallelDims,
-                                     int64_t threads) const {
+  /// Decides how the parallel dimensions map onto the launch grid.
+  GridMapping mapGrid(OpBuilder &builder, Location loc, SpawnOp spawn,
+                      ArrayRef<unsigned> parallelDims, int64_t threads) const {
     GridMapping mapping;
     SmallVector<OpFoldResult> grid = spawn.getMixedGrid();
     for (auto [position, dim] : llvm::enumerate(parallelDims)) {
@@ -335,8 +342,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     Value dynamicTotal;
     for (OpFoldResult extent : mapping.extents) {
       if (std::optional<int64_t> size = getConstantIntValue(extent)) {
-        if (llvm::MulOverflow(staticTotal, *size, staticTotal))
-          return std::nullopt;
+        staticTotal *= *size;
         continue;
       }
       Value value = cast<Value>(extent);
@@ -359,37 +365,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     return mapping;
   }
 
-  /// The coordinates of `linear` in row-major order over `extents`.
-  static SmallVector<Value> delinearize(OpBuilder &builder, Location loc,
-                                        Value linear,
-                                        ArrayRef<OpFoldResult> extents) {
-    SmallVector<Value> coords(extents.size());
-    for (int64_t position = extents.size() - 1; position > 0; --position) {
-      Value extent =
-          getValueOrCreateConstantIndexOp(builder, loc, extents[position]);
-      coords[position] = arith::RemUIOp::create(builder, loc, linear, extent);
-      linear = arith::DivUIOp::create(builder, loc, linear, extent);
-    }
-    coords[0] = linear;
-    return coords;
-  }
-
   int64_t threadsPerBlock;
-};
-
-/// A memref.copy in device code, which would otherwise become a call to a
-/// host runtime function for strided operands.
-struct CopyToLoopCopy : public OpConversionPattern<memref::CopyOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(memref::CopyOp copy, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    buildLoopCopy(rewriter, copy.getLoc(), adaptor.getSource(),
-                  adaptor.getTarget());
-    rewriter.eraseOp(copy);
-    return success();
-  }
 };
 
 struct ConvertVxToGPUPass
@@ -405,46 +381,47 @@ struct ConvertVxToGPUPass
           << static_cast<unsigned>(threadsPerBlock);
       return signalPassFailure();
     }
-    std::optional<unsigned> chipNumber;
-    if (!chip.empty()) {
-      chipNumber = getSMNumber(chip);
-      if (!chipNumber) {
-        module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
-                         "as 'sm_90' or 'sm_100a', got '")
-            << chip << "'";
-        return signalPassFailure();
-      }
+    if (!chip.empty() && !getSMNumber(chip)) {
+      module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
+                       "as 'sm_90' or 'sm_100a', got '")
+          << chip << "'";
+      return signalPassFailure();
     }
     bool valid = true;
     module.walk([&](SpawnOp spawn) {
       if (spawn.isDeviceSpawn())
-        valid &= succeeded(
-            checkDeviceSpawn(spawn, chip, chipNumber, threadsPerBlock));
+        valid &= succeeded(checkDeviceSpawn(spawn, chip, threadsPerBlock));
     });
     if (!valid)
       return signalPassFailure();
-    module.walk([&](SpawnOp spawn) {
-      if (spawn.isDeviceSpawn())
-        planAsyncTransfers(spawn);
-    });
 
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    target.addDynamicallyLegalOp<SpawnOp>(
-        [](SpawnOp spawn) { return !spawn.isDeviceSpawn(); });
-    target.addDynamicallyLegalOp<memref::CopyOp>(
-        [](memref::CopyOp copy) { return !isInDeviceCode(copy); });
+    configureVxToGPUConversionLegality(target);
     TypeConverter typeConverter;
     RewritePatternSet patterns(context);
-    populateSynchronousTransferPatterns(typeConverter, patterns, target,
-                                        isInDeviceCode);
-    populateAsyncTransferPatterns(typeConverter, patterns);
-    patterns.add<SpawnToLaunch>(context, threadsPerBlock);
-    patterns.add<CopyToLoopCopy>(context);
+    populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
+                                                isInDeviceCode);
+    populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
+                                                module);
+    populateVxToGPUConversionPatterns(patterns, threadsPerBlock);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+void vx::populateVxToGPUConversionPatterns(RewritePatternSet &patterns,
+                                           int64_t threadsPerBlock) {
+  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock);
+  populateMemRefCopyToLoopsPatterns(patterns);
+}
+
+void vx::configureVxToGPUConversionLegality(ConversionTarget &target) {
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addDynamicallyLegalOp<SpawnOp>(
+      [](SpawnOp spawn) { return !spawn.isDeviceSpawn(); });
+  target.addDynamicallyLegalOp<memref::CopyOp>(
+      [](memref::CopyOp copy) { return !isInDeviceCode(copy); });
+}

@@ -1,44 +1,13 @@
-//===- VxPasses.td - Vx passes -----------------------------*- tablegen -*-===//
+//===- Passes.td - Vx conversion passes --------------------*- tablegen -*-===//
+//
+// The lowerings of the vx dialect, one folder each under lib/Conversion.
+//
+//===----------------------------------------------------------------------===//
 
-#ifndef VX_PASSES
-#define VX_PASSES
+#ifndef VX_CONVERSION_PASSES
+#define VX_CONVERSION_PASSES
 
 include "mlir/Pass/PassBase.td"
-
-def VxVerifySemantics : Pass<"vx-verify-semantics"> {
-  let summary = "Prove parallel dimensions race-free; check tokens";
-  let description = [{
-    Checks the dimension-semantics contract of every `vx.spawn` statically.
-    Errors only where a violation is proven, warnings where race freedom
-    cannot be proven, never an error on a correct kernel:
-
-    1. A write to captured memory whose address does not depend on a
-       parallel dimension of extent > 1: error naming the dimension.
-    2. Two parallel instances that write one element (the address is not
-       injective in the parallel dimensions): error with both instances.
-       Addresses are affine forms of grid indices, loop induction variables
-       and captured values, decided exactly with the Presburger library;
-       `i * %n + j` with `j` ranging over `[0, %n)` counts as injective.
-       Other symbolic strides, loaded indices and unmodelled ops: warning.
-    3. A read of captured memory that another parallel instance writes:
-       error.
-    4. Every token awaited exactly once on every path (scf.if, scf.for with
-       tokens carried in iter_args); the destination not accessed and the
-       source not written between a transfer and its await.
-    5. Remarks: an arbitrary dimension without order dependence could be
-       parallel; a device spawn without parallel dimensions runs on one CTA.
-
-    Scratch writes and atomic read-modify-writes are not races. Every
-    pipeline starts with this pass.
-
-    Example: `vx-opt --vx-verify-semantics input.mlir`.
-  }];
-  let options = [
-    Option<"allowRaces", "allow-races", "bool", "false",
-           "Report proven races as warnings, so that a mislabelled kernel "
-           "can be run (the dynamic check with reverse-parallel)">,
-  ];
-}
 
 def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
   let summary = "Lower vx.spawn to scf.parallel around an scf.for nest";
@@ -48,14 +17,13 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
     order, outermost first). `vx.grid_index` becomes the induction variables,
     `vx.grid_dim` the sizes, `vx.scratch` one `memref.alloca` per parallel
     point at the top of the parallel body, `vx.transfer_async` a loop nest
-    copying element by element and `vx.await` nothing (tokens carried by scf loops become
-    `i1`). The loops of device spawns carry
-    the `vx.topology` attribute so that the GPU mapping can find them.
+    copying element by element and `vx.await` nothing (tokens carried by scf
+    loops become `i1`).
 
     Example: `vx-opt --convert-vx-to-scf="reverse-parallel=true"`.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
-                           "scf::SCFDialect"];
+                           "scf::SCFDialect", "ub::UBDialect"];
   let options = [
     Option<"reverseParallel", "reverse-parallel", "bool", "false",
            "Iterate the parallel dimensions from last to first">
@@ -84,17 +52,18 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     per thread), seen through a `memref.memory_space_cast` so that its type
     is unchanged. A transfer from global memory into `smem` scratch becomes
     cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or 16-byte chunks,
-    one `nvvm.cp.async.commit.group`) and its await an
-    `nvvm.cp.async.wait.group` in place; other transfers and `memref.copy`
+    gathered by one `nvgpu.device_async_create_group`) and its await an
+    `nvgpu.device_async_wait` in place; other transfers and `memref.copy`
     become loop copies, with a remark saying why. An op that cannot run on the device (allocation, a call to a
     host function, an op of a host-only dialect) is an error that names it.
     With `chip` set, a `tensor_core5` spawn needs sm_100 or newer.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
-  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
-                           "memref::MemRefDialect", "NVVM::NVVMDialect",
-                           "nvgpu::NVGPUDialect", "scf::SCFDialect"];
+  let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
+                           "gpu::GPUDialect", "memref::MemRefDialect",
+                           "nvgpu::NVGPUDialect", "scf::SCFDialect",
+                           "ub::UBDialect"];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
@@ -108,8 +77,10 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
   let description = [{
     Replaces each `gpu.launch` by an `scf.parallel` over its blocks around
     an `scf.for` nest over its threads (x innermost), with workgroup
-    attributions allocated once per block. The launch body must not contain
-    a `gpu.barrier` when a block has more than one thread. This is how
+    attributions allocated once per block. cp.async copies
+    (`nvgpu.device_async_copy`) complete where they are issued, so their
+    groups and waits disappear and their tokens become `i1`. The launch body
+    must not contain a `gpu.barrier` when a block has more than one thread. This is how
     `--vx-to-llvm="via-gpu=true"` checks the grid mapping of the GPU path on
     numbers.
 
@@ -123,20 +94,4 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
   ];
 }
 
-def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
-  let summary = "Replace the module by the contents of one gpu.module";
-  let description = [{
-    Keeps only the device code of one `gpu.module` (by `name`, or the only
-    one), as a top-level module with the NVPTX target triple, so that the
-    NVVM stage can go through `mlir-translate --mlir-to-llvmir` and `llc`.
-
-    Example: `vx-opt --vx-to-nvvm --vx-extract-device-module |
-    mlir-translate --mlir-to-llvmir | llc -mcpu=sm_90 -mattr=+ptx80`.
-  }];
-  let options = [
-    Option<"moduleName", "name", "std::string", "\"\"",
-           "The gpu.module to keep (default: the only one)">
-  ];
-}
-
-#endif // VX_PASSES
+#endif // VX_CONVERSION_PASSES

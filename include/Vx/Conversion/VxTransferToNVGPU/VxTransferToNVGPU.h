@@ -1,0 +1,34 @@
+//===- VxTransferToNVGPU.h - Transfers as cp.async --------------*- C++ -*-===//
+//
+// In device code, a transfer from global memory into shared-memory scratch
+// becomes nvgpu.device_async_copy chunks and one cp.async group; its await
+// waits for that group with nvgpu.device_async_wait.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
+#define VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
+
+namespace mlir {
+class ConversionTarget;
+class Operation;
+class RewritePatternSet;
+class TypeConverter;
+
+namespace vx {
+
+/// Decides, for the transfers of the device spawns under `root`, which become
+/// cp.async copies (global memory into shared-memory scratch, in chunks of 4,
+/// 8 or 16 bytes that the layouts keep aligned) and remarks on the others,
+/// which stay synchronous loop copies. Adds the patterns that lower the
+/// chosen transfers and their awaits once they are inside a gpu.launch; they
+/// take precedence over the synchronous patterns. Device tokens become
+/// `!nvgpu.device.async.token`.
+void populateVxTransferToNVGPUConversionPatterns(TypeConverter &typeConverter,
+                                                 RewritePatternSet &patterns,
+                                                 Operation *root);
+
+} // namespace vx
+} // namespace mlir
+
+#endif // VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H

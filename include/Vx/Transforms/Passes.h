@@ -1,0 +1,20 @@
+//===- Passes.h - Vx transforms and analyses --------------------*- C++ -*-===//
+
+#ifndef VX_TRANSFORMS_PASSES_H
+#define VX_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace vx {
+
+#define GEN_PASS_DECL
+#include "Vx/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Vx/Transforms/Passes.h.inc"
+
+} // namespace vx
+} // namespace mlir
+
+#endif // VX_TRANSFORMS_PASSES_H

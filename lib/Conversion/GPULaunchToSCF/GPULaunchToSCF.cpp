@@ -1,0 +1,333 @@
+//===- GPULaunchToSCF.cpp - Run gpu.launch on the CPU as loops ------------===//
+//
+// Blocks become an scf.parallel, threads an scf.for nest inside each block,
+// so the index arithmetic of a GPU mapping can be checked on the CPU. A
+// barrier cannot be honoured by sequential threads, so a launch with one is
+// refused unless its blocks have a single thread. cp.async copies complete
+// where they are issued.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Conversion/GPULaunchToSCF/GPULaunchToSCF.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_CONVERTGPULAUNCHTOSCF
+#include "Vx/Conversion/Passes.h.inc"
+} // namespace vx
+} // namespace mlir
+
+using namespace mlir;
+
+/// Whether every block of `launch` has exactly one thread.
+static bool hasSingleThreadBlocks(gpu::LaunchOp launch) {
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  return llvm::all_of(ArrayRef<Value>{block.x, block.y, block.z}, [](Value size) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    return value && *value == 1;
+  });
+}
+
+/// Whether `launch` can run as loops; with `report`, says why not.
+static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
+                                        bool report = true) {
+  auto refuse = [&](Operation *op, const Twine &message) {
+    if (report)
+      op->emitOpError(message);
+    return failure();
+  };
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+    return refuse(launch, "with async dependencies cannot run as loops");
+  if (launch.hasClusterSize())
+    return refuse(launch, "with clusters cannot run as loops");
+  if (!launch.getPrivateAttributions().empty())
+    return refuse(launch, "with private attributions cannot run as loops");
+  if (!launch.getBody().hasOneBlock())
+    return refuse(launch, "with a multi-block body cannot run as loops");
+  bool singleThread = hasSingleThreadBlocks(launch);
+  WalkResult result = launch.getBody().walk([&](Operation *op) {
+    if (isa<gpu::BarrierOp>(op) && !singleThread) {
+      (void)refuse(op, "cannot run on the CPU: blocks of more than one "
+                       "thread run their threads one after another");
+      return WalkResult::interrupt();
+    }
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
+        copy && copy.getSrcElements()) {
+      (void)refuse(op, "runs on the CPU only as a whole-chunk copy");
+      return WalkResult::interrupt();
+    }
+    if (isa<gpu::GPUDialect>(op->getDialect()) &&
+        !isa<gpu::BarrierOp, gpu::TerminatorOp, gpu::BlockIdOp,
+             gpu::ThreadIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op)) {
+      (void)refuse(op, "has no CPU execution");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  for (BlockArgument buffer : launch.getWorkgroupAttributions())
+    for (Operation *user : buffer.getUsers())
+      if (!isa<memref::ViewOp, memref::MemorySpaceCastOp>(user))
+        return refuse(user,
+                      "uses workgroup memory directly; on the CPU only "
+                      "'memref.view' and 'memref.memory_space_cast' of it "
+                      "can run");
+  return success();
+}
+
+static bool isRunnableOnCPU(gpu::LaunchOp launch) {
+  return succeeded(checkRunnableOnCPU(launch, /*report=*/false));
+}
+
+static MemRefType withoutMemorySpace(MemRefType type) {
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         type.getLayout());
+}
+
+/// Replaces `workgroup` (a buffer in workgroup memory) by `buffer`, the same
+/// buffer in the default memory space, through the views and casts that
+/// `checkRunnableOnCPU` allows.
+static void replaceWorkgroupBuffer(RewriterBase &rewriter, Value workgroup,
+                                   Value buffer) {
+  for (Operation *user : llvm::make_early_inc_range(workgroup.getUsers())) {
+    rewriter.setInsertionPoint(user);
+    if (auto view = dyn_cast<memref::ViewOp>(user)) {
+      auto newView = memref::ViewOp::create(
+          rewriter, view.getLoc(), withoutMemorySpace(view.getType()), buffer,
+          view.getByteShift(), view.getSizes());
+      replaceWorkgroupBuffer(rewriter, view.getResult(), newView);
+      rewriter.eraseOp(view);
+      continue;
+    }
+    auto spaceCast = cast<memref::MemorySpaceCastOp>(user);
+    Value replacement = buffer;
+    if (spaceCast.getType() != buffer.getType())
+      replacement = memref::MemorySpaceCastOp::create(
+          rewriter, spaceCast.getLoc(), spaceCast.getType(), buffer);
+    rewriter.replaceOp(spaceCast, replacement);
+  }
+}
+
+namespace {
+
+/// A launch as loops: an scf.parallel over the blocks around an scf.for nest
+/// over the threads, x fastest.
+struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
+  LaunchToLoops(MLIRContext *context, bool reverseBlocks)
+      : OpRewritePattern(context), reverseBlocks(reverseBlocks) {}
+
+  LogicalResult matchAndRewrite(gpu::LaunchOp launch,
+                                PatternRewriter &rewriter) const override {
+    if (!isRunnableOnCPU(launch))
+      return rewriter.notifyMatchFailure(launch, "cannot run as loops");
+    Location loc = launch.getLoc();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    gpu::KernelDim3 gridSize = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 blockSize = launch.getBlockSizeOperandValues();
+    SmallVector<Value> grid = {gridSize.x, gridSize.y, gridSize.z};
+    SmallVector<Value> block = {blockSize.x, blockSize.y, blockSize.z};
+    auto blocks = scf::ParallelOp::create(rewriter, loc, {zero, zero, zero},
+                                          grid, {one, one, one});
+    rewriter.setInsertionPointToStart(blocks.getBody());
+    SmallVector<Value> blockIds = llvm::to_vector(blocks.getInductionVars());
+    if (reverseBlocks)
+      for (auto [id, size] : llvm::zip_equal(blockIds, grid)) {
+        Value last = arith::SubIOp::create(rewriter, loc, size, one);
+        id = arith::SubIOp::create(rewriter, loc, last, id);
+      }
+
+    // Workgroup memory: one buffer per block.
+    for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+      rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+      auto type = withoutMemorySpace(cast<MemRefType>(buffer.getType()));
+      Value alloca = memref::AllocaOp::create(rewriter, loc, type);
+      replaceWorkgroupBuffer(rewriter, buffer, alloca);
+    }
+    rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+
+    // Threads in x-fastest order: z outermost.
+    SmallVector<Value> threadIds(3);
+    for (int axis = 2; axis >= 0; --axis) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, block[axis], one);
+      threadIds[axis] = loop.getInductionVar();
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+
+    Block &body = launch.getBody().front();
+    // Id and dimension ops (as opposed to the region arguments).
+    SmallVector<Operation *> queries;
+    body.walk([&](Operation *op) {
+      if (isa<gpu::BlockIdOp, gpu::ThreadIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+              gpu::BarrierOp>(op))
+        queries.push_back(op);
+    });
+    for (Operation *op : queries) {
+      auto pick = [&](ArrayRef<Value> values, gpu::Dimension dim) {
+        rewriter.replaceOp(op, values[static_cast<unsigned>(dim)]);
+      };
+      if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+        pick(blockIds, id.getDimension());
+      else if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+        pick(threadIds, id.getDimension());
+      else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+        pick(grid, dim.getDimension());
+      else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+        pick(block, dim.getDimension());
+      else
+        rewriter.eraseOp(op); // A barrier among single-thread blocks.
+    }
+
+    // The region arguments: block ids, thread ids, grid and block sizes;
+    // the workgroup buffers have no uses left.
+    SmallVector<Value> argValues;
+    for (ArrayRef<Value> values : {ArrayRef<Value>(blockIds),
+                                   ArrayRef<Value>(threadIds),
+                                   ArrayRef<Value>(grid),
+                                   ArrayRef<Value>(block)})
+      llvm::append_range(argValues, values);
+    argValues.resize(body.getNumArguments());
+    rewriter.eraseOp(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, rewriter.getInsertionBlock(),
+                               rewriter.getInsertionPoint(), argValues);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  bool reverseBlocks;
+};
+
+/// A cp.async chunk as the copy it completes: its elements one by one, into
+/// the buffer its workgroup cast was made from.
+struct AsyncCopyToCopy : public OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCopyOp copy, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (copy.getSrcElements())
+      return rewriter.notifyMatchFailure(copy, "partial copy");
+    Location loc = copy.getLoc();
+    Value dst = adaptor.getDst();
+    if (auto spaceCast = dst.getDefiningOp<memref::MemorySpaceCastOp>())
+      dst = spaceCast.getSource();
+    for (int64_t element = 0; element < copy.getDstElements().getSExtValue();
+         ++element) {
+      auto shifted = [&](ValueRange indices) {
+        SmallVector<Value> result(indices);
+        result.back() = arith::AddIOp::create(
+            rewriter, loc, result.back(),
+            arith::ConstantIndexOp::create(rewriter, loc, element));
+        return result;
+      };
+      Value value = memref::LoadOp::create(rewriter, loc, adaptor.getSrc(),
+                                           shifted(adaptor.getSrcIndices()));
+      memref::StoreOp::create(rewriter, loc, value, dst,
+                              shifted(adaptor.getDstIndices()));
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(copy, 1, 1);
+    return success();
+  }
+};
+
+/// Groups and waits have nothing left to order.
+struct CreateGroupToConstant
+    : public OpConversionPattern<nvgpu::DeviceAsyncCreateGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCreateGroupOp group, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(group, 1, 1);
+    return success();
+  }
+};
+
+struct EraseAsyncWait : public OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncWaitOp wait, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(wait);
+    return success();
+  }
+};
+
+/// The token of a synchronous transfer.
+struct PoisonTokenToConstant : public OpConversionPattern<ub::PoisonOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ub::PoisonOp poison, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<nvgpu::DeviceAsyncTokenType>(poison.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(poison, 1, 1);
+    return success();
+  }
+};
+
+struct ConvertGPULaunchToSCFPass
+    : public vx::impl::ConvertGPULaunchToSCFBase<ConvertGPULaunchToSCFPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    bool runnable = true;
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      runnable &= succeeded(checkRunnableOnCPU(launch));
+    });
+    if (!runnable)
+      return signalPassFailure();
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    TypeConverter typeConverter;
+    RewritePatternSet asyncPatterns(context);
+    vx::populateAsyncCopiesToSCFConversionPatterns(typeConverter,
+                                                   asyncPatterns, target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(asyncPatterns))))
+      return signalPassFailure();
+    RewritePatternSet launchPatterns(context);
+    vx::populateGPULaunchToSCFPatterns(launchPatterns, reverseBlocks);
+    walkAndApplyPatterns(getOperation(), std::move(launchPatterns));
+  }
+};
+
+} // namespace
+
+void vx::populateGPULaunchToSCFPatterns(RewritePatternSet &patterns,
+                                        bool reverseBlocks) {
+  patterns.add<LaunchToLoops>(patterns.getContext(), reverseBlocks);
+}
+
+void vx::populateAsyncCopiesToSCFConversionPatterns(
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    ConversionTarget &target) {
+  typeConverter.addConversion([](Type type) { return type; });
+  typeConverter.addConversion([](nvgpu::DeviceAsyncTokenType token) -> Type {
+    return IntegerType::get(token.getContext(), 1);
+  });
+  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
+                                                       target);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<nvgpu::DeviceAsyncCopyOp,
+                      nvgpu::DeviceAsyncCreateGroupOp,
+                      nvgpu::DeviceAsyncWaitOp>();
+  target.addDynamicallyLegalOp<ub::PoisonOp>([](ub::PoisonOp poison) {
+    return !isa<nvgpu::DeviceAsyncTokenType>(poison.getType());
+  });
+  patterns.add<AsyncCopyToCopy, CreateGroupToConstant, EraseAsyncWait,
+               PoisonTokenToConstant>(typeConverter, patterns.getContext());
+}

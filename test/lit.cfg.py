@@ -31,6 +31,7 @@ config.substitutions.append(
      % (config.cmake, shlex.quote(config.cmake_generator),
         config.cmake_make_program, config.host_cxx)))
 config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%host_cc", config.host_cc))
 # A -DVX_SANITIZE build installs instrumented libraries, which a downstream
 # project would have to link with the same sanitizer runtime.
 if config.vx_sanitize:

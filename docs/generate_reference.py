@@ -49,9 +49,11 @@ def strip_tblgen_banner(text):
 
 
 def html_cell_to_markdown(cell):
-    cell = re.sub(r"<code>(.*?)</code>", r"`\1`", cell, flags=re.S)
-    cell = html.unescape(cell).replace("|", "\\|")
-    return " ".join(cell.split())
+    # HTML entities stay (Markdown renders them) except in code spans.
+    cell = re.sub(r"<code>(.*?)</code>",
+                  lambda code: f"`{html.unescape(code.group(1))}`", cell,
+                  flags=re.S)
+    return " ".join(cell.replace("|", "\\|").split())
 
 
 def html_table_to_markdown(match):
@@ -74,10 +76,10 @@ def replace_custom_syntax(section):
         return section
     section = section[:found.start()] + section[found.end():]
     if "operation ::=" not in section:
-        title = section.splitlines()[0]
+        op = section.splitlines()[0].lstrip("# ")
         raise DocError(
-            f"{title.strip()} has custom directives in its assembly format "
-            "but no grammar (`operation ::= ...`) in its description")
+            f"{op} has custom directives in its assembly format but no "
+            "grammar (`operation ::= ...`) in its description")
     return section
 
 
@@ -132,8 +134,8 @@ VALUE_LINE = re.compile(r"^    (=\S+)\s+-\s+(.*)$")
 
 
 def parse_vx_pipelines(help_text):
-    """[(name, description, [(option, description)])] of the vx-* entries
-    in the "Pass Pipelines:" section of `vx-opt --help`."""
+    """[(name, description, [(option or value, description)])] of the vx-*
+    entries in the "Pass Pipelines:" section of `vx-opt --help`."""
     lines = help_text.splitlines()
     try:
         start = lines.index("    Pass Pipelines:") + 1
@@ -145,11 +147,12 @@ def parse_vx_pipelines(help_text):
             break
         if match := PIPELINE_LINE.match(line):
             pipelines.append((match.group(1), match.group(2).strip(), []))
-        elif match := (OPTION_LINE.match(line) or VALUE_LINE.match(line)):
-            option = match.group(1)
-            if option.startswith("="):
-                option = "  " + option
-            pipelines[-1][2].append((option, match.group(2).strip()))
+        elif match := OPTION_LINE.match(line):
+            pipelines[-1][2].append(("-" + match.group(1),
+                                     match.group(2).strip()))
+        elif match := VALUE_LINE.match(line):
+            pipelines[-1][2].append(("  " + match.group(1),
+                                     match.group(2).strip()))
     return [p for p in pipelines if p[0].startswith("vx-")]
 
 
@@ -172,9 +175,7 @@ def pipelines_doc(args):
         parts.append(f"### `-{name}`\n\n_{description}_\n\n")
         if options:
             width = max(len(option) for option, _ in options)
-            rows = [f"-{option.ljust(width)} : {text}"
-                    if not option.startswith(" ") else
-                    f"{option.ljust(width + 1)} : {text}"
+            rows = [f"{option.ljust(width)} : {text}"
                     for option, text in options]
             parts.append("#### Options\n\n```\n" + "\n".join(rows) +
                          "\n```\n\n")

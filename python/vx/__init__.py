@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _vx
 from ._config import LLVM_LIBRARY_DIR as _LLVM_LIBRARY_DIR
+from ._config import VERSION as __version__
 
 __all__ = ["STAGES", "Diagnostic", "Launch", "Module", "VxError", "parse",
            "pipeline", "run"]

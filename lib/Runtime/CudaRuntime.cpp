@@ -45,8 +45,6 @@ const char *getFallbackErrorName(CUresult result) {
   switch (result) {
   case CUDA_ERROR_STUB_LIBRARY:
     return "CUDA_ERROR_STUB_LIBRARY";
-  case CUDA_ERROR_INSUFFICIENT_DRIVER:
-    return "CUDA_ERROR_INSUFFICIENT_DRIVER";
   case CUDA_ERROR_NO_DEVICE:
     return "CUDA_ERROR_NO_DEVICE";
   default:

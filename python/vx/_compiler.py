@@ -162,11 +162,12 @@ _run_libraries: Dict[str, Library] = {}
 
 
 def _version() -> str:
-    """Vx's version and the identity of this build of the extension, so
-    that a rebuilt extension never reuses another build's libraries."""
+    """Vx's version and the identity of this build (the extension and this
+    file, which writes the metadata), so that a rebuilt or edited package
+    never reuses another build's libraries."""
     version = getattr(_config, "__version__", getattr(_config, "VERSION", "unknown"))
-    status = os.stat(_vx.__file__)
-    return f"{version} {status.st_size} {status.st_mtime_ns}"
+    build = [os.stat(path) for path in (_vx.__file__, __file__)]
+    return " ".join([version] + [f"{s.st_size}:{s.st_mtime_ns}" for s in build])
 
 
 def _cache_root() -> str:
@@ -230,7 +231,7 @@ def _function_descriptions(native) -> List[Dict[str, Any]]:
                                    for r in description["results"]):
             description["unsupported"] = (
                 f"returns {', '.join(r['type'] for r in description['results'])}"
-                f": library functions return nothing or one scalar")
+                f": a library function has no result or one scalar")
         elif unsupported:
             description["unsupported"] = (
                 f"takes {', '.join(unsupported)}, which cannot be passed "

@@ -132,7 +132,7 @@ static llvm::TargetMachine *getHostTargetMachine(std::string &error) {
     return target->createTargetMachine(
         triple, llvm::sys::getHostCPUName(), llvm::join(features, ","),
         llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
-        llvm::CodeGenOptLevel::Aggressive);
+        llvm::CodeGenOptLevel::Default);
   }();
   if (!machine)
     error = targetError;
@@ -172,11 +172,16 @@ vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
       return module.emitError("the lowered module has no C interface of @")
              << name;
     addPackedEntryPoint(*llvmModule, function, name);
+    // One copy of each body: inlined into its C interface and that into the
+    // packed entry point, it would be optimized and compiled three times.
+    function->addFnAttr(llvm::Attribute::NoInline);
+    if (llvm::Function *body = llvmModule->getFunction(name))
+      body->addFnAttr(llvm::Attribute::NoInline);
   }
   addMetadata(*llvmModule, metadata);
 
   if (llvm::Error failure = makeOptimizingTransformer(
-          /*optLevel=*/3, /*sizeLevel=*/0, machine)(llvmModule.get()))
+          /*optLevel=*/2, /*sizeLevel=*/0, machine)(llvmModule.get()))
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(failure));
 

@@ -28,9 +28,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "python"))
-
-import vx.runtime  # noqa: E402  (the copy beside this script)
 
 ATTENTION_SCALE = 0.176776695   # bench/kernels/attention.mlir: 1 / sqrt(32)
 COPY_BYTES = 1 << 28
@@ -326,6 +323,10 @@ TRITON_KERNELS = {"vector_add": _triton_vector_add, "softmax": _triton_softmax,
 # -- the run -----------------------------------------------------------------------
 
 def load_libraries(manifest):
+    # The copy of vx.runtime beside this script (bench.py imports this file
+    # for `table` alone).
+    sys.path.insert(0, os.path.join(HERE, "python"))
+    import vx.runtime
     libraries, errors = {}, {}
     for entry in manifest["entries"]:
         name = entry["library"]

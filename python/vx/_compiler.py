@@ -62,14 +62,14 @@ def _option_text(stage, options):
     return " ".join(entries)
 
 
-def pipeline(stage, **options):
+def pipeline(stage: str, **options: Any) -> str:
     """The textual pass pipeline (for `vx-opt --pass-pipeline=`) that takes
     vx input to `stage` with `options`."""
     _check_stage(stage)
     return _vx.stage_pipeline(stage, _option_text(stage, options))
 
 
-def parse(text, filename="<string>"):
+def parse(text: str, filename: str = "<string>") -> "Module":
     """Parses and verifies vx IR; raises VxError with the diagnostics."""
     if not isinstance(text, str):
         raise TypeError(f"vx.parse takes the IR as a str, got "
@@ -88,26 +88,26 @@ class Module:
         self._text = None
 
     @property
-    def stage(self):
+    def stage(self) -> str:
         """The stage this module is at."""
         return self._stage
 
     @property
-    def diagnostics(self):
+    def diagnostics(self) -> List[Diagnostic]:
         """The warnings and remarks of the lowering that made this module."""
         return list(self._diagnostics)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self._native)
 
     def __repr__(self):
         return f"<vx.Module at stage {self._stage!r}>"
 
-    def verify(self):
+    def verify(self) -> None:
         """Verifies the module; raises VxError with the diagnostics."""
         self._native.verify()
 
-    def lower(self, stage, **options):
+    def lower(self, stage: str, **options: Any) -> "Module":
         """A new Module at `stage`, by the stage's pipeline with `options`."""
         _check_stage(stage)
         later = _vx.later_stages(self._stage)
@@ -118,7 +118,7 @@ class Module:
         native, diagnostics = self._native.run_pipeline(pipeline(stage, **options))
         return Module(native, stage, diagnostics)
 
-    def launches(self, **options):
+    def launches(self, **options: Any) -> List[Launch]:
         """The gpu.launch_func ops as vx.Launch, in program order. A module at
         stage "vx" is first lowered to "gpu" with `options`; the CPU stages
         have no launches."""
@@ -130,7 +130,7 @@ class Module:
         return [Launch(kernel, tuple(grid), tuple(block))
                 for kernel, grid, block in module._native.launches()]
 
-    def ptx(self, **options):
+    def ptx(self, **options: Any) -> Dict[str, str]:
         """{device module name: PTX text}. A module before stage "ptx" is
         first lowered to it (format=isa) with `options`."""
         module = self

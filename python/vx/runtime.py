@@ -266,8 +266,7 @@ def _numpy_view(position: int, array, description) -> _ArrayView:
                       readonly=not array.flags.writeable)
 
 
-def _cuda_array_interface_view(array) -> _ArrayView:
-    interface = array.__cuda_array_interface__
+def _cuda_array_interface_view(array, interface) -> _ArrayView:
     typestr = interface["typestr"]
     dtype = _TYPESTRS.get(typestr, typestr)
     itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 0
@@ -327,8 +326,14 @@ def _dlpack_view(array, consumer_stream) -> _ArrayView:
 
 def _cuda_view(position: int, array, description, launch_stream) -> _ArrayView:
     type_text = description["type"]
-    if hasattr(array, "__cuda_array_interface__"):
-        return _cuda_array_interface_view(array)
+    try:
+        interface = array.__cuda_array_interface__
+    except Exception:
+        # Absent, or refused for this array (torch: bfloat16): DLPack may
+        # still take it.
+        interface = None
+    if interface is not None:
+        return _cuda_array_interface_view(array, interface)
     if hasattr(array, "__dlpack__") and hasattr(array, "__dlpack_device__"):
         device_type, device_id = array.__dlpack_device__()
         if device_type not in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):

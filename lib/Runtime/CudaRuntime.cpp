@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace {
@@ -62,7 +63,9 @@ bool check(CUresult result, const char *call) {
     name = getFallbackErrorName(result);
   if (cuGetErrorString(result, &description) != CUDA_SUCCESS)
     description = nullptr;
-  std::string message = std::string(call) + " failed with " +
+  // The function's name: the call's text up to its arguments.
+  std::string function(call, std::strcspn(call, "("));
+  std::string message = function + " failed with " +
                         (name ? name : "CUDA error " + std::to_string(result));
   if (description)
     message += std::string(" (") + description + ")";

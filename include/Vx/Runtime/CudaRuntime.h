@@ -22,7 +22,7 @@ extern "C" {
 /// whose constructors load modules.
 void vxCudaReportErrors(void);
 
-/// The pending error of the calling thread ("cuInit(0) failed with
+/// The pending error of the calling thread ("cuInit failed with
 /// CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)"), cleared by
 /// the call; null when there is none. Valid until the thread's next call.
 const char *vxCudaTakeError(void);

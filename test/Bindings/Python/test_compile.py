@@ -14,6 +14,9 @@ import pytest
 import vx
 import vx.runtime
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from fake_arrays import FakeCudaArray  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -339,14 +342,84 @@ def test_cuda_library_without_gpu_is_a_clear_error(matmul, tmp_path):
     result = run_python(script, python, LD_LIBRARY_PATH=str(stub))
     assert result.returncode == 0, result.stderr
     assert result.stdout == (f"CudaError: could not load the kernels of {path}: "
-                             f"cuInit(0) failed with CUDA_ERROR_STUB_LIBRARY\n")
+                             f"cuInit failed with CUDA_ERROR_STUB_LIBRARY\n")
 
 
-class FakeCudaArray:
-    def __init__(self, shape, typestr, address=4096, strides=None, readonly=False):
-        self.__cuda_array_interface__ = {
-            "shape": shape, "typestr": typestr, "data": (address, readonly),
-            "strides": strides, "version": 3}
+FAKE_CLIENT = """
+import os, sys, vx.runtime
+sys.path.insert(0, sys.argv[2])
+from fake_arrays import FakeCudaArray
+lib = vx.runtime.load(sys.argv[1])
+base = 1 << 40                          # device memory for the fake driver
+a = FakeCudaArray((8, 16), "<f4", base)
+b = FakeCudaArray((16, 8), "<f4", base + 4096)
+c = FakeCudaArray((8, 8), "<f4", base + 8192)
+print("default stream:", lib.matmul(a, b, c))
+lib.matmul(a, b, c, stream=0x1234)
+lib.matmul(a, b, FakeCudaArray((8, 8), "<f4", base + 8192, stream=0x77))
+for arguments in ((a, b, FakeCudaArray((8, 8), "<f8", base + 8192)),
+                  (a, b, FakeCudaArray((8, 8), "<f4", base + 256)),
+                  (a, b, FakeCudaArray((8, 8), "<f4", 4096))):
+    try:
+        lib.matmul(*arguments)
+    except (TypeError, ValueError) as error:
+        print(type(error).__name__ + ":", error)
+os.environ["VX_FAKE_CUDA_FAIL_LAUNCH"] = "1"
+try:
+    lib.matmul(a, b, c)
+except vx.runtime.CudaError as error:
+    print("CudaError:", error)
+os.environ.pop("VX_FAKE_CUDA_FAIL_LAUNCH")
+lib.matmul(a, b, c)
+print("recovered")
+"""
+
+
+@needs_cuda_toolkit
+def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
+    """The whole host path (vx.runtime, vx_call_, the C interface, the
+    host code, libvx_cuda_runtime) against a driver that logs instead of
+    running: the launch geometry is the one vx computes, the kernel gets the
+    arrays' pointers, streams are honoured, and wrong arguments never
+    launch."""
+    fake = tmp_path / "driver"
+    fake.mkdir()
+    subprocess.run(["cc", "-shared", "-fPIC", "-I/usr/local/cuda/include",
+                    os.path.join(os.path.dirname(__file__), "Inputs", "fake_cuda.c"),
+                    "-o", str(fake / "libcuda.so.1")], check=True)
+    path = str(tmp_path / "lib" / "matmul.so")
+    vx.compile(matmul, "cuda", output=path, format="bin")
+    log = tmp_path / "cuda.log"
+    result = subprocess.run(
+        [sys.executable, "-c", FAKE_CLIENT, path,
+         os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs")],
+        capture_output=True,
+        text=True, env=dict(os.environ, PYTHONPATH=runtime_only_package(tmp_path),
+                            LD_LIBRARY_PATH=str(fake), VX_FAKE_CUDA_LOG=str(log)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "default stream: None",
+        "TypeError: argument 2 is memref<8x8xf32>: expected a float32 array, got float64",
+        "ValueError: arguments 0 and 2 overlap in memory; the memref arguments of a "
+        "call must not overlap (Vx's aliasing contract)",
+        "TypeError: argument 2: its memory is not CUDA device memory "
+        "(cuPointerGetAttribute failed with CUDA_ERROR_INVALID_VALUE (from the fake "
+        "driver))",
+        "CudaError: @matmul failed: cuLaunchKernel failed with "
+        "CUDA_ERROR_LAUNCH_FAILED (from the fake driver)",
+        "recovered"]
+    [launch] = matmul.launches()
+    geometry = (f"launch {launch.kernel} grid={','.join(map(str, launch.grid))} "
+                f"block={','.join(map(str, launch.block))}")
+    first = f"memref0={hex(1 << 40)},{hex(1 << 40)},0"
+    assert log.read_text().splitlines() == [
+        "load 7f454c46",                                  # the cubin, at load
+        f"{geometry} stream=(nil) {first}", "synchronize (nil)",
+        f"{geometry} stream=0x1234 {first}",              # no wait on a caller's stream
+        "wait (nil) after 0x77",                          # the array's stream first
+        f"{geometry} stream=(nil) {first}", "synchronize (nil)",
+        f"{geometry} stream=(nil) {first}",               # the failing launch
+        f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
 
 
 def test_cuda_arguments_are_checked_against_the_signature():

@@ -503,29 +503,43 @@ class Function:
             return None
         return _scalar_from_bits(self.results[0]["type"], result.value)
 
-    def _call_cpu(self, args):
-        import numpy as np
-        slots, keep, copies, views = [], [], [], []
+    def _slots(self, args, memref_view):
+        """The packed-call slots of `args` and the checked memref views.
+        `memref_view(position, value, description)` returns the view of a
+        memref argument and the view passed for it (a copy, or itself)."""
+        slots, keep, views = [], [], []
         for position, (value, description) in enumerate(zip(args, self.arguments)):
             if description["kind"] == "scalar":
                 slots.append(self._scalar_slot(position, value, description))
                 continue
-            view = _numpy_view(position, value, description)
-            _check_view(position, view, description)
+            view, passed = memref_view(position, value, description)
             views.append((position, view))
-            if not _admits(view, description["strides"]):
-                copy = np.ascontiguousarray(value)
-                view = _numpy_view(position, copy, description)
-                if not _admits(view, description["strides"]):
-                    raise TypeError(
-                        f"argument {position} is {description['type']}: "
-                        f"neither the array's strides {value.strides} nor "
-                        f"row-major ones fit its layout")
-                copies.append((value, copy))
-            descriptor = _descriptor(view, description)
-            keep.append((view.owner, descriptor))
+            descriptor = _descriptor(passed, description)
+            keep.append((passed.owner, descriptor))
             slots.append(ctypes.c_void_p(ctypes.addressof(descriptor)))
         _check_no_overlap(views)
+        return slots, keep, views
+
+    def _call_cpu(self, args):
+        import numpy as np
+        copies = []
+
+        def memref_view(position, value, description):
+            view = _numpy_view(position, value, description)
+            _check_view(position, view, description)
+            if _admits(view, description["strides"]):
+                return view, view
+            copy = np.ascontiguousarray(value)
+            passed = _numpy_view(position, copy, description)
+            if not _admits(passed, description["strides"]):
+                raise TypeError(
+                    f"argument {position} is {description['type']}: "
+                    f"neither the array's strides {value.strides} nor "
+                    f"row-major ones fit its layout")
+            copies.append((value, copy))
+            return view, passed
+
+        slots, _keep, _ = self._slots(args, memref_view)
         packed, result = self._pack(slots)
         self._library._entry(self.name)(packed)
         for original, copy in copies:
@@ -534,12 +548,9 @@ class Function:
 
     def _call_cuda(self, args, stream):
         runtime = self._library._open()
-        slots, keep, views = [], [], []
         launch_stream = stream or 0
-        for position, (value, description) in enumerate(zip(args, self.arguments)):
-            if description["kind"] == "scalar":
-                slots.append(self._scalar_slot(position, value, description))
-                continue
+
+        def memref_view(position, value, description):
             view = _cuda_view(position, value, description, stream)
             _check_view(position, view, description)
             if not _admits(view, description["strides"]):
@@ -547,11 +558,9 @@ class Function:
                     f"argument {position} is {description['type']}: its "
                     f"strides {view.strides} do not fit the memref's layout "
                     f"(row-major wanted); pass a contiguous copy")
-            views.append((position, view))
-            descriptor = _descriptor(view, description)
-            keep.append((view.owner, descriptor))
-            slots.append(ctypes.c_void_p(ctypes.addressof(descriptor)))
-        _check_no_overlap(views)
+            return view, view
+
+        slots, _keep, views = self._slots(args, memref_view)
         device = runtime.vxCudaDefaultDevice()
         for position, view in views:
             if view.size == 0:

@@ -510,25 +510,3 @@ def test_cache_keys_on_options_and_text(matmul, attention):
     assert vx.compile(matmul).path != vx.compile(attention).path
     again = vx.parse(str(matmul))
     assert vx.compile(again).path == vx.compile(matmul).path
-
-
-# -- the command line ------------------------------------------------------------
-
-def run_cli(*arguments):
-    return subprocess.run([sys.executable, "-m", "vx", *arguments],
-                          capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-
-
-def test_cli_compile(tmp_path):
-    output = tmp_path / "kernels.so"
-    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
-                     "-o", str(output), "--openmp")
-    assert result.returncode == 0, result.stderr
-    assert f"vx: wrote {output} (matmul)" in result.stderr
-    assert vx.runtime.read_metadata(str(output))["options"] == {"openmp": True}
-    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
-    assert result.returncode == 2 and "give it a path with -o" in result.stderr
-    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
-                     "-o", str(output), "--functions", "nope")
-    assert result.returncode == 1 and "no function @nope" in result.stderr

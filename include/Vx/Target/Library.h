@@ -53,8 +53,9 @@ struct LibraryObject {
 /// Translates `module` (LLVM dialect, with any gpu.binary embedded) to LLVM
 /// IR, adds the packed entry point of each of `entryPoints` (functions whose
 /// C interface `_mlir_ciface_<name>` the lowering emitted) and the metadata
-/// section, optimizes at -O2 (as the ExecutionEngine did for vx.run) and compiles it for the host CPU. Emits an
-/// error on `module` and fails where a step does.
+/// section, optimizes at -O2 (as the JIT that vx.run used did) and compiles
+/// it for the host CPU. Emits an error on `module` and fails where a step
+/// does.
 FailureOr<LibraryObject> emitLibraryObject(ModuleOp module,
                                            ArrayRef<std::string> entryPoints,
                                            StringRef metadata);

@@ -116,32 +116,43 @@ static void addMetadata(llvm::Module &module, StringRef metadata) {
   llvm::appendToUsed(module, {global});
 }
 
-static llvm::TargetMachine *getHostTargetMachine(std::string &error) {
-  static std::string targetError;
-  static llvm::TargetMachine *machine = []() -> llvm::TargetMachine * {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::Triple triple(llvm::sys::getProcessTriple());
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(triple, targetError);
-    if (!target)
-      return nullptr;
-    SmallVector<std::string> features;
+/// A target machine for the process's triple: for this very CPU (its name
+/// and features) or for any CPU of the triple ("generic").
+static llvm::TargetMachine *createTargetMachine(HostCPU cpu,
+                                                std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string name = "generic";
+  SmallVector<std::string> features;
+  if (cpu == HostCPU::native) {
+    name = llvm::sys::getHostCPUName().str();
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features.push_back((feature.second ? "+" : "-") + feature.first().str());
-    return target->createTargetMachine(
-        triple, llvm::sys::getHostCPUName(), llvm::join(features, ","),
-        llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
-        llvm::CodeGenOptLevel::Default);
-  }();
-  if (!machine)
-    error = targetError;
-  return machine;
+  }
+  return target->createTargetMachine(triple, name, llvm::join(features, ","),
+                                     llvm::TargetOptions(), llvm::Reloc::PIC_,
+                                     std::nullopt,
+                                     llvm::CodeGenOptLevel::Default);
 }
 
-std::string vx::getHostTargetDescription() {
+static llvm::TargetMachine *getHostTargetMachine(HostCPU cpu,
+                                                 std::string &error) {
+  static std::string errors[2];
+  static llvm::TargetMachine *machines[2] = {
+      createTargetMachine(HostCPU::native, errors[0]),
+      createTargetMachine(HostCPU::generic, errors[1])};
+  int index = cpu == HostCPU::native ? 0 : 1;
+  error = errors[index];
+  return machines[index];
+}
+
+std::string vx::getHostTargetDescription(HostCPU cpu) {
   std::string error;
-  llvm::TargetMachine *machine = getHostTargetMachine(error);
+  llvm::TargetMachine *machine = getHostTargetMachine(cpu, error);
   if (!machine)
     return "unavailable: " + error;
   return machine->getTargetTriple().str() + " " +
@@ -151,9 +162,9 @@ std::string vx::getHostTargetDescription() {
 
 FailureOr<LibraryObject>
 vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
-                      StringRef metadata) {
+                      StringRef metadata, HostCPU cpu) {
   std::string error;
-  llvm::TargetMachine *machine = getHostTargetMachine(error);
+  llvm::TargetMachine *machine = getHostTargetMachine(cpu, error);
   if (!machine)
     return module.emitError("no code generator for this host: ") << error;
 

@@ -298,15 +298,16 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     functions = _function_descriptions(native)
     metadata = {
         "abi": ABI_VERSION, "target": target, "vx": _version(),
-        "options": options, "host": _vx.host_target(),
+        "options": options, "host": _vx.host_target(native=for_run),
         "functions": functions,
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
                    (["libomp.so.5"] if options.get("openmp") else []),
     }
     entry_points = [f["name"] for f in functions if "unsupported" not in f]
     text = pipeline(_TARGET_STAGES[target], **options)
+    # vx.run's libraries stay on this machine: they may use all of its CPU.
     object_bytes, calls, _warnings = native.emit_library_object(
-        text, entry_points, json.dumps(metadata, sort_keys=True))
+        text, entry_points, json.dumps(metadata, sort_keys=True), for_run)
     with open(os.path.join(work, "library.o"), "wb") as output:
         output.write(object_bytes)
     _link(work, target, options, for_run, calls)
@@ -319,7 +320,7 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
     """(library path, metadata) of `module` compiled for `target`, from the
     memory or disk cache when there."""
     key = hashlib.sha256(json.dumps(
-        [_CACHE_FORMAT, _version(), _vx.host_target(), target, for_run,
+        [_CACHE_FORMAT, _version(), _vx.host_target(native=for_run), target, for_run,
          sorted(options.items()), _module_text(module)]).encode()).hexdigest()
     with _lock:
         if key in _memory_cache:

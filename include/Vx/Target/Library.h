@@ -50,18 +50,22 @@ struct LibraryObject {
   std::vector<std::pair<std::string, std::string>> externalCalls;
 };
 
+/// The CPUs an object runs on: this machine's (its features, as a JIT
+/// would use them) or every CPU of this machine's triple (a library that
+/// may be carried to another machine).
+enum class HostCPU { native, generic };
+
 /// Translates `module` (LLVM dialect, with any gpu.binary embedded) to LLVM
 /// IR, adds the packed entry point of each of `entryPoints` (functions whose
 /// C interface `_mlir_ciface_<name>` the lowering emitted) and the metadata
 /// section, optimizes at -O2 (as the JIT that vx.run used did) and compiles
-/// it for the host CPU. Emits an error on `module` and fails where a step
-/// does.
+/// it for `cpu`. Emits an error on `module` and fails where a step does.
 FailureOr<LibraryObject> emitLibraryObject(ModuleOp module,
                                            ArrayRef<std::string> entryPoints,
-                                           StringRef metadata);
+                                           StringRef metadata, HostCPU cpu);
 
 /// The triple, CPU and features that emitLibraryObject compiles for.
-std::string getHostTargetDescription();
+std::string getHostTargetDescription(HostCPU cpu);
 
 } // namespace vx
 } // namespace mlir

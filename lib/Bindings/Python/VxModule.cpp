@@ -292,11 +292,12 @@ public:
   }
 
   /// Lowers a copy with `pipeline`, with the C interface of `entryPoints`,
-  /// and compiles it to an object file for the host (Vx/Target/Library.h).
+  /// and compiles it to an object file for this CPU (`native`) or any of
+  /// its triple (Vx/Target/Library.h).
   /// Returns (object bytes, [(external function, caller)], warnings).
   py::tuple emitLibraryObject(const std::string &pipeline,
                               const std::vector<std::string> &entryPoints,
-                              const std::string &metadata) {
+                              const std::string &metadata, bool native) {
     OwningOpRef<ModuleOp> copy = module->clone();
     for (const std::string &name : entryPoints)
       lookupFunction(name, *copy)->setAttr(
@@ -305,7 +306,9 @@ public:
     std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
     DiagnosticCollector diagnostics(getContext());
     FailureOr<vx::LibraryObject> object =
-        vx::emitLibraryObject(*copy, entryPoints, metadata);
+        vx::emitLibraryObject(*copy, entryPoints, metadata,
+                              native ? vx::HostCPU::native
+                                     : vx::HostCPU::generic);
     if (failed(object))
       diagnostics.fail("could not compile the module for the host");
     return py::make_tuple(py::bytes(object->object), object->externalCalls,
@@ -419,7 +422,13 @@ PYBIND11_MODULE(_vx, m) {
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));
   m.def("parse", &PyModule::parse, py::arg("text"), py::arg("filename"));
-  m.def("host_target", &vx::getHostTargetDescription);
+  m.def(
+      "host_target",
+      [](bool native) {
+        return vx::getHostTargetDescription(native ? vx::HostCPU::native
+                                                   : vx::HostCPU::generic);
+      },
+      py::arg("native"));
 
   py::class_<PyModule>(m, "Module")
       .def("__str__", &PyModule::str)
@@ -433,5 +442,6 @@ PYBIND11_MODULE(_vx, m) {
       .def("keep_only", &PyModule::keepOnly, py::arg("names"))
       .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
       .def("emit_library_object", &PyModule::emitLibraryObject,
-           py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"));
+           py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"),
+           py::arg("native"));
 }

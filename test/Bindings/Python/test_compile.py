@@ -128,6 +128,18 @@ def test_cpu_library_numbers_and_options(attention, tmp_path):
                                    rtol=1e-5, atol=1e-6)
 
 
+def test_libraries_run_on_any_cpu_of_the_triple(attention, tmp_path):
+    """A library may be carried to another machine: generic x86-64 code
+    (no AVX registers), where vx.run's own libraries use this CPU."""
+    path = str(tmp_path / "attention.so")
+    vx.compile(attention, output=path)
+    assert vx.runtime.read_metadata(path)["host"].split()[1] == "generic"
+    disassembly = subprocess.run(["objdump", "-d", path], capture_output=True,
+                                 text=True, check=True).stdout
+    assert "%xmm" in disassembly
+    assert "%ymm" not in disassembly and "%zmm" not in disassembly
+
+
 def test_openmp_library_carries_libomp(matmul, tmp_path):
     path = str(tmp_path / "matmul.so")
     vx.compile(matmul, "cpu", output=path, openmp=True)

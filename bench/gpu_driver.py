@@ -119,7 +119,11 @@ class TorchBackend(NumpyBackend):
     device = "cuda"
 
     def __init__(self):
-        import torch
+        try:
+            import torch
+        except ImportError as error:
+            raise SystemExit(f"driver: needs torch with CUDA ({error}); "
+                             f"--cpu runs a --target cpu directory on numpy")
         if not torch.cuda.is_available():
             raise SystemExit("driver: torch sees no CUDA device")
         self.torch = torch

@@ -30,7 +30,7 @@ import numbers
 import os
 import struct
 import threading
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import VxError
 
@@ -478,12 +478,21 @@ class Function:
                 f"{len(args)}")
 
     def __call__(self, *args, stream=None):
+        """Calls the function on `args` (checked first) and returns its
+        scalar result or None."""
+        return self.bind(*args, stream=stream)()
+
+    def bind(self, *args, stream=None) -> Callable[[], Any]:
+        """Checks `args` once and returns a call without arguments that runs
+        the function on them, as often as wanted: the launch overhead of
+        the compiled code alone (repeated calls, timing loops). The arrays
+        must stay alive and unmoved while the bound call is used."""
         self._check_count(args)
         if self._library.target == "cuda":
-            return self._call_cuda(args, _stream_handle(stream))
+            return self._bind_cuda(args, _stream_handle(stream))
         if stream is not None:
             raise TypeError("stream= applies to CUDA libraries only")
-        return self._call_cpu(args)
+        return self._bind_cpu(args)
 
     def _scalar_slot(self, position, value, description):
         return ctypes.c_uint64(_scalar_bits(position, description["type"],
@@ -520,7 +529,7 @@ class Function:
         _check_no_overlap(views)
         return slots, keep, views
 
-    def _call_cpu(self, args):
+    def _bind_cpu(self, args):
         import numpy as np
         copies = []
 
@@ -539,14 +548,21 @@ class Function:
             copies.append((value, copy))
             return view, passed
 
-        slots, _keep, _ = self._slots(args, memref_view)
+        slots, keep, _ = self._slots(args, memref_view)
         packed, result = self._pack(slots)
-        self._library._entry(self.name)(packed)
-        for original, copy in copies:
-            original[...] = copy
-        return self._finish(result)
+        entry = self._library._entry(self.name)
 
-    def _call_cuda(self, args, stream):
+        def call():
+            for original, copy in copies:
+                copy[...] = original
+            entry(packed)
+            for original, copy in copies:
+                original[...] = copy
+            return self._finish(result)
+        call.keep_alive = (slots, keep)   # what `packed` points to
+        return call
+
+    def _bind_cuda(self, args, stream):
         runtime = self._library._open()
         launch_stream = stream or 0
 
@@ -560,7 +576,7 @@ class Function:
                     f"(row-major wanted); pass a contiguous copy")
             return view, view
 
-        slots, _keep, views = self._slots(args, memref_view)
+        slots, keep, views = self._slots(args, memref_view)
         device = runtime.vxCudaDefaultDevice()
         for position, view in views:
             if view.size == 0:
@@ -574,24 +590,31 @@ class Function:
                 raise ValueError(f"argument {position} is on CUDA device "
                                  f"{owner}; the library's kernels run on "
                                  f"device {device}")
+        producers = []
         for position, view in views:
-            if view.stream in (None, 0):
-                continue
             producer = {_CAI_LEGACY_STREAM: 0,
                         _CAI_PER_THREAD_STREAM: _CU_STREAM_PER_THREAD}.get(
                             view.stream, view.stream)
-            if producer != launch_stream:
-                runtime.vxCudaStreamWaitStream(launch_stream, producer)
-        _raise_pending(runtime, f"@{self.name}: could not order the launch "
-                                f"after its arguments' streams")
+            if view.stream not in (None, 0) and producer != launch_stream:
+                producers.append(producer)
         packed, result = self._pack(slots)
-        runtime.vxCudaSetStream(launch_stream, 1 if stream is None else 0)
-        try:
-            self._library._entry(self.name)(packed)
-        finally:
-            runtime.vxCudaResetStream()
-        _raise_pending(runtime, f"@{self.name} failed")
-        return self._finish(result)
+        entry = self._library._entry(self.name)
+        synchronize = 1 if stream is None else 0
+
+        def call():
+            for producer in producers:
+                runtime.vxCudaStreamWaitStream(launch_stream, producer)
+            _raise_pending(runtime, f"@{self.name}: could not order the "
+                                    f"launch after its arguments' streams")
+            runtime.vxCudaSetStream(launch_stream, synchronize)
+            try:
+                entry(packed)
+            finally:
+                runtime.vxCudaResetStream()
+            _raise_pending(runtime, f"@{self.name} failed")
+            return self._finish(result)
+        call.keep_alive = (slots, keep)   # what `packed` points to
+        return call
 
 
 class Library:

@@ -171,6 +171,33 @@ def test_library_metadata_and_abi(matmul, tmp_path):
         vx.runtime.read_metadata(os.path.join(PACKAGE, "runtime.py"))
 
 
+def test_bound_calls_check_once_and_run_often(tmp_path):
+    module = vx.parse("""
+func.func @bump(%x: memref<4xi64>, %step: i64) -> i64 {
+  vx.spawn on host grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    %v = memref.load %x[%i] : memref<4xi64>
+    %w = arith.addi %v, %step : i64
+    memref.store %w, %x[%i] : memref<4xi64>
+  }
+  %c0 = arith.constant 0 : index
+  %first = memref.load %x[%c0] : memref<4xi64>
+  return %first : i64
+}
+""")
+    library = vx.compile(module, output=str(tmp_path / "bump.so"))
+    base = np.zeros(8, np.int64)
+    bump = library.bump.bind(base[::2], 3)      # a copied view: copied each call
+    assert [bump() for _ in range(3)] == [3, 6, 9]
+    np.testing.assert_array_equal(base, [9, 0, 9, 0, 9, 0, 9, 0])
+    base[0] = 100
+    assert bump() == 103
+    with pytest.raises(TypeError, match="argument 1 is i64: expected an int"):
+        library.bump.bind(base[:4], 1.5)
+    with pytest.raises(TypeError, match="stream= applies to CUDA libraries only"):
+        library.bump(base[:4], 1, stream=0)
+
+
 def test_unsupported_functions_are_named_not_exported(tmp_path):
     module = vx.parse("""
 func.func @ok(%x: memref<4xf32>, %s: f32) -> f32 {

@@ -61,22 +61,18 @@ config.substitutions.append(
 
 
 def find_cuda_toolkit():
-    """The CUDA toolkit vx-to-ptx uses: CUDA_HOME when set, else the first of
-    the toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda
-    that holds both ptxas and libdevice."""
-    import shutil
-    if os.environ.get("CUDA_HOME"):
-        candidates = [os.environ["CUDA_HOME"]]
-    else:
-        ptxas_on_path = shutil.which("ptxas")
-        candidates = [os.path.dirname(os.path.dirname(os.path.realpath(ptxas_on_path)))
-                      ] if ptxas_on_path else []
-        candidates.append("/usr/local/cuda")
-    for toolkit in candidates:
-        if os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK) and os.path.isfile(
-                os.path.join(toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
-            return toolkit
-    return None
+    """The CUDA toolkit vx-to-ptx uses, found by the same C++ code
+    (lib/Target/CUDA.cpp) through the Python extension, loaded on its own
+    (lit's interpreter is the one the extension is built for, but the vx
+    package around it may need modules lit does not)."""
+    import glob
+    import importlib.util
+    [extension] = glob.glob(os.path.join(config.vx_obj_root, "python_packages",
+                                         "vx", "_vx.*.so"))
+    spec = importlib.util.spec_from_file_location("_vx", extension)
+    native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(native)
+    return native.cuda_toolkit()
 
 
 cuda_toolkit = find_cuda_toolkit()

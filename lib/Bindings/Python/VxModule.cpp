@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/InitAll.h"
+#include "Vx/Target/CUDA.h"
 #include "Vx/Target/Library.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -421,6 +422,11 @@ PYBIND11_MODULE(_vx, m) {
   });
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));
+  m.def("cuda_toolkit", [] {
+    std::string error;
+    std::optional<std::string> toolkit = vx::findCUDAToolkit(error);
+    return toolkit ? py::object(py::str(*toolkit)) : py::object(py::none());
+  });
   m.def("parse", &PyModule::parse, py::arg("text"), py::arg("filename"));
   m.def(
       "host_target",

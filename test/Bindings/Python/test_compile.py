@@ -1,12 +1,10 @@
 """pytest suite of vx.compile, vx.runtime and the compile cache (run by
 scripts/test.sh with PYTHONPATH=build/python_packages)."""
 
-import json
 import os
 import shutil
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest

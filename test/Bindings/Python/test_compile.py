@@ -538,7 +538,7 @@ def test_cache_in_memory_and_on_disk(tmp_path, matmul):
     assert sorted(os.listdir(cache / entry)) == ["library.so", "metadata.json"]
     # The process that found the entry on disk compiled nothing.
     _, _, first, again = later.split()
-    assert float(first) < 0.5 and float(again) < 0.05
+    assert float(first) < 0.5 and float(again) < 0.2
 
 
 def test_cache_keys_on_options_and_text(matmul, attention):

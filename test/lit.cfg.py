@@ -20,6 +20,8 @@ config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%vx_root", os.path.dirname(config.test_source_root)))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
+    ("%vx_python_packages", os.path.join(config.vx_obj_root, "python_packages")))
+config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
 config.substitutions.append(("%vx_obj_root", config.vx_obj_root))

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vx
+import vx.runtime
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -612,3 +613,18 @@ def test_cli_errors_exit_1(tmp_path):
     result = run_cli(str(tmp_path / "missing.mlir"))
     assert result.returncode == 1
     assert "cannot read" in result.stderr
+
+
+def test_cli_compile(tmp_path, monkeypatch):
+    monkeypatch.setenv("VX_CACHE_DIR", str(tmp_path / "cache"))
+    output = tmp_path / "kernels.so"
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
+                     "-o", str(output), "--openmp")
+    assert result.returncode == 0, result.stderr
+    assert f"vx: wrote {output} (matmul)" in result.stderr
+    assert vx.runtime.read_metadata(str(output))["options"] == {"openmp": True}
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
+    assert result.returncode == 2 and "give it a path with -o" in result.stderr
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
+                     "-o", str(output), "--functions", "nope")
+    assert result.returncode == 1 and "no function @nope" in result.stderr

@@ -308,3 +308,20 @@ func.func @workgroup_used_directly() {
   }
   return
 }
+
+// -----
+
+func.func @workgroup_view_used_directly() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1)
+             workgroup(%wg : memref<16xi8, #gpu.address_space<workgroup>>) {
+    %view = memref.view %wg[%c0][] : memref<16xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{'memref.load' op uses workgroup memory directly}}
+    %x = memref.load %view[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}

@@ -63,13 +63,21 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
   });
   if (result.wasInterrupted())
     return failure();
-  for (BlockArgument buffer : launch.getWorkgroupAttributions())
-    for (Operation *user : buffer.getUsers())
-      if (!isa<memref::ViewOp, memref::MemorySpaceCastOp>(user))
+  // Workgroup memory and its views in the workgroup space.
+  SmallVector<Value> workgroup(launch.getWorkgroupAttributions());
+  while (!workgroup.empty()) {
+    for (Operation *user : workgroup.pop_back_val().getUsers()) {
+      if (auto view = dyn_cast<memref::ViewOp>(user)) {
+        workgroup.push_back(view);
+        continue;
+      }
+      if (!isa<memref::MemorySpaceCastOp>(user))
         return refuse(user,
                       "uses workgroup memory directly; on the CPU only "
                       "'memref.view' and 'memref.memory_space_cast' of it "
                       "can run");
+    }
+  }
   return vx::checkThreadPhases(launch, report);
 }
 

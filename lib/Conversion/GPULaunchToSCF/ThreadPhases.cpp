@@ -564,7 +564,9 @@ LogicalResult PhasePlan::keepAcrossPhases(Value value, OpOperand &use) {
   Operation *def = value.getDefiningOp();
   if (privateBuffers.contains(def))
     return success();
-  bool isRecomputable = isPure(def) && def->getNumRegions() == 0;
+  // A shuffle is pure but reads other threads' values.
+  bool isRecomputable =
+      isPure(def) && def->getNumRegions() == 0 && !isCollective(def);
   if (isRecomputable &&
       (!isKeepable(value.getType()) || dependsOnIdsOnly(def))) {
     recomputed.insert(value);
@@ -590,7 +592,7 @@ LogicalResult PhasePlan::keepAcrossPhases(Value value, OpOperand &use) {
 bool PhasePlan::dependsOnIdsOnly(Operation *op) {
   if (auto it = idsOnly.find(op); it != idsOnly.end())
     return it->second;
-  bool result = isPure(op) && op->getNumRegions() == 0 &&
+  bool result = isPure(op) && op->getNumRegions() == 0 && !isCollective(op) &&
                 llvm::all_of(op->getOperands(), [&](Value operand) {
                   Operation *def = operand.getDefiningOp();
                   return !def || !body->isAncestor(operand.getParentRegion()) ||

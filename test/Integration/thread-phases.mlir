@@ -392,6 +392,93 @@ func.func @async_chunks(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
+// acc[t] = sum over k < 4 of in[8k + (t + 1) % 8] for one block of 8
+// threads, tile k+1 copied by cp.async into one half of a double buffer
+// while tile k is read from the other: the copy's token is carried across
+// the barriers of the loop.
+func.func @async_pipeline(%in: memref<32xf32>, %acc: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%t, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1)
+             workgroup(%wg : memref<2x8xf32, #gpu.address_space<workgroup>>) {
+    %tiles = memref.memory_space_cast %wg : memref<2x8xf32, #gpu.address_space<workgroup>> to memref<2x8xf32>
+    %back = memref.memory_space_cast %tiles : memref<2x8xf32> to memref<2x8xf32, #gpu.address_space<workgroup>>
+    %first = nvgpu.device_async_copy %in[%t], %back[%c0, %t], 1 : memref<32xf32> to memref<2x8xf32, #gpu.address_space<workgroup>>
+    %group = nvgpu.device_async_create_group %first
+    %n0 = arith.addi %t, %c1 : index
+    %n = arith.remui %n0, %c8 : index
+    %sum, %last = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %zero, %pending = %group) -> (f32, !nvgpu.device.async.token) {
+      %k1 = arith.addi %k, %c1 : index
+      %more = arith.cmpi ult, %k1, %c4 : index
+      %next = scf.if %more -> !nvgpu.device.async.token {
+        %slot = arith.remui %k1, %c2 : index
+        %row = arith.muli %k1, %c8 : index
+        %src = arith.addi %row, %t : index
+        %copy = nvgpu.device_async_copy %in[%src], %back[%slot, %t], 1 : memref<32xf32> to memref<2x8xf32, #gpu.address_space<workgroup>>
+        %g = nvgpu.device_async_create_group %copy
+        scf.yield %g : !nvgpu.device.async.token
+      } else {
+        scf.yield %pending : !nvgpu.device.async.token
+      }
+      nvgpu.device_async_wait %pending {numGroups = 0 : i32}
+      gpu.barrier
+      %slot = arith.remui %k, %c2 : index
+      %x = memref.load %tiles[%slot, %n] : memref<2x8xf32>
+      %s = arith.addf %a, %x : f32
+      gpu.barrier
+      scf.yield %s, %next : f32, !nvgpu.device.async.token
+    }
+    memref.store %sum, %acc[%t] : memref<8xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// Split ops in split ops: for each of 3 steps, a uniform scf.if (odd steps)
+// around a barrier inside a loop around barriers. One block of 16 threads:
+// v starts as in[t]; each step v += (odd step ? 2 : 1) * v[(t + 1) % 16].
+func.func @nested_phases(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %two = arith.constant 2.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%t, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1)
+             workgroup(%wg : memref<16xf32, #gpu.address_space<workgroup>>) {
+    %tile = memref.memory_space_cast %wg : memref<16xf32, #gpu.address_space<workgroup>> to memref<16xf32>
+    %n0 = arith.addi %t, %c1 : index
+    %n = arith.remui %n0, %c16 : index
+    %x = memref.load %in[%t] : memref<?xf32>
+    %v = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x) -> f32 {
+      memref.store %a, %tile[%t] : memref<16xf32>
+      gpu.barrier
+      %y = memref.load %tile[%n] : memref<16xf32>
+      %parity = arith.remui %k, %c2 : index
+      %odd = arith.cmpi eq, %parity, %c1 : index
+      %w = scf.if %odd -> f32 {
+        gpu.barrier
+        %d = arith.mulf %y, %two : f32
+        scf.yield %d : f32
+      } else {
+        scf.yield %y : f32
+      }
+      %s = arith.addf %a, %w : f32
+      gpu.barrier
+      scf.yield %s : f32
+    }
+    memref.store %v, %out[%t] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // References and the driver
 //===----------------------------------------------------------------------===//
@@ -598,6 +685,61 @@ func.func @ref_broadcast(%sums: memref<?xf32>, %ref: memref<?xf32>, %size: index
   return
 }
 
+// ref[t] = sum over k < 4 of in[8k + (t + 1) % 8].
+func.func @ref_async_pipeline(%in: memref<32xf32>, %ref: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c8 step %c1 {
+    %n0 = arith.addi %t, %c1 : index
+    %n = arith.remui %n0, %c8 : index
+    %s = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %zero) -> f32 {
+      %row = arith.muli %k, %c8 : index
+      %i = arith.addi %row, %n : index
+      %x = memref.load %in[%i] : memref<32xf32>
+      %b = arith.addf %a, %x : f32
+      scf.yield %b : f32
+    }
+    memref.store %s, %ref[%t] : memref<8xf32>
+  }
+  return
+}
+
+// The steps of @nested_phases on whole arrays.
+func.func @ref_nested_phases(%in: memref<?xf32>, %ref: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %next = memref.alloc(%c16) : memref<?xf32>
+  %in16 = memref.subview %in[0] [16] [1] : memref<?xf32> to memref<16xf32, strided<[1]>>
+  %ref16 = memref.subview %ref[0] [16] [1] : memref<?xf32> to memref<16xf32, strided<[1]>>
+  memref.copy %in16, %ref16 : memref<16xf32, strided<[1]>> to memref<16xf32, strided<[1]>>
+  scf.for %k = %c0 to %c3 step %c1 {
+    %parity = arith.remui %k, %c2 : index
+    %odd = arith.cmpi eq, %parity, %c1 : index
+    %factor = arith.select %odd, %two, %one : f32
+    scf.for %t = %c0 to %c16 step %c1 {
+      %t1 = arith.addi %t, %c1 : index
+      %m = arith.remui %t1, %c16 : index
+      %a = memref.load %ref[%t] : memref<?xf32>
+      %y = memref.load %ref[%m] : memref<?xf32>
+      %w = arith.mulf %y, %factor : f32
+      %s = arith.addf %a, %w : f32
+      memref.store %s, %next[%t] : memref<?xf32>
+    }
+    %next16 = memref.cast %next : memref<?xf32> to memref<16xf32>
+    memref.copy %next16, %ref16 : memref<16xf32> to memref<16xf32, strided<[1]>>
+  }
+  memref.dealloc %next : memref<?xf32>
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -745,6 +887,31 @@ func.func @main() {
   }
   // CHECK-NEXT: 0
   func.call @print_mismatches(%out64, %cref) : (memref<?xf32>, memref<?xf32>) -> ()
+
+  // CHECK-LABEL: async_pipeline
+  vector.print str "async_pipeline\n"
+  %in32s = memref.cast %in32 : memref<?xf32> to memref<32xf32>
+  %acc8 = memref.alloc() : memref<8xf32>
+  %ref8 = memref.alloc() : memref<8xf32>
+  func.call @async_pipeline(%in32s, %acc8) : (memref<32xf32>, memref<8xf32>) -> ()
+  func.call @ref_async_pipeline(%in32s, %ref8) : (memref<32xf32>, memref<8xf32>) -> ()
+  %acc8d = memref.cast %acc8 : memref<8xf32> to memref<?xf32>
+  %ref8d = memref.cast %ref8 : memref<8xf32> to memref<?xf32>
+  // CHECK-NEXT: 0
+  func.call @print_mismatches(%acc8d, %ref8d) : (memref<?xf32>, memref<?xf32>) -> ()
+
+  // CHECK-LABEL: nested_phases
+  vector.print str "nested_phases\n"
+  %out16 = func.call @alloc_f32(%c16) : (index) -> memref<?xf32>
+  %ref16 = func.call @alloc_f32(%c16) : (index) -> memref<?xf32>
+  func.call @nested_phases(%in32, %out16) : (memref<?xf32>, memref<?xf32>) -> ()
+  func.call @ref_nested_phases(%in32, %ref16) : (memref<?xf32>, memref<?xf32>) -> ()
+  // CHECK-NEXT: 0
+  func.call @print_mismatches(%out16, %ref16) : (memref<?xf32>, memref<?xf32>) -> ()
+  memref.dealloc %acc8 : memref<8xf32>
+  memref.dealloc %ref8 : memref<8xf32>
+  memref.dealloc %out16 : memref<?xf32>
+  memref.dealloc %ref16 : memref<?xf32>
   memref.dealloc %in384 : memref<?xf32>
   memref.dealloc %out384 : memref<?xf32>
   memref.dealloc %ref384 : memref<?xf32>

@@ -30,7 +30,8 @@ namespace vx {
 
 using namespace mlir;
 
-/// Whether `launch` can run as loops; with `report`, says why not.
+/// Whether the ops of `launch` can run as loops, its threads aside; with
+/// `report`, says why not.
 static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
                                         bool report = true) {
   auto refuse = [&](Operation *op, const Twine &message) {
@@ -78,11 +79,12 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
                       "can run");
     }
   }
-  return vx::checkThreadPhases(launch, report);
+  return success();
 }
 
 static bool isRunnableOnCPU(gpu::LaunchOp launch) {
-  return succeeded(checkRunnableOnCPU(launch, /*report=*/false));
+  return succeeded(checkRunnableOnCPU(launch, /*report=*/false)) &&
+         succeeded(vx::checkThreadPhases(launch, /*report=*/false));
 }
 
 static MemRefType withoutMemorySpace(MemRefType type) {
@@ -251,6 +253,12 @@ struct ConvertGPULaunchToSCFPass
                                                    asyncPatterns, target);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(asyncPatterns))))
+      return signalPassFailure();
+    // After the async copies, whose tokens (now i1) may live across phases.
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      runnable &= succeeded(vx::checkThreadPhases(launch, /*report=*/true));
+    });
+    if (!runnable)
       return signalPassFailure();
     RewritePatternSet launchPatterns(context);
     vx::populateGPULaunchToSCFPatterns(launchPatterns, reverseParallel);

@@ -8,6 +8,8 @@
 // CHECK-SAME: %[[GX:[^:]*]]: index, %[[BX:[^:]*]]: index
 // CHECK: scf.parallel (%[[BIDX:.*]], %{{.*}}, %{{.*}}) = ({{.*}}) to (%[[GX]], %{{.*}}, %{{.*}})
 // CHECK: %[[WG:.*]] = memref.alloca() : memref<8xi8>
+// CHECK: %[[POSITIVE:.*]] = arith.cmpi sgt, %[[BX]], %c0
+// CHECK: scf.if %[[POSITIVE]] {
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for %[[TIDX:.*]] = %{{.*}} to %[[BX]]
@@ -40,6 +42,50 @@ func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
     memref.store %v, %slice[%c0] : memref<1xf32>
     %lin = arith.addi %b0, %t0 : index
     memref.store %v, %out[%lin] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A block without threads runs nothing.
+// CHECK-LABEL: func @no_threads
+// CHECK: scf.parallel
+// CHECK-NOT: memref.store
+// CHECK: scf.reduce
+func.func @no_threads(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c0, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// With one thread per block, a barrier is a no-op: the phases it separates
+// run one after the other.
+// CHECK-LABEL: func @single_thread_barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK-NOT: gpu.barrier
+func.func @single_thread_barrier(%out: memref<1xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<1xf32>
+    gpu.barrier
+    %x = memref.load %out[%c0] : memref<1xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %out[%c0] : memref<1xf32>
     gpu.terminator
   }
   return

@@ -11,11 +11,12 @@
 //
 // A value that lives from one phase into a later one is kept per thread: a
 // scalar or vector in a buffer of one element per thread, stored where it is
-// defined and loaded where it is used; a constant or another pure op whose
-// result cannot be kept (a view of a memref) is computed again where it is
-// used, from its kept operands; a static alloca at the top of a phase is
-// private memory, one slice per thread of one buffer per block. The
-// iter_args and results of an scf op around a barrier are kept the same way.
+// defined and loaded where it is used. A pure op computed from constants,
+// ids and sizes only, or whose result cannot be kept (a view of a memref),
+// is computed again where it is used instead, from its operands as that
+// thread sees them; a static alloca at the top of a phase is private memory,
+// one slice per thread of one buffer per block. The iter_args and results of
+// an scf op around a barrier are kept in buffers too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -686,6 +687,26 @@ Value PhaseEmitter::allocateBuffer(MemRefType type, Value count,
 void PhaseEmitter::emit() {
   zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  // A block without threads (a size of 0 or less) runs nothing: values the
+  // same on every thread are read from thread 0, which must exist.
+  Value hasThreads;
+  for (Value size : block.blockSizes) {
+    if (std::optional<int64_t> value = getConstantIntValue(size)) {
+      if (*value <= 0)
+        return;
+      continue;
+    }
+    Value positive = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sgt, size, zero);
+    hasThreads = hasThreads
+                     ? arith::AndIOp::create(rewriter, loc, hasThreads, positive)
+                     : positive;
+  }
+  if (hasThreads) {
+    auto guard = scf::IfOp::create(rewriter, loc, hasThreads,
+                                   /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+  }
   threadCount = rewriter.createOrFold<arith::MulIOp>(
       loc,
       rewriter.createOrFold<arith::MulIOp>(loc, block.blockSizes[0],

@@ -479,6 +479,30 @@ func.func @nested_phases(%in: memref<?xf32>, %out: memref<?xf32>) {
   return
 }
 
+// Vectors kept per thread: for one block of 64 threads, v[t] = splat(t);
+// the shuffle down by 3 (lane k gets lane k + 3, its own value from lane 29
+// on) goes through a private alloca across a barrier; v[t] += the result.
+func.func @vector_values(%m: memref<64xvector<4xf32>>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %w = arith.constant 32 : i32
+  %o = arith.constant 3 : i32
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %v = memref.load %m[%t] : memref<64xvector<4xf32>>
+    %r, %ok = gpu.shuffle down %v, %o, %w : vector<4xf32>
+    %mine = memref.alloca() : memref<2xvector<4xf32>>
+    memref.store %r, %mine[%c1] : memref<2xvector<4xf32>>
+    gpu.barrier
+    %x = memref.load %mine[%c1] : memref<2xvector<4xf32>>
+    %y = arith.addf %x, %v : vector<4xf32>
+    gpu.barrier
+    memref.store %y, %m[%t] : memref<64xvector<4xf32>>
+    gpu.terminator
+  }
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // References and the driver
 //===----------------------------------------------------------------------===//
@@ -908,6 +932,28 @@ func.func @main() {
   func.call @ref_nested_phases(%in32, %ref16) : (memref<?xf32>, memref<?xf32>) -> ()
   // CHECK-NEXT: 0
   func.call @print_mismatches(%out16, %ref16) : (memref<?xf32>, memref<?xf32>) -> ()
+  // CHECK-LABEL: vector_values
+  vector.print str "vector_values\n"
+  %vectors = memref.alloc() : memref<64xvector<4xf32>>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f32
+    %v = vector.broadcast %f : f32 to vector<4xf32>
+    memref.store %v, %vectors[%i] : memref<64xvector<4xf32>>
+  }
+  func.call @vector_values(%vectors) : (memref<64xvector<4xf32>>) -> ()
+  %c29 = arith.constant 29 : index
+  %c35 = arith.constant 35 : index
+  %v0 = memref.load %vectors[%c0] : memref<64xvector<4xf32>>
+  %v29 = memref.load %vectors[%c29] : memref<64xvector<4xf32>>
+  %v35 = memref.load %vectors[%c35] : memref<64xvector<4xf32>>
+  // CHECK-NEXT: ( 3, 3, 3, 3 )
+  // CHECK-NEXT: ( 58, 58, 58, 58 )
+  // CHECK-NEXT: ( 73, 73, 73, 73 )
+  vector.print %v0 : vector<4xf32>
+  vector.print %v29 : vector<4xf32>
+  vector.print %v35 : vector<4xf32>
+  memref.dealloc %vectors : memref<64xvector<4xf32>>
   memref.dealloc %acc8 : memref<8xf32>
   memref.dealloc %ref8 : memref<8xf32>
   memref.dealloc %out16 : memref<?xf32>

@@ -67,10 +67,10 @@ static std::pair<SmallVector<Value>, StringRef>
 getControlValues(Operation *op) {
   return TypeSwitch<Operation *, std::pair<SmallVector<Value>, StringRef>>(op)
       .Case([](scf::ForOp loop) {
-        return std::make_pair(
-            SmallVector<Value>{loop.getLowerBound(), loop.getUpperBound(),
-                               loop.getStep()},
-            StringRef("bounds"));
+        return std::make_pair(SmallVector<Value>{loop.getLowerBound(),
+                                                 loop.getUpperBound(),
+                                                 loop.getStep()},
+                              StringRef("bounds"));
       })
       .Case([](scf::IfOp branch) {
         return std::make_pair(SmallVector<Value>{branch.getCondition()},
@@ -175,7 +175,8 @@ public:
 
   bool isDivergent(Value value) const { return divergent.contains(value); }
   bool isAnyDivergent(ValueRange values) const {
-    return llvm::any_of(values, [&](Value value) { return isDivergent(value); });
+    return llvm::any_of(values,
+                        [&](Value value) { return isDivergent(value); });
   }
 
 private:
@@ -199,8 +200,7 @@ Divergence::Divergence(gpu::LaunchOp launch) : launch(launch) {
   bool changed = true;
   while (changed) {
     changed = false;
-    launch.getBody().walk(
-        [&](Operation *op) { changed |= update(op); });
+    launch.getBody().walk([&](Operation *op) { changed |= update(op); });
   }
 }
 
@@ -246,8 +246,8 @@ bool Divergence::update(Operation *op) {
     for (auto [init, arg, yielded, result] :
          llvm::zip_equal(loop.getInitArgs(), loop.getRegionIterArgs(),
                          loop.getYieldedValues(), loop.getResults()))
-      changed |= markIf(control || isAnyDivergent({init, yielded}),
-                        {arg, result});
+      changed |=
+          markIf(control || isAnyDivergent({init, yielded}), {arg, result});
     return changed;
   }
   if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
@@ -255,10 +255,8 @@ bool Divergence::update(Operation *op) {
     bool changed = false;
     for (OpResult result : op->getResults()) {
       bool yieldsDivergent = llvm::any_of(op->getRegions(), [&](Region &r) {
-        return !r.empty() &&
-               isDivergent(
-                   r.front().getTerminator()->getOperand(
-                       result.getResultNumber()));
+        return !r.empty() && isDivergent(r.front().getTerminator()->getOperand(
+                                 result.getResultNumber()));
       });
       changed |= markIf(control || yieldsDivergent, result);
     }
@@ -558,9 +556,8 @@ LogicalResult PhasePlan::keepAcrossPhases(Value value, OpOperand &use) {
   // Values from above the launch, and block arguments (ids and sizes of the
   // launch, induction variables and kept iter_args of split loops), are
   // available in every phase.
-  if (!body->isAncestor(value.getParentRegion()) ||
-      isa<BlockArgument>(value) || kept.contains(value) ||
-      recomputed.contains(value))
+  if (!body->isAncestor(value.getParentRegion()) || isa<BlockArgument>(value) ||
+      kept.contains(value) || recomputed.contains(value))
     return success();
   Operation *def = value.getDefiningOp();
   if (privateBuffers.contains(def))
@@ -698,9 +695,9 @@ void PhaseEmitter::emit() {
     }
     Value positive = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::sgt, size, zero);
-    hasThreads = hasThreads
-                     ? arith::AndIOp::create(rewriter, loc, hasThreads, positive)
-                     : positive;
+    hasThreads =
+        hasThreads ? arith::AndIOp::create(rewriter, loc, hasThreads, positive)
+                   : positive;
   }
   if (hasThreads) {
     auto guard = scf::IfOp::create(rewriter, loc, hasThreads,
@@ -741,18 +738,18 @@ void PhaseEmitter::emit() {
     MemRefType type = alloca.getType();
     Type element = type.getElementType();
     // Slices as aligned as the alloca, in a buffer at least as aligned.
-    uint64_t alignment = std::max<uint64_t>(
-        layout.getTypePreferredAlignment(element),
-        alloca.getAlignment().value_or(1));
-    uint64_t bytes = llvm::alignTo(
-        layout.getTypeSize(element).getFixedValue() * type.getNumElements(),
-        alignment);
+    uint64_t alignment =
+        std::max<uint64_t>(layout.getTypePreferredAlignment(element),
+                           alloca.getAlignment().value_or(1));
+    uint64_t bytes = llvm::alignTo(layout.getTypeSize(element).getFixedValue() *
+                                       type.getNumElements(),
+                                   alignment);
     Value slice = arith::ConstantIndexOp::create(rewriter, loc, bytes);
     Value total = rewriter.createOrFold<arith::MulIOp>(loc, slice, threadCount);
     std::optional<int64_t> staticTotal = getConstantIntValue(total);
-    auto bufferType = MemRefType::get(
-        {staticTotal ? *staticTotal : ShapedType::kDynamic},
-        rewriter.getI8Type());
+    auto bufferType =
+        MemRefType::get({staticTotal ? *staticTotal : ShapedType::kDynamic},
+                        rewriter.getI8Type());
     privateBuffers[op] = {allocateBuffer(bufferType, total, alignment), slice};
   }
 
@@ -772,8 +769,8 @@ PhaseEmitter::Thread PhaseEmitter::beginThreadLoop() {
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     ids[axis] = loop.getInductionVar();
     if (block.reverseThreads)
-      ids[axis] = arith::SubIOp::create(rewriter, loc, lastThreadIds[axis],
-                                        ids[axis]);
+      ids[axis] =
+          arith::SubIOp::create(rewriter, loc, lastThreadIds[axis], ids[axis]);
   }
   gpu::KernelDim3 args = launch.getThreadIds();
   thread.values.map(ValueRange{args.x, args.y, args.z}, ids);
@@ -810,8 +807,7 @@ Value PhaseEmitter::resolve(Value value, Thread &thread) {
   if (Value known = uniform.lookupOrNull(value)) {
     result = known;
   } else if (auto it = buffers.find(value); it != buffers.end()) {
-    result = memref::LoadOp::create(rewriter, loc, it->second,
-                                    thread.linearId);
+    result = memref::LoadOp::create(rewriter, loc, it->second, thread.linearId);
   } else if (Operation *def = value.getDefiningOp();
              plan.isPrivateBuffer(def)) {
     auto [buffer, slice] = privateBuffers.at(def);
@@ -935,17 +931,18 @@ void PhaseEmitter::emitShuffle(gpu::ShuffleOp shuffle, Thread &thread) {
   };
   using arith::CmpIPredicate;
   Value zeroI32 = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
-  Value warpSizeI32 = arith::ConstantIntOp::create(rewriter, loc, i32, kWarpSize);
+  Value warpSizeI32 =
+      arith::ConstantIntOp::create(rewriter, loc, i32, kWarpSize);
   Value partnerThread = arith::AddIOp::create(
       rewriter, loc, warpStart,
       arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
                                  partner));
-  Value valid = both(
-      both(compare(CmpIPredicate::slt, laneId, width),
-           compare(CmpIPredicate::sge, partner, zeroI32)),
-      both(both(compare(CmpIPredicate::slt, partner, width),
-                compare(CmpIPredicate::slt, partner, warpSizeI32)),
-           compare(CmpIPredicate::ult, partnerThread, threadCount)));
+  Value valid =
+      both(both(compare(CmpIPredicate::slt, laneId, width),
+                compare(CmpIPredicate::sge, partner, zeroI32)),
+           both(both(compare(CmpIPredicate::slt, partner, width),
+                     compare(CmpIPredicate::slt, partner, warpSizeI32)),
+                compare(CmpIPredicate::ult, partnerThread, threadCount)));
   Value source = shuffle.getValue();
   Value result;
   if (auto it = buffers.find(source); it != buffers.end()) {

@@ -83,7 +83,7 @@ def test_pipeline_options_map_to_pipeline_options():
     assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
-    assert "convert-gpu-launch-to-scf{reverse-blocks=true}" in vx.pipeline(
+    assert "convert-gpu-launch-to-scf{reverse-parallel=true}" in vx.pipeline(
         "llvm", via_gpu=True, reverse_parallel=True)
 
 

@@ -1,6 +1,7 @@
 # -*- Python -*-
 
 import os
+import shlex
 import sys
 
 import lit.formats
@@ -22,8 +23,24 @@ config.substitutions.append(("%python", sys.executable))
 # emulated check).
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(
+    ("%vx_python_packages", os.path.join(config.vx_obj_root, "python_packages")))
+config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
+config.substitutions.append(("%vx_obj_root", config.vx_obj_root))
+config.substitutions.append(("%vx_version", config.vx_version))
+config.substitutions.append(("%llvm_version", config.llvm_version))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
+config.substitutions.append(
+    ("%cmake_configure", "%s -G %s -DCMAKE_MAKE_PROGRAM=%s -DCMAKE_CXX_COMPILER=%s"
+     % (config.cmake, shlex.quote(config.cmake_generator),
+        config.cmake_make_program, config.host_cxx)))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%host_cc", config.host_cc))
+# A -DVX_SANITIZE build installs instrumented libraries, which a downstream
+# project would have to link with the same sanitizer runtime.
+if config.vx_sanitize:
+    config.available_features.add("sanitized")
 
 # LD_PRELOAD and the sanitizer options reach the tools under scripts/sanitize.sh.
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LD_PRELOAD",
@@ -33,9 +50,11 @@ llvm_config.use_default_substitutions()
 tool_dirs = [os.path.join(config.vx_obj_root, "bin"), config.llvm_tools_dir]
 tools = [
     "vx-opt",
+    "vx-capi-test",
     "not",
     "FileCheck",
     "mlir-opt",
+    "mlir-tblgen",
     "mlir-translate",
     "llc",
     "llvm-link",

@@ -149,6 +149,7 @@ static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
 
 /// The CPU half of vx-to-llvm: from loops to the LLVM dialect.
 static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
+  pm.addPass(createVxScopeLoopAllocas());
   // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
   // region must stay one block: lower the scopes before the loops inside.
   if (openmp) {

@@ -56,4 +56,25 @@ def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
   ];
 }
 
+def VxScopeLoopAllocas : Pass<"vx-scope-loop-allocas"> {
+  let summary = "Release each loop iteration's stack allocations at its end";
+  let description = [{
+    `scf.for`, `scf.parallel` and `scf.forall` are automatic allocation
+    scopes: a `memref.alloca` in a loop body lives for one iteration. The
+    lowering to control flow does not keep that (an alloca in a loop block
+    grows the stack at every iteration), so this pass saves the stack
+    pointer at the start of each such body (`llvm.intr.stacksave`) and
+    restores it at the end (`llvm.intr.stackrestore`), what a
+    `memref.alloca_scope` lowers to. Spawns lowered to loops put
+    per-instance scratch in loop bodies: without this, a grid of 4096
+    instances with a 16 KB scratch would need 64 MB of stack on the CPU.
+    Allocas in nested automatic allocation scopes are theirs.
+
+    Example: `scf.for %i = ... { %a = memref.alloca() ... }` becomes
+    `scf.for %i = ... { %s = llvm.intr.stacksave : !llvm.ptr
+    %a = memref.alloca() ... llvm.intr.stackrestore %s : !llvm.ptr }`.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 #endif // VX_TRANSFORMS_PASSES

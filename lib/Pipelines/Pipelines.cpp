@@ -63,14 +63,14 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::scf:
     return {"allow-races", "reverse-parallel"};
   case Stage::gpu:
-    return {"threads-per-block"};
+    return {"threads-per-block", "stages"};
   case Stage::nvvm:
-    return {"threads-per-block", "chip", "features"};
+    return {"threads-per-block", "stages", "chip", "features"};
   case Stage::ptx:
-    return {"threads-per-block", "chip", "features", "format"};
+    return {"threads-per-block", "stages", "chip", "features", "format"};
   case Stage::llvm:
-    return {"allow-races", "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block"};
+    return {"allow-races", "openmp",           "reverse-parallel",
+            "via-gpu",     "threads-per-block", "stages"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -104,6 +104,13 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
         llvm::cl::desc("Threads per CTA along the innermost parallel "
                        "dimension (1-1024)"),
         llvm::cl::init(1));
+  if (takes("stages"))
+    stages.emplace(
+        *this, "stages",
+        llvm::cl::desc("Steps of transfers in flight along the arbitrary "
+                       "dimensions for spawns without a stages clause (>= 1; "
+                       "accepted and checked, not pipelined yet)"),
+        llvm::cl::init(1));
   if (takes("chip"))
     chip.emplace(*this, "chip",
                  llvm::cl::desc("The NVIDIA chip to compile for"),
@@ -135,9 +142,10 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
 /// is checked against the spawns' topologies.
 static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
-                          StringRef chip) {
+                          unsigned stages, StringRef chip) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
+  options.stages = stages;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
@@ -218,6 +226,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
   unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
+  unsigned stages = O::get(options.stages, 1u);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
@@ -226,6 +235,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
                      Twine(threadsPerBlock));
+  if (stages < 1)
+    return emitError("stages must be at least 1, got " + Twine(stages));
   std::optional<unsigned> smNumber;
   if (options.chip) {
     smNumber = getSMNumber(chip);
@@ -251,7 +262,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, chip);
     return success();
   case Stage::nvvm:
   case Stage::ptx: {
@@ -263,7 +274,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, chip);
     addGPUToNVVM(pm, chip, features);
     if (toolkit) {
       GpuModuleToBinaryPassOptions binary;
@@ -276,10 +287,13 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   case Stage::llvm:
     if (!viaGpu && threadsPerBlock != 1)
       return emitError("'threads-per-block' applies only with 'via-gpu=true'");
+    if (!viaGpu && stages != 1)
+      return emitError("'stages' applies only with 'via-gpu=true'");
     addChecker(pm, allowRaces);
     if (viaGpu) {
       ConvertVxToGPUOptions mapping;
       mapping.threadsPerBlock = threadsPerBlock;
+      mapping.stages = stages;
       pm.addPass(createConvertVxToGPU(mapping));
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = reverseParallel;

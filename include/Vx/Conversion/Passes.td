@@ -67,6 +67,10 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
+    Option<"stages", "stages", "unsigned", "1",
+           "Steps of transfers in flight along the arbitrary dimensions for "
+           "spawns without a stages clause (>= 1; accepted and checked, not "
+           "pipelined yet)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
   ];

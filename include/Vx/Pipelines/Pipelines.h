@@ -45,6 +45,7 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;
   OptionalOption<unsigned> threadsPerBlock;
+  OptionalOption<unsigned> stages;
   OptionalOption<std::string> chip;
   OptionalOption<std::string> features;
   OptionalOption<std::string> format;

@@ -381,6 +381,10 @@ struct ConvertVxToGPUPass
           << static_cast<unsigned>(threadsPerBlock);
       return signalPassFailure();
     }
+    if (stages < 1) {
+      module.emitError("convert-vx-to-gpu: stages must be at least 1, got 0");
+      return signalPassFailure();
+    }
     if (!chip.empty() && !getSMNumber(chip)) {
       module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
                        "as 'sm_90' or 'sm_100a', got '")

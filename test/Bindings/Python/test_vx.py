@@ -84,7 +84,7 @@ def test_pipeline_text_of_each_stage():
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert "convert-vx-to-gpu{chip=sm_100a threads-per-block=128}" in text
+    assert "convert-vx-to-gpu{chip=sm_100a stages=1 threads-per-block=128}" in text
     assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
@@ -96,7 +96,8 @@ def test_pipeline_rejects_unknown_stages_and_options():
     with pytest.raises(ValueError, match="unknown stage 'cuda'"):
         vx.pipeline("cuda")
     with pytest.raises(TypeError, match="stage 'gpu' has no option 'chip'; "
-                                        "its options are: threads_per_block"):
+                                        "its options are: threads_per_block, "
+                                        "stages"):
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
@@ -114,6 +115,20 @@ def test_pipeline_option_values_refused_by_the_stage():
         vx.pipeline("nvvm", chip="90")
     with pytest.raises(vx.VxError, match="'threads-per-block' applies only with"):
         vx.pipeline("llvm", threads_per_block=4)
+
+
+def test_stages_option_on_every_gpu_route():
+    # VX_SPEC 2.2: `stages` reaches convert-vx-to-gpu on every stage that
+    # maps onto the GPU, vx-to-llvm with via-gpu included.
+    for stage in ("gpu", "nvvm", "ptx"):
+        assert " stages=3 " in vx.pipeline(stage, stages=3)
+    assert " stages=2 " in vx.pipeline("llvm", via_gpu=True, stages=2)
+    with pytest.raises(vx.VxError, match="'stages' applies only with 'via-gpu=true'"):
+        vx.pipeline("llvm", stages=2)
+    with pytest.raises(vx.VxError, match="stages must be at least 1, got 0"):
+        vx.pipeline("ptx", stages=0)
+    with pytest.raises(TypeError, match="stage 'scf' has no option 'stages'"):
+        vx.pipeline("scf", stages=2)
 
 
 # -- parse, print, verify ----------------------------------------------------
@@ -333,7 +348,8 @@ def test_run_attention_against_numpy(attention, options):
 
 
 @pytest.mark.parametrize("options", [{}, {"openmp": True},
-                                     {"via_gpu": True, "threads_per_block": 4}])
+                                     {"via_gpu": True, "threads_per_block": 4},
+                                     {"via_gpu": True, "stages": 3}])
 def test_run_matmul_against_numpy(matmul, options):
     rng = np.random.default_rng(3)
     a = rng.integers(-4, 5, (256, 32)).astype(np.float32)

@@ -1,5 +1,6 @@
 //===- vx-opt.cpp - The Vx optimizer driver -------------------------------===//
 
+#include "TestPasses.h"
 #include "Vx/InitAll.h"
 #include "Vx/Version.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char **argv) {
        << "  built with LLVM " LLVM_VERSION_STRING "\n";
   });
   mlir::vx::registerAllPassesForVxTools();
+  mlir::vx::test::registerVxTestPasses();
   mlir::DialectRegistry registry;
   mlir::vx::registerAllDialectsForVxTools(registry);
   return mlir::asMainReturnCode(

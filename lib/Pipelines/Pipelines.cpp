@@ -140,15 +140,21 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 }
 
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
-/// is checked against the spawns' topologies.
+/// is checked against the spawns' topologies. With `lowerNVGPU`, nvgpu ops
+/// become NVVM before outlining, as upstream's gpu-lower-to-nvvm-pipeline
+/// does: a TMA tensor map made on the host crosses into the kernel as a
+/// pointer, which the kernel's signature can hold (an nvgpu type there has
+/// no NVVM lowering).
 static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
-                          unsigned stages, StringRef chip) {
+                          unsigned stages, StringRef chip, bool lowerNVGPU) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
   options.stages = stages;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
+  if (lowerNVGPU)
+    pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createCanonicalizerPass());
@@ -189,7 +195,6 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
 static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
                          StringRef features) {
   pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -262,7 +267,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, chip, /*lowerNVGPU=*/false);
     return success();
   case Stage::nvvm:
   case Stage::ptx: {
@@ -274,7 +279,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, chip, /*lowerNVGPU=*/true);
     addGPUToNVVM(pm, chip, features);
     if (toolkit) {
       GpuModuleToBinaryPassOptions binary;

@@ -105,7 +105,14 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
     atomic, or on a load from such an address) is an error naming both ops.
     Workgroup attributions are one buffer per block. cp.async copies
     (`nvgpu.device_async_copy`) complete where they are issued, so their
-    groups and waits disappear and their tokens become `i1`.
+    groups and waits disappear and their tokens become `i1`. So do TMA
+    loads (`nvgpu.tma.async.load`, a copy of the box, zeros or NaNs outside
+    the tensor as the tensor map fills, from the memref that
+    `nvgpu.tma.create.descriptor` was given): an mbarrier becomes counters in
+    a workgroup buffer of the launch (arrivals and bytes pending, phase
+    parity), and `nvgpu.mbarrier.try_wait.parity` a barrier after which the
+    awaited phase must have completed, else the program prints a message and
+    exits with status 1 (on a GPU it would wait forever).
 
     `reverse-parallel=true` runs the blocks, and the threads of each phase,
     from the last to the first: a kernel whose numbers change under it is
@@ -113,8 +120,8 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
 
     Example: `vx-opt --convert-vx-to-gpu --convert-gpu-launch-to-scf`.
   }];
-  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
-                           "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
   let options = [
     Option<"reverseParallel", "reverse-parallel", "bool", "false",
            "Run the blocks, and the threads of each phase, from last to first">

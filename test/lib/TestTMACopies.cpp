@@ -44,8 +44,8 @@ static SmallVector<TMACopy> findTMACopies(gpu::LaunchOp launch) {
     if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(target))
       return;
     Operation *parent = copy->getParentOp();
-    if (parent != launch && (!isa<scf::ForOp>(parent) ||
-                             parent->getParentOp() != launch)) {
+    if (parent != launch &&
+        (!isa<scf::ForOp>(parent) || parent->getParentOp() != launch)) {
       copy.emitRemark("stays a copy: the test lowers copies in the launch "
                       "body or in an scf.for directly in it");
       return;
@@ -90,10 +90,10 @@ static void lowerToTMA(gpu::LaunchOp launch, ArrayRef<TMACopy> copies) {
   gpu::KernelDim3 ids = launch.getThreadIds();
   Value elected;
   for (Value id : {ids.x, ids.y, ids.z}) {
-    Value isZero = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                         id, zero);
-    elected = elected ? arith::AndIOp::create(builder, loc, elected, isZero)
-                      : isZero;
+    Value isZero =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, id, zero);
+    elected =
+        elected ? arith::AndIOp::create(builder, loc, elected, isZero) : isZero;
   }
   Value barriers = createTMABarriers(builder, loc, copies.size(), elected);
 

@@ -71,10 +71,9 @@ static Value getDefaultSpaceView(Value view, OpBuilder *builder) {
   Value source = getDefaultSpaceView(expand.getSrc(), builder);
   if (!source || !builder)
     return source;
-  return memref::ExpandShapeOp::create(*builder, expand.getLoc(),
-                                       expand.getResultType().getShape(),
-                                       source,
-                                       expand.getReassociationIndices());
+  return memref::ExpandShapeOp::create(
+      *builder, expand.getLoc(), expand.getResultType().getShape(), source,
+      expand.getReassociationIndices());
 }
 
 LogicalResult vx::checkTMARunnableOnCPU(gpu::LaunchOp launch, bool report) {
@@ -121,8 +120,8 @@ LogicalResult vx::checkTMARunnableOnCPU(gpu::LaunchOp launch, bool report) {
       return WalkResult::advance();
     if (load.getMulticastMask())
       return refuse(op, "with a multicast mask cannot run on the CPU");
-    auto descriptor =
-        load.getTensorMapDescriptor().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+    auto descriptor = load.getTensorMapDescriptor()
+                          .getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
     if (!descriptor ||
         cast<UnrankedMemRefType>(descriptor.getTensor().getType())
             .getMemorySpace())
@@ -156,8 +155,7 @@ static void emitStop(RewriterBase &rewriter, Location loc, StringRef message) {
     return LLVM::LLVMFuncOp::create(
         rewriter, loc, name, LLVM::LLVMFunctionType::get(result, arguments));
   };
-  LLVM::LLVMFuncOp write =
-      lookupOrDeclare("write", i64, {i32, pointer, i64});
+  LLVM::LLVMFuncOp write = lookupOrDeclare("write", i64, {i32, pointer, i64});
   LLVM::LLVMFuncOp exit =
       lookupOrDeclare("exit", LLVM::LLVMVoidType::get(context), {i32});
 
@@ -180,8 +178,9 @@ static void emitStop(RewriterBase &rewriter, Location loc, StringRef message) {
       rewriter, loc, write,
       ValueRange{LLVM::ConstantOp::create(rewriter, loc, i32, 2), address,
                  LLVM::ConstantOp::create(rewriter, loc, i64, text.size())});
-  LLVM::CallOp::create(rewriter, loc, exit,
-                       ValueRange{LLVM::ConstantOp::create(rewriter, loc, i32, 1)});
+  LLVM::CallOp::create(
+      rewriter, loc, exit,
+      ValueRange{LLVM::ConstantOp::create(rewriter, loc, i32, 1)});
 }
 
 namespace {
@@ -251,9 +250,9 @@ void TMALowering::emitIf(Value predicate, function_ref<void()> body) {
 
 void TMALowering::completeIfDone(Value barriers, Value index) {
   Value zero = constant(0);
-  Value noArrival = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::eq,
-      load(barriers, index, kPendingArrivals), zero);
+  Value noArrival =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                            load(barriers, index, kPendingArrivals), zero);
   Value noByte =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                             load(barriers, index, kPendingBytes), zero);
@@ -280,8 +279,8 @@ void TMALowering::addPendingBytes(Value barriers, Value index, Value bytes) {
 }
 
 void TMALowering::copyBox(nvgpu::TmaAsyncLoadOp load, Value destination) {
-  auto descriptorOp =
-      load.getTensorMapDescriptor().getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
+  auto descriptorOp = load.getTensorMapDescriptor()
+                          .getDefiningOp<nvgpu::TmaCreateDescriptorOp>();
   nvgpu::TensorMapDescriptorType descriptorType =
       descriptorOp.getTensorMap().getType();
   MemRefType box = descriptorType.getTensor();
@@ -291,8 +290,8 @@ void TMALowering::copyBox(nvgpu::TmaAsyncLoadOp load, Value destination) {
       SmallVector<int64_t>(rank, ShapedType::kDynamic), element,
       StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
                              SmallVector<int64_t>(rank, ShapedType::kDynamic)));
-  Value tensor =
-      memref::CastOp::create(rewriter, loc, tensorType, descriptorOp.getTensor());
+  Value tensor = memref::CastOp::create(rewriter, loc, tensorType,
+                                        descriptorOp.getTensor());
   // The copy's coordinates list the innermost dimension first.
   SmallVector<Value> origin(llvm::reverse(load.getCoordinates()));
   SmallVector<Value> sizes;
@@ -300,8 +299,7 @@ void TMALowering::copyBox(nvgpu::TmaAsyncLoadOp load, Value destination) {
     sizes.push_back(memref::DimOp::create(rewriter, loc, tensor, dim));
   TypedAttr fill = rewriter.getZeroAttr(element);
   if (auto floatType = dyn_cast<FloatType>(element);
-      floatType &&
-      descriptorType.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN)
+      floatType && descriptorType.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN)
     fill = rewriter.getFloatAttr(
         floatType, APFloat::getNaN(floatType.getFloatSemantics()));
   Value fillValue = arith::ConstantOp::create(rewriter, loc, fill);
@@ -371,10 +369,9 @@ void TMALowering::lowerOp(Operation *op) {
       .Case([&](nvgpu::MBarrierArriveNoCompleteOp arrival) {
         Value barriers = arrival.getBarriers(), index = arrival.getMbarId();
         tokens[arrival.getToken()] = load(barriers, index, kPhase);
-        Value pending =
-            arith::SubIOp::create(rewriter, loc,
-                                  load(barriers, index, kPendingArrivals),
-                                  asI64(arrival.getCount()));
+        Value pending = arith::SubIOp::create(
+            rewriter, loc, load(barriers, index, kPendingArrivals),
+            asI64(arrival.getCount()));
         store(pending, barriers, index, kPendingArrivals);
       })
       .Case([&](nvgpu::MBarrierTestWaitOp test) {

@@ -157,8 +157,7 @@ static LogicalResult checkDestination(MemRefType type, MemRefType tileType,
   return success();
 }
 
-FailureOr<TMATile> vx::matchTMATile(Value source,
-                                    MemRefType destinationType,
+FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
                                     Region &kernel, std::string &why) {
   auto tileType = cast<MemRefType>(source.getType());
   Type element = tileType.getElementType();
@@ -232,9 +231,10 @@ Value vx::createTMADescriptor(OpBuilder &host, Location loc,
       UnrankedMemRefType::get(tensorType.getElementType(),
                               tensorType.getMemorySpace()),
       tile.tensor);
-  SmallVector<Value> box = llvm::map_to_vector(tile.getBox(), [&](int64_t size) {
-    return arith::ConstantIndexOp::create(host, loc, size).getResult();
-  });
+  SmallVector<Value> box =
+      llvm::map_to_vector(tile.getBox(), [&](int64_t size) {
+        return arith::ConstantIndexOp::create(host, loc, size).getResult();
+      });
   return nvgpu::TmaCreateDescriptorOp::create(host, loc, tile.descriptorType,
                                               unranked, box);
 }
@@ -244,8 +244,7 @@ Value vx::createTMABarriers(OpBuilder &builder, Location loc, int64_t count,
   MLIRContext *context = builder.getContext();
   auto type = nvgpu::MBarrierGroupType::get(
       context,
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
-      count);
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup), count);
   Value barriers = nvgpu::MBarrierCreateOp::create(builder, loc, type);
   // One arrival per phase: the elected thread's, with the tile's bytes.
   Value arrivals = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -291,13 +290,13 @@ void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
       Value value = getValueOrCreateConstantIndexOp(builder, loc, term);
       sum = sum ? builder.createOrFold<arith::AddIOp>(loc, sum, value) : value;
     }
-    coordinates.push_back(sum ? sum
-                              : arith::ConstantIndexOp::create(builder, loc, 0));
+    coordinates.push_back(
+        sum ? sum : arith::ConstantIndexOp::create(builder, loc, 0));
   }
-  nvgpu::TmaAsyncLoadOp::create(
-      builder, loc, expandToBox(builder, loc, destination, tile),
-      barriers, descriptor, coordinates, barrierIndex,
-      /*multicastMask=*/Value(), elected);
+  nvgpu::TmaAsyncLoadOp::create(builder, loc,
+                                expandToBox(builder, loc, destination, tile),
+                                barriers, descriptor, coordinates, barrierIndex,
+                                /*multicastMask=*/Value(), elected);
 }
 
 void vx::waitTMALoad(OpBuilder &builder, Location loc, Value barriers,

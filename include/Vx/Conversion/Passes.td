@@ -61,7 +61,8 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
-                           "gpu::GPUDialect", "memref::MemRefDialect",
+                           "cf::ControlFlowDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect",
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
                            "ub::UBDialect"];
   let options = [

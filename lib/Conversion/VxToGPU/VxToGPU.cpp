@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -152,6 +153,58 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
   return failure(result.wasInterrupted());
 }
 
+/// The product of `factors` (each in [0, 2^63)) and, with more than one
+/// factor, an i1 that holds when the product fits in [0, 2^63): each step's
+/// product must divide back to the previous one (no unsigned wrap) and stay
+/// non-negative.
+static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
+                                                   Location loc,
+                                                   ArrayRef<Value> factors) {
+  Value product = factors.front();
+  Value fits;
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (Value factor : factors.drop_front()) {
+    Value next = arith::MulIOp::create(builder, loc, product, factor);
+    Value factorIsZero = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, factor, zero);
+    Value divisor =
+        arith::SelectOp::create(builder, loc, factorIsZero, one, factor);
+    Value back = arith::DivUIOp::create(builder, loc, next, divisor);
+    Value exact = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        back, product);
+    Value nonNegative = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, next, zero);
+    Value stepFits = arith::OrIOp::create(
+        builder, loc, factorIsZero,
+        arith::AndIOp::create(builder, loc, exact, nonNegative));
+    fits = fits ? arith::AndIOp::create(builder, loc, fits, stepFits)
+                : stepFits;
+    product = next;
+  }
+  return {product, fits};
+}
+
+/// `loc` as `file:line:col` where it has one.
+static std::string describeLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+/// The run-time message of a dynamic grid whose parallel instances cannot be
+/// counted in an index.
+static std::string getOverflowMessage(SpawnOp spawn) {
+  return "vx.spawn at " + describeLocation(spawn.getLoc()) +
+         ": the product of the parallel grid sizes exceeds 2^63-1, so the "
+         "GPU mapping cannot count its instances; nothing is launched";
+}
+
 namespace {
 
 /// How the parallel dimensions of a spawn map onto a launch grid.
@@ -165,6 +218,9 @@ struct GridMapping {
   /// launch grid.
   OpFoldResult total;
   bool gridStride = false;
+  /// Whether a dynamic `total` fits in a (signed) index; null where it
+  /// cannot overflow.
+  Value totalFits;
 };
 
 struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
@@ -192,11 +248,20 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       std::optional<int64_t> staticTotal = getConstantIntValue(mapping.total);
       Value maxGridX = arith::ConstantIndexOp::create(rewriter, loc, kMaxGridX);
       if (!staticTotal) {
-        // A launch needs at least one CTA: skip it when the grid is empty.
+        // A launch needs at least one CTA: skip it when the grid is empty
+        // (the extents are clamped at 0, so the total is never negative),
+        // and when the total does not fit an index, after the assertion
+        // that reports it at run time.
         Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-        Value nonEmpty = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ugt, total, zero);
-        auto ifNonEmpty = scf::IfOp::create(rewriter, loc, nonEmpty);
+        Value launchable = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, total, zero);
+        if (mapping.totalFits) {
+          cf::AssertOp::create(rewriter, loc, mapping.totalFits,
+                               getOverflowMessage(spawn));
+          launchable = arith::AndIOp::create(rewriter, loc, launchable,
+                                             mapping.totalFits);
+        }
+        auto ifNonEmpty = scf::IfOp::create(rewriter, loc, launchable);
         rewriter.setInsertionPoint(ifNonEmpty.thenBlock()->getTerminator());
         gridDims[0] = arith::MinUIOp::create(rewriter, loc, total, maxGridX);
       } else {
@@ -288,7 +353,10 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       coords[inner] = arith::AddIOp::create(rewriter, loc, base, threadX);
       std::optional<int64_t> innerSize = getConstantIntValue(sizes[inner]);
       if (!innerSize || *innerSize % threads != 0) {
-        // The last CTA of a ragged dimension has idle threads.
+        // The last CTA of a ragged dimension has idle threads. A launch
+        // happens only when every parallel size is at least 1, and the
+        // coordinate stays below 2^64 (the last CTA ends before size +
+        // threads), so the unsigned comparison is exact.
         Value inBounds =
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                   coords[inner], sizes[inner]);
@@ -313,15 +381,22 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<OpFoldResult> grid = spawn.getMixedGrid();
     for (auto [position, dim] : llvm::enumerate(parallelDims)) {
       OpFoldResult extent = grid[dim];
+      std::optional<int64_t> size = getConstantIntValue(extent);
+      if (!size) {
+        // A dynamic size <= 0 runs no instance: clamped at 0 before the
+        // unsigned arithmetic below and in the kernel sees it.
+        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        extent = arith::MaxSIOp::create(builder, loc, cast<Value>(extent),
+                                        zero)
+                     .getResult();
+      }
       if (position + 1 == parallelDims.size() && threads > 1) {
-        if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+        if (size) {
           extent = builder.getIndexAttr(llvm::divideCeil(*size, threads));
         } else {
           Value divisor = arith::ConstantIndexOp::create(builder, loc, threads);
-          extent = arith::CeilDivUIOp::create(
-                       builder, loc,
-                       getValueOrCreateConstantIndexOp(builder, loc, extent),
-                       divisor)
+          extent = arith::CeilDivUIOp::create(builder, loc,
+                                              cast<Value>(extent), divisor)
                        .getResult();
         }
       }
@@ -337,30 +412,26 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     if (mapping.direct || parallelDims.empty())
       return mapping;
 
-    // Fold: the product of the extents, static where they all are.
+    // Fold: the product of the extents, static where they all are
+    // (checkDeviceSpawn has refused static products that overflow).
     int64_t staticTotal = 1;
-    Value dynamicTotal;
+    SmallVector<Value> dynamicExtents;
     for (OpFoldResult extent : mapping.extents) {
-      if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+      if (std::optional<int64_t> size = getConstantIntValue(extent))
         staticTotal *= *size;
-        continue;
-      }
-      Value value = cast<Value>(extent);
-      dynamicTotal = dynamicTotal ? arith::MulIOp::create(builder, loc,
-                                                          dynamicTotal, value)
-                                        .getResult()
-                                  : value;
+      else
+        dynamicExtents.push_back(cast<Value>(extent));
     }
-    if (!dynamicTotal) {
+    if (dynamicExtents.empty()) {
       mapping.total = builder.getIndexAttr(staticTotal);
       mapping.gridStride = staticTotal > kMaxGridX;
       return mapping;
     }
     if (staticTotal != 1)
-      dynamicTotal = arith::MulIOp::create(
-          builder, loc, dynamicTotal,
+      dynamicExtents.push_back(
           arith::ConstantIndexOp::create(builder, loc, staticTotal));
-    mapping.total = dynamicTotal;
+    std::tie(mapping.total, mapping.totalFits) =
+        buildCheckedProduct(builder, loc, dynamicExtents);
     mapping.gridStride = true;
     return mapping;
   }

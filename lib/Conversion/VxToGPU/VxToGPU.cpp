@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -111,10 +112,22 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
   if (spawn.getParallelDims().empty())
     threads = 1;
   int64_t staticTotal = 1;
+  SmallVector<int64_t> staticExtents;
+  bool overflows = false;
   for (std::optional<int64_t> extent : getStaticExtents(spawn, threads))
-    if (extent && llvm::MulOverflow(staticTotal, *extent, staticTotal))
-      return spawn.emitOpError("has more instances along its parallel "
-                               "dimensions than a 64-bit index can count");
+    if (extent) {
+      staticExtents.push_back(*extent);
+      overflows |= llvm::MulOverflow(staticTotal, *extent, staticTotal);
+    }
+  if (overflows)
+    return spawn.emitOpError("has more CTAs along its parallel dimensions (")
+           << llvm::join(llvm::map_range(staticExtents,
+                                         [](int64_t extent) {
+                                           return std::to_string(extent);
+                                         }),
+                         " x ")
+           << ") than the GPU mapping can count in an index (2^63-1); make "
+              "a dimension 'arbitrary' or split the spawn";
   WalkResult result = spawn.getBody().walk([&](Operation *op) {
     if (isa<CallOpInterface>(op)) {
       op->emitOpError("cannot run on the device: device spawns may not call "

@@ -225,15 +225,12 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
                      Twine(threadsPerBlock));
-  std::optional<unsigned> smNumber;
   if (options.chip) {
-    smNumber = getSMNumber(chip);
-    if (!smNumber)
-      return emitError("chip must be an NVIDIA chip such as 'sm_90' or "
-                       "'sm_100a', got '" +
-                       chip + "'");
+    std::string error;
+    if (failed(checkNVPTXTarget(chip, features, error)))
+      return emitError(error);
     if (features.empty())
-      features = getDefaultPTXFeatures(*smNumber).str();
+      features = getDefaultPTXFeatures(chip);
   }
   if (format != "isa" && format != "bin" && format != "fatbin")
     return emitError("format must be 'isa', 'bin' or 'fatbin', got '" +
@@ -258,7 +255,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     if (options.stage == Stage::ptx) {
       std::string error;
       toolkit = findCUDAToolkit(error);
-      if (!toolkit)
+      if (!toolkit || failed(checkPtxasChip(*toolkit, chip, error)))
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);

@@ -6,7 +6,7 @@
 
 // ZERO: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024, got 0
 // BIG: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024, got 2048
-// CHIP: error: convert-vx-to-gpu: chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got 'gfx90a'
+// CHIP: error: convert-vx-to-gpu: chip 'gfx90a' is not an NVIDIA chip that LLVM 22 knows
 // I1: error: 'vx.scratch' op in shared memory with threads-per-block > 1 needs a byte-sized integer or float element type, got 'i1'
 func.func @flags() {
   vx.spawn on tensor_core grid [4] semantics [parallel] {

@@ -1,6 +1,10 @@
 // Every PTX these stages produce assembles with ptxas for its chip: the
 // vx-to-ptx route, the mlir-translate + llc route, and cubins (format=bin).
 // REQUIRES: ptxas
+// The ptx stage takes only chips the toolkit's ptxas assembles for (CUDA 13
+// dropped sm_70, which LLVM still knows; sm_20 no toolkit has).
+// RUN: not vx-opt %s --vx-to-ptx="chip=sm_20" 2>&1 | FileCheck %s --check-prefix=PTXAS-CHIP
+// PTXAS-CHIP: error: vx-to-ptx: the CUDA toolkit at {{.*}} cannot assemble for chip 'sm_20'; its ptxas takes {{.*}}sm_90a
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: vx-opt %S/../../examples/attention.mlir --vx-to-ptx -o %t/sm90.mlir
 // RUN: %extract_ptx %t/sm90.mlir %t/sm90

@@ -465,10 +465,10 @@ struct ConvertVxToGPUPass
           << static_cast<unsigned>(threadsPerBlock);
       return signalPassFailure();
     }
-    if (!chip.empty() && !getSMNumber(chip)) {
-      module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
-                       "as 'sm_90' or 'sm_100a', got '")
-          << chip << "'";
+    std::string chipError;
+    if (!chip.empty() &&
+        failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
+      module.emitError("convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
     bool valid = true;

@@ -104,7 +104,8 @@ def test_pipeline_option_values_refused_by_the_stage():
     with pytest.raises(vx.VxError, match="ptx: format must be 'isa', 'bin' or "
                                          "'fatbin', got 'elf'"):
         vx.pipeline("ptx", format="elf")
-    with pytest.raises(vx.VxError, match="chip must be an NVIDIA chip"):
+    with pytest.raises(vx.VxError, match="chip '90' is not an NVIDIA chip that "
+                                         "LLVM 22 knows"):
         vx.pipeline("nvvm", chip="90")
     with pytest.raises(vx.VxError, match="'threads-per-block' applies only with"):
         vx.pipeline("llvm", threads_per_block=4)
@@ -286,6 +287,44 @@ def test_ptx_for_sm_100a(matmul):
     text = matmul.ptx(chip="sm_100a", threads_per_block=4)["matmul_kernel"]
     assert ".target sm_100a" in text
     assert ".version 8.6" in text
+
+
+CHIP_ERRORS = [
+    ({"chip": "sm_999"}, "chip 'sm_999' is not an NVIDIA chip that LLVM 22 knows"),
+    ({"chip": "sm_100a", "features": "+ptx80"}, "chip 'sm_100a' needs PTX 8.6"),
+    ({"features": "+ptx999"}, "feature '+ptx999' is not an NVPTX feature"),
+]
+
+
+@pytest.mark.parametrize("options, message", CHIP_ERRORS)
+def test_ptx_refuses_unknown_chips_and_features(matmul, options, message):
+    with pytest.raises(vx.VxError, match=re.escape(message)):
+        matmul.ptx(**options)
+    with pytest.raises(vx.VxError, match=re.escape(message)):
+        matmul.lower("nvvm", **options)
+
+
+def test_unknown_chips_print_nothing_and_exit_1(tmp_path):
+    # LLVM would print "not a recognized processor" or end the process with
+    # a fatal error; vx refuses first, in its own words.
+    script = ("import vx, sys\n"
+              "m = vx.parse(open(sys.argv[1]).read())\n"
+              "for options in [{'chip': 'sm_999'}, {'chip': 'sm_100a', 'features': '+ptx80'}]:\n"
+              "    try:\n"
+              "        m.ptx(**options)\n"
+              "    except vx.VxError:\n"
+              "        continue\n"
+              "    sys.exit(2)\n")
+    result = subprocess.run([sys.executable, "-c", script,
+                             os.path.join(EXAMPLES, "matmul.mlir")],
+                            capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert (result.returncode, result.stderr) == (0, "")
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--stage", "ptx",
+                     "--chip=sm_999")
+    assert result.returncode == 1
+    assert "not a recognized" not in result.stderr
+    assert "chip 'sm_999' is not an NVIDIA chip" in result.stderr
 
 
 def test_ptx_of_a_ptx_stage_module(attention):

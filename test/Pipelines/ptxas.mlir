@@ -26,6 +26,14 @@
 // RUN: FileCheck %s --check-prefix=ASYNC < %t/async/double_buffered_sums_kernel.ptx
 // RUN: %ptxas -arch=sm_90 %t/async/double_buffered_sums_kernel.ptx -o %t/async.cubin
 // RUN: %ptxas -arch=sm_90 %t/async/row_sums_kernel.ptx -o %t/async-rows.cubin
+// Before sm_80 the same transfers are synchronous copies (LLVM cannot select
+// cp.async there).
+// RUN: vx-opt %S/../Integration/transfer.mlir --vx-to-ptx="chip=sm_75" -o %t/sm75.mlir
+// RUN: %extract_ptx %t/sm75.mlir %t/sm75
+// RUN: FileCheck %s --check-prefix=SM75 < %t/sm75/double_buffered_sums_kernel.ptx
+// RUN: %ptxas -arch=sm_75 %t/sm75/double_buffered_sums_kernel.ptx -o %t/sm75.cubin
+// SM75: .target sm_75
+// SM75-NOT: cp.async
 // ASYNC-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // ASYNC-DAG: cp.async.commit_group;
 // ASYNC-DAG: cp.async.wait_group {{.*}}1;

@@ -487,7 +487,7 @@ struct ConvertVxToGPUPass
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode);
     populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
-                                                module);
+                                                module, chip);
     populateVxToGPUConversionPatterns(patterns, threadsPerBlock);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

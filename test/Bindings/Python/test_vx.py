@@ -327,6 +327,18 @@ def test_unknown_chips_print_nothing_and_exit_1(tmp_path):
     assert "chip 'sm_999' is not an NVIDIA chip" in result.stderr
 
 
+def test_ptx_before_sm_80_copies_synchronously():
+    # sm_75 has no cp.async: LLVM would abort the interpreter on it.
+    transfer = open(os.path.join(ROOT, "test", "Integration", "transfer.mlir")).read()
+    module = vx.parse(transfer)
+    lowered = module.lower("ptx", chip="sm_75")
+    assert any("cp.async needs sm_80 or newer, and the chip is 'sm_75'" in d.message
+               for d in lowered.diagnostics)
+    for text in lowered.ptx().values():
+        assert ".target sm_75" in text and "cp.async" not in text
+    assert any("cp.async" in text for text in module.ptx(chip="sm_80").values())
+
+
 def test_ptx_of_a_ptx_stage_module(attention):
     assert attention.lower("ptx").ptx() == attention.ptx()
     with pytest.raises(ValueError, match="holds a 'bin' object, not PTX"):

@@ -41,9 +41,10 @@ using namespace mlir::vx;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
-/// Per-thread slices of shared scratch start at this alignment, the widest
-/// access (16-byte vectors and cp.async chunks).
-static constexpr int64_t kSmemSliceAlignment = 16;
+/// Every smem buffer starts at a multiple of this many bytes in the CTA's
+/// dynamic shared memory (whose base has this alignment on the GPU): the
+/// widest shared-memory access (16-byte vectors and cp.async chunks).
+static constexpr int64_t kSmemAlignment = 16;
 
 bool vx::isInDeviceCode(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
@@ -56,24 +57,80 @@ bool vx::isInDeviceCode(Operation *op) {
   return false;
 }
 
-static int64_t byteSize(MemRefType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+/// The bytes one element of `type` takes in memory and its alignment, as
+/// LLVM lays it out (NVPTX and the host alike), for the element types that
+/// smem scratch may have: integers and floats of 1 to 8 bits or a power of
+/// two, index, and vectors of the byte-sized ones.
+static std::optional<std::pair<int64_t, int64_t>> getElementLayout(Type type) {
+  auto scalarBytes = [](Type scalar) -> std::optional<int64_t> {
+    if (scalar.isIndex())
+      return 8;
+    if (!scalar.isIntOrFloat())
+      return std::nullopt;
+    unsigned width = scalar.getIntOrFloatBitWidth();
+    if (width <= 8)
+      return 1;
+    if (!llvm::isPowerOf2_32(width))
+      return std::nullopt;
+    return width / 8;
+  };
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector) {
+    std::optional<int64_t> bytes = scalarBytes(type);
+    if (!bytes)
+      return std::nullopt;
+    return std::make_pair(*bytes, *bytes);
+  }
+  std::optional<int64_t> elementBytes = scalarBytes(vector.getElementType());
+  if (vector.isScalable() || !elementBytes ||
+      vector.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  // An n-D vector is an array of its innermost 1-D vectors, each padded to a
+  // power of two.
+  int64_t row =
+      llvm::PowerOf2Ceil(vector.getShape().back() * *elementBytes);
+  return std::make_pair(vector.getNumElements() / vector.getShape().back() *
+                            row,
+                        row);
 }
 
-/// The workgroup buffer that holds `threads` slices of an smem scratch: the
-/// scratch type itself in workgroup memory for one thread, otherwise bytes.
-static MemRefType getWorkgroupType(MemRefType scratchType, int64_t threads) {
-  auto workgroup = gpu::AddressSpaceAttr::get(scratchType.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  if (threads == 1)
-    return MemRefType::get(scratchType.getShape(),
-                           scratchType.getElementType(), AffineMap(),
-                           workgroup);
-  int64_t slice = llvm::alignTo(byteSize(scratchType), kSmemSliceAlignment);
-  return MemRefType::get({threads * slice},
-                         IntegerType::get(scratchType.getContext(), 8),
-                         AffineMap(), workgroup);
+namespace {
+/// Where the smem scratch of a device spawn lives in its CTA's dynamic
+/// shared memory: with `threads` instances per CTA, instance t's buffer of
+/// `scratch[k]` starts at byte `offsets[k] + t * sliceBytes[k]`.
+struct SharedMemoryLayout {
+  SmallVector<ScratchOp> scratch;
+  SmallVector<int64_t> sliceBytes;
+  SmallVector<int64_t> offsets;
+  /// Every buffer starts at a multiple of this (a power of two).
+  int64_t alignment = kSmemAlignment;
+  /// The CTA's dynamic shared memory in bytes.
+  int64_t totalBytes = 0;
+};
+} // namespace
+
+/// The layout of the smem scratch of `spawn` (whose element types
+/// checkDeviceSpawn has admitted), `threads` instances per CTA.
+static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
+                                                int64_t threads) {
+  SharedMemoryLayout layout;
+  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
+    if (scratch.getPlacement() == Memory::smem) {
+      layout.scratch.push_back(scratch);
+      layout.alignment = std::max(
+          layout.alignment,
+          getElementLayout(scratch.getType().getElementType())->second);
+    }
+  for (ScratchOp scratch : layout.scratch) {
+    MemRefType type = scratch.getType();
+    int64_t bytes =
+        type.getNumElements() * getElementLayout(type.getElementType())->first;
+    int64_t slice = llvm::alignTo(bytes, layout.alignment);
+    layout.sliceBytes.push_back(slice);
+    layout.offsets.push_back(layout.totalBytes);
+    layout.totalBytes += threads * slice;
+  }
+  return layout;
 }
 
 /// Dialects whose ops lower to device code.
@@ -154,16 +211,39 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
           << type;
       return WalkResult::interrupt();
     }
-    if (threads > 1 && (!type.getElementType().isIntOrFloat() ||
-                        type.getElementTypeBitWidth() % 8 != 0)) {
-      scratch.emitOpError("in shared memory with threads-per-block > 1 needs "
-                          "a byte-sized integer or float element type, got ")
+    if (!getElementLayout(type.getElementType())) {
+      scratch.emitOpError("in shared memory needs integers, floats or index, "
+                          "or vectors of byte-sized ones, got ")
           << type.getElementType();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+
+  // The CTA's shared memory against the chip's limit (the largest of any
+  // chip when none is named), less the aligned byte of static shared memory
+  // that the symbol of the dynamic shared memory takes in LLVM's PTX.
+  SharedMemoryLayout layout = getSharedMemoryLayout(spawn, threads);
+  int64_t limit =
+      getMaxSharedMemoryPerBlock(chipNumber.value_or(90)) - kSmemAlignment;
+  if (layout.totalBytes <= limit)
+    return success();
+  InFlightDiagnostic error = spawn.emitOpError("needs ")
+                             << layout.totalBytes
+                             << " bytes of shared memory per CTA (";
+  if (threads > 1)
+    error << threads << " instances per CTA x ";
+  error << llvm::sum_of(layout.sliceBytes)
+        << " bytes of smem scratch per instance), more than the " << limit
+        << " bytes of dynamic shared memory that "
+        << (chipNumber ? "'" + chip.str() + "'" : std::string("any chip"))
+        << " gives a CTA";
+  for (auto [scratch, bytes] : llvm::zip(layout.scratch, layout.sliceBytes))
+    error.attachNote(scratch.getLoc())
+        << "smem scratch of " << bytes << " bytes per instance";
+  return error;
 }
 
 /// The product of `factors` (each in [0, 2^63)) and, with more than one
@@ -282,18 +362,18 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    Block &body = spawn.getBody().front();
-    SmallVector<ScratchOp> scratchOps(body.getOps<ScratchOp>());
-    SmallVector<Type> workgroupTypes;
-    for (ScratchOp scratch : scratchOps)
-      if (scratch.getPlacement() == Memory::smem)
-        workgroupTypes.push_back(getWorkgroupType(scratch.getType(), threads));
-
+    // smem scratch is dynamic shared memory: a kernel may use what the chip
+    // has (static shared memory stops at 48 KiB), and every buffer is
+    // aligned for the widest access.
+    SharedMemoryLayout smem = getSharedMemoryLayout(spawn, threads);
+    Value smemBytes;
+    if (smem.totalBytes)
+      smemBytes = arith::ConstantIntOp::create(rewriter, loc, smem.totalBytes,
+                                               /*width=*/32);
     Value blockX = arith::ConstantIndexOp::create(rewriter, loc, threads);
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
-        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{}, workgroupTypes);
+        smemBytes);
     Block *kernel = &launch.getBody().front();
     rewriter.setInsertionPointToEnd(kernel);
     gpu::TerminatorOp::create(rewriter, loc);
@@ -308,35 +388,44 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
     // Scratch lives for the whole kernel: one instance runs at a time per
-    // thread, so a later instance (grid-stride) reuses the buffer.
-    ArrayRef<BlockArgument> workgroup = launch.getWorkgroupAttributions();
-    for (ScratchOp scratch : scratchOps) {
+    // thread, so a later instance (grid-stride) reuses the buffer. smem
+    // scratch is a view of this thread's slice of the dynamic shared memory,
+    // cast back to the memory space the body was written against.
+    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    Value sharedBytes;
+    if (smem.totalBytes)
+      sharedBytes = gpu::DynamicSharedMemoryOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                          AffineMap(), workgroup));
+    for (auto [scratch, offset, sliceBytes] :
+         llvm::zip_equal(smem.scratch, smem.offsets, smem.sliceBytes)) {
       MemRefType type = scratch.getType();
-      Value buffer;
-      if (scratch.getPlacement() == Memory::private_) {
-        buffer = memref::AllocaOp::create(rewriter, scratch.getLoc(), type);
-      } else {
-        Value slices = workgroup.front();
-        workgroup = workgroup.drop_front();
-        auto space = cast<MemRefType>(slices.getType()).getMemorySpace();
-        Value slice = slices;
-        if (threads > 1) {
-          int64_t sliceBytes =
-              llvm::alignTo(byteSize(type), kSmemSliceAlignment);
-          Value shift = arith::MulIOp::create(
-              rewriter, scratch.getLoc(), threadX,
-              arith::ConstantIndexOp::create(rewriter, loc, sliceBytes));
-          slice = memref::ViewOp::create(
-              rewriter, scratch.getLoc(),
-              MemRefType::get(type.getShape(), type.getElementType(),
-                              AffineMap(), space),
-              slices, shift, ValueRange());
-        }
-        buffer = memref::MemorySpaceCastOp::create(rewriter, scratch.getLoc(),
-                                                   type, slice);
+      Location scratchLoc = scratch.getLoc();
+      Value shift;
+      if (threads > 1)
+        shift = arith::MulIOp::create(
+            rewriter, scratchLoc, threadX,
+            arith::ConstantIndexOp::create(rewriter, scratchLoc, sliceBytes));
+      if (offset || !shift) {
+        Value base = arith::ConstantIndexOp::create(rewriter, scratchLoc, offset);
+        shift = shift ? arith::AddIOp::create(rewriter, scratchLoc, base, shift)
+                      : base;
       }
-      rewriter.replaceOp(scratch, buffer);
+      Value slice = memref::ViewOp::create(
+          rewriter, scratchLoc,
+          MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
+                          workgroup),
+          sharedBytes, shift, ValueRange());
+      rewriter.replaceOp(scratch, memref::MemorySpaceCastOp::create(
+                                      rewriter, scratchLoc, type, slice));
     }
+    for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
+      if (scratch.getPlacement() == Memory::private_)
+        rewriter.replaceOp(scratch, memref::AllocaOp::create(
+                                        rewriter, scratch.getLoc(),
+                                        scratch.getType()));
 
     // The CTA coordinates along the parallel dimensions.
     SmallVector<Value> blockCoords;

@@ -53,11 +53,14 @@ class VxError(Exception):
 
 
 class Launch(NamedTuple):
-    """One gpu.launch_func: the kernel's name and its grid and block sizes,
-    (x, y, z) with an int where static and None where dynamic."""
+    """One gpu.launch_func: the kernel's name (its device module's, the key
+    of `Module.ptx()`), its grid and block sizes, (x, y, z) with an int where
+    static and None where dynamic, and the location of its spawn
+    ("file:line:col")."""
     kernel: str
     grid: Tuple[Optional[int], Optional[int], Optional[int]]
     block: Tuple[Optional[int], Optional[int], Optional[int]]
+    location: str
 
 
 def _check_stage(stage):
@@ -156,8 +159,8 @@ class Module:
             module = self.lower("gpu", **options)
         elif options:
             raise TypeError("options apply only to a module at stage 'vx'")
-        return [Launch(kernel, tuple(grid), tuple(block))
-                for kernel, grid, block in module._native.launches()]
+        return [Launch(kernel, tuple(grid), tuple(block), location)
+                for kernel, grid, block, location in module._native.launches()]
 
     def ptx(self, **options):
         """{device module name: PTX text}. A module before stage "ptx" is

@@ -99,7 +99,8 @@ def main(argv=None):
             print(diagnostic, file=sys.stderr)
         if arguments.launches:
             _write(arguments.output, "".join(
-                f"{launch.kernel} grid={launch.grid} block={launch.block}\n"
+                f"{launch.kernel} grid={launch.grid} block={launch.block} "
+                f"at {launch.location}\n"
                 for launch in lowered.launches()))
         elif stage == "ptx":
             _write_ptx(lowered.ptx(), arguments.output)

@@ -196,3 +196,23 @@ func.func @six_d(%a: memref<?xf32>, %v: f32, %n: index, %m: index) {
   }
   return
 }
+
+// Two spawns in one function: each kernel is named as its module, uniquely.
+// CHECK-LABEL: func.func @two_spawns
+// CHECK: gpu.launch_func @two_spawns_kernel::@two_spawns_kernel
+// CHECK: gpu.launch_func @two_spawns_kernel_0::@two_spawns_kernel_0
+// CHECK: gpu.module @two_spawns_kernel
+// CHECK: gpu.func @two_spawns_kernel(
+// CHECK: gpu.module @two_spawns_kernel_0
+// CHECK: gpu.func @two_spawns_kernel_0(
+func.func @two_spawns(%a: memref<8xf32>, %v: f32) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  return
+}

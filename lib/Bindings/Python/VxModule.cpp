@@ -264,18 +264,20 @@ public:
     return count;
   }
 
-  /// (kernel, (gx, gy, gz), (bx, by, bz)) per gpu.launch_func, in order.
+  /// (kernel, (gx, gy, gz), (bx, by, bz), location) per gpu.launch_func, in
+  /// order; the kernel is named by its gpu.module, as the PTX of ptx() is.
   py::list launches() {
     py::list result;
     module->walk([&](gpu::LaunchFuncOp launch) {
       gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
       gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
       result.append(py::make_tuple(
-          launch.getKernelName().str(),
+          launch.getKernelModuleName().str(),
           py::make_tuple(getConstantDim(grid.x), getConstantDim(grid.y),
                          getConstantDim(grid.z)),
           py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
-                         getConstantDim(block.z))));
+                         getConstantDim(block.z)),
+          formatLocation(launch.getLoc())));
     });
     return result;
   }

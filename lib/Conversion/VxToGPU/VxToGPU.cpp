@@ -25,7 +25,10 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <memory>
 
 namespace mlir {
 namespace vx {
@@ -298,6 +301,33 @@ static std::string getOverflowMessage(SpawnOp spawn) {
          "GPU mapping cannot count its instances; nothing is launched";
 }
 
+/// The kernel name of each device spawn.
+using KernelNames = DenseMap<Operation *, StringAttr>;
+
+/// Names the device spawns of `module` in program order: in function @f,
+/// `f_kernel`, `f_kernel_0`, `f_kernel_1`, ... (the names outlining would
+/// give the modules), skipping names the module already has.
+static std::shared_ptr<const KernelNames> nameKernels(ModuleOp module) {
+  auto names = std::make_shared<KernelNames>();
+  SymbolTable symbols(module);
+  llvm::StringSet<> taken;
+  module.walk([&](SpawnOp spawn) {
+    if (!spawn.isDeviceSpawn())
+      return;
+    auto function = spawn->getParentOfType<SymbolOpInterface>();
+    std::string base =
+        ((function ? function.getName() : StringRef("spawn")) + "_kernel")
+            .str();
+    std::string name = base;
+    for (unsigned suffix = 0; symbols.lookup(name) || taken.contains(name);
+         ++suffix)
+      name = base + "_" + std::to_string(suffix);
+    taken.insert(name);
+    (*names)[spawn] = StringAttr::get(module.getContext(), name);
+  });
+  return names;
+}
+
 namespace {
 
 /// How the parallel dimensions of a spawn map onto a launch grid.
@@ -317,8 +347,10 @@ struct GridMapping {
 };
 
 struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
-  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock)
-      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock) {}
+  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock,
+                std::shared_ptr<const KernelNames> kernelNames)
+      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock),
+        kernelNames(std::move(kernelNames)) {}
 
   LogicalResult
   matchAndRewrite(SpawnOp spawn, OpAdaptor,
@@ -371,9 +403,16 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       smemBytes = arith::ConstantIntOp::create(rewriter, loc, smem.totalBytes,
                                                /*width=*/32);
     Value blockX = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    // The outlined module and its kernel share one name, unique in the
+    // module: what Python's launches and PTX keys show.
+    auto kernelName = FlatSymbolRefAttr::get(kernelNames->at(spawn));
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
-        smemBytes);
+        smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+        /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/kernelName,
+        /*function=*/kernelName);
     Block *kernel = &launch.getBody().front();
     rewriter.setInsertionPointToEnd(kernel);
     gpu::TerminatorOp::create(rewriter, loc);
@@ -539,6 +578,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
   }
 
   int64_t threadsPerBlock;
+  std::shared_ptr<const KernelNames> kernelNames;
 };
 
 struct ConvertVxToGPUPass
@@ -577,7 +617,7 @@ struct ConvertVxToGPUPass
                                                 isInDeviceCode);
     populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
                                                 module, chip);
-    populateVxToGPUConversionPatterns(patterns, threadsPerBlock);
+    populateVxToGPUConversionPatterns(patterns, threadsPerBlock, module);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
@@ -586,8 +626,10 @@ struct ConvertVxToGPUPass
 } // namespace
 
 void vx::populateVxToGPUConversionPatterns(RewritePatternSet &patterns,
-                                           int64_t threadsPerBlock) {
-  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock);
+                                           int64_t threadsPerBlock,
+                                           ModuleOp module) {
+  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock,
+                              nameKernels(module));
   populateMemRefCopyToLoopsPatterns(patterns);
 }
 

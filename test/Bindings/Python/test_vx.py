@@ -241,14 +241,15 @@ def test_lower_refuses_tensor_core5_below_sm_100():
 ])
 def test_launches_of_1d_to_6d_grids(sizes, semantics, grid):
     module = vx.parse(grid_module(sizes, semantics))
-    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1))]
+    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1),
+                                           "<string>:2:3")]
     assert module.lower("gpu").launches() == module.launches()
 
 
 def test_launches_with_threads_per_block():
     module = vx.parse(grid_module([3, 70000], ["parallel"] * 2))
     assert module.launches(threads_per_block=128) == [
-        vx.Launch("f_kernel", (3, 547, 1), (128, 1, 1))]
+        vx.Launch("f_kernel", (3, 547, 1), (128, 1, 1), "<string>:2:3")]
 
 
 def test_launches_of_a_dynamic_grid_are_none():
@@ -257,8 +258,35 @@ def test_launches_of_a_dynamic_grid_are_none():
     assert launch.grid == (None, 1, 1) and launch.block == (1, 1, 1)
 
 
+TWO_SPAWNS = """func.func @f(%a: memref<8xf32>, %v: f32) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  return
+}
+"""
+
+
+def test_launches_name_each_kernel_as_its_ptx():
+    module = vx.parse(TWO_SPAWNS, "two.mlir")
+    launches = module.launches()
+    assert [(l.kernel, l.grid, l.location) for l in launches] == [
+        ("f_kernel", (8, 1, 1), "two.mlir:2:3"),
+        ("f_kernel_0", (4, 1, 1), "two.mlir:6:3")]
+    ptx = module.ptx()
+    assert list(ptx) == ["f_kernel", "f_kernel_0"]
+    for launch in launches:
+        assert f".entry {launch.kernel}(" in ptx[launch.kernel]
+
+
 def test_launches_at_each_stage(attention):
-    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1))]
+    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1),
+                          "attention.mlir:14:3")]
     assert attention.launches() == expected
     assert attention.lower("nvvm").launches() == expected
     assert attention.lower("ptx").launches() == expected
@@ -646,7 +674,8 @@ def test_cli_prints_every_stage():
 def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "attention_kernel grid=(1, 2, 2) block=(1, 1, 1)\n"
+    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(1, 1, 1) "
+                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:14:3\n")
 
 
 def test_cli_errors_exit_1(tmp_path):

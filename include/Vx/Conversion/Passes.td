@@ -23,7 +23,8 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
     Example: `vx-opt --convert-vx-to-scf="reverse-parallel=true"`.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
-                           "scf::SCFDialect", "ub::UBDialect"];
+                           "scf::SCFDialect", "ub::UBDialect",
+                           "vector::VectorDialect"];
   let options = [
     Option<"reverseParallel", "reverse-parallel", "bool", "false",
            "Iterate the parallel dimensions from last to first">
@@ -64,7 +65,7 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
                            "cf::ControlFlowDialect", "gpu::GPUDialect",
                            "memref::MemRefDialect",
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
-                           "ub::UBDialect"];
+                           "ub::UBDialect", "vector::VectorDialect"];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,

@@ -19,10 +19,13 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -136,14 +139,52 @@ static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
   return layout;
 }
 
-/// Dialects whose ops lower to device code.
+/// Dialects whose ops lower on every route of a device spawn: the GPU
+/// pipelines and the CPU ones (gpu, nvgpu and nvvm ops would run only on
+/// the GPU; the compiler places those itself).
 static bool isDeviceDialect(Dialect *dialect) {
   if (!dialect)
     return false;
-  return llvm::is_contained(
-      {"arith", "math", "index", "scf", "affine", "vector", "memref", "vx",
-       "gpu", "nvgpu", "nvvm", "linalg", "ub", "complex"},
-      dialect->getNamespace());
+  return llvm::is_contained({"arith", "math", "index", "scf", "affine",
+                             "vector", "memref", "vx", "linalg", "ub",
+                             "complex"},
+                            dialect->getNamespace());
+}
+
+/// Why `op`, in a device spawn body, would not lower on every route (or run
+/// on the device), or nothing when it would.
+static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (isa<CallOpInterface>(op))
+    return "cannot run on the device: device spawns may not call host "
+           "functions";
+  if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op))
+    return "cannot run on the device: allocate per-instance memory with "
+           "'vx.scratch'";
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return "cannot run on the device: device code works on memrefs, not "
+           "tensors (bufferize first)";
+  if (isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+          op->getDialect()))
+    return "cannot run in a spawn body: it runs only on the GPU, and a spawn "
+           "body runs on the CPU paths too";
+  if (!isDeviceDialect(op->getDialect()))
+    return "cannot run on the device: its dialect has no device lowering";
+  if (isa<math::IsInfOp, math::IsNormalOp, math::ClampFOp>(op))
+    return "has no lowering on the CPU paths (LLVM 22's math lowerings lack "
+           "it); write it with arith comparisons";
+  if (isa<vector::PrintOp>(op))
+    return "cannot run on the device: it prints through host functions";
+  if (isa<memref::AllocaScopeOp>(op))
+    return "cannot be lowered in a spawn body: its region must stay one "
+           "block while the control flow around it is lowered, and the "
+           "spawn body is an allocation scope already";
+  if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op);
+      atomic && !atomic.getResult().getType().isIntOrIndex())
+    return "on a non-integer element type does not lower (LLVM's cmpxchg "
+           "takes integers); use 'memref.atomic_rmw' or an integer buffer";
+  return std::nullopt;
 }
 
 /// The number of CTAs along each parallel dimension of `spawn` as far as
@@ -189,19 +230,9 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
            << ") than the GPU mapping can count in an index (2^63-1); make "
               "a dimension 'arbitrary' or split the spawn";
   WalkResult result = spawn.getBody().walk([&](Operation *op) {
-    if (isa<CallOpInterface>(op)) {
-      op->emitOpError("cannot run on the device: device spawns may not call "
-                      "host functions");
-      return WalkResult::interrupt();
-    }
-    if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op)) {
-      op->emitOpError("cannot run on the device: allocate per-instance "
-                      "memory with 'vx.scratch'");
-      return WalkResult::interrupt();
-    }
-    if (!isDeviceDialect(op->getDialect())) {
-      op->emitOpError("cannot run on the device: its dialect has no device "
-                      "lowering");
+    if (std::optional<std::string> reason = getDeviceIllegalReason(op)) {
+      op->emitOpError(*reason).attachNote(spawn.getLoc())
+          << "in this device spawn";
       return WalkResult::interrupt();
     }
     auto scratch = dyn_cast<ScratchOp>(op);
@@ -605,7 +636,7 @@ struct ConvertVxToGPUPass
       if (spawn.isDeviceSpawn())
         valid &= succeeded(checkDeviceSpawn(spawn, chip, threadsPerBlock));
     });
-    if (!valid)
+    if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
 
     MLIRContext *context = &getContext();

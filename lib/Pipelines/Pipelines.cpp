@@ -24,7 +24,7 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// CUDA's limit on the threads of a CTA.
-static constexpr unsigned kMaxThreadsPerBlock = 1024;
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 static const StringRef stageNames[] = {"vx",   "scf", "gpu",
                                        "nvvm", "ptx", "llvm"};
@@ -119,6 +119,21 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                    llvm::cl::init("isa"));
 }
 
+LogicalResult vx::parseVxPipelineOptions(VxPipelineOptions &options,
+                                         StringRef text, std::string &error) {
+  std::string detail;
+  llvm::raw_string_ostream detailStream(detail);
+  if (succeeded(options.parseFromString(text, detailStream)))
+    return success();
+  // llvm::cl's own message, without the program name it starts with.
+  StringRef reason = StringRef(detail).trim();
+  reason = reason.drop_front(std::min(reason.size(), reason.find(": ") + 2));
+  error = ("invalid options '" + text + "'").str();
+  if (!reason.empty())
+    error += (": " + reason).str();
+  return failure();
+}
+
 /// The checker that starts every pipeline.
 static void addChecker(OpPassManager &pm, bool allowRaces) {
   VxVerifySemanticsOptions options;
@@ -134,7 +149,7 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
 /// is checked against the spawns' topologies.
-static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
+static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
                           StringRef chip) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
@@ -250,7 +265,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool allowRaces = O::get(options.allowRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
-  unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
+  int64_t threadsPerBlock = O::get<int64_t>(options.threadsPerBlock, 1);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
@@ -341,8 +356,9 @@ static void registerStagePipeline(Stage stage, StringRef description) {
       [stage, name](OpPassManager &pm, StringRef text,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
         VxPipelineOptions options(stage);
-        if (failed(options.parseFromString(text)))
-          return errorHandler(name + ": invalid options '" + text + "'");
+        std::string error;
+        if (failed(parseVxPipelineOptions(options, text, error)))
+          return errorHandler(name + ": " + error);
         return buildVxPipeline(pm, options, [&](const Twine &message) {
           return errorHandler(name + ": " + message);
         });

@@ -67,7 +67,7 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
                            "ub::UBDialect", "vector::VectorDialect"];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">

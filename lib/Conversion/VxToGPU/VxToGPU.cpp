@@ -618,17 +618,19 @@ struct ConvertVxToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Option errors are about the pass, not an op: no op is attached (which
+    // would print the whole module in a note).
     if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
-      module.emitError("convert-vx-to-gpu: threads-per-block must be between "
-                       "1 and ")
+      emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
+                                 "be between 1 and ")
           << kMaxThreadsPerBlock << ", got "
-          << static_cast<unsigned>(threadsPerBlock);
+          << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
     std::string chipError;
     if (!chip.empty() &&
         failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
-      module.emitError("convert-vx-to-gpu: ") << chipError;
+      emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
     bool valid = true;

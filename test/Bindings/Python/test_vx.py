@@ -94,10 +94,34 @@ def test_pipeline_rejects_unknown_stages_and_options():
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
-    with pytest.raises(TypeError, match="must be a bool, an int or a str"):
+    with pytest.raises(TypeError, match="option 'chip' takes a str, got float"):
         vx.pipeline("nvvm", chip=90.0)
+    with pytest.raises(TypeError, match="option 'openmp' takes a bool, got str"):
+        vx.pipeline("llvm", openmp="maybe")
+    with pytest.raises(TypeError, match="option 'threads_per_block' takes an "
+                                        "int, got bool"):
+        vx.pipeline("gpu", threads_per_block=True)
     with pytest.raises(ValueError, match="invalid value"):
         vx.pipeline("nvvm", chip="sm_90 features=+ptx80")
+
+
+def test_option_errors_print_nothing():
+    # Out-of-range values are the stage's errors (VxError), wrong kinds
+    # TypeErrors: llvm::cl never gets to print its own complaint.
+    script = ("import vx\n"
+              "for stage, options in [('gpu', {'threads_per_block': -1}),\n"
+              "                       ('llvm', {'openmp': 'maybe'})]:\n"
+              "    try:\n"
+              "        vx.pipeline(stage, **options)\n"
+              "    except (vx.VxError, TypeError) as error:\n"
+              "        print(type(error).__name__, error)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert result.stderr == ""
+    assert result.stdout == (
+        "VxError gpu: threads-per-block must be between 1 and 1024, got -1\n"
+        "TypeError option 'openmp' takes a bool, got str\n")
 
 
 def test_pipeline_option_values_refused_by_the_stage():

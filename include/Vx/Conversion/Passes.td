@@ -41,23 +41,33 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     dimension is launch dimension x, y, z in that order. Otherwise the
     parallel dimensions are folded into launch dimension x and recovered in
     the kernel by delinearization, looping grid-stride where the total can
-    exceed the limit of x (and skipping the launch when it is 0). A spawn
-    without parallel dimensions is a 1x1x1 launch.
+    exceed the limit of x. Dynamic sizes are clamped at 0 (a size <= 0 runs
+    no instance): the launch is skipped when the total is 0, and when the
+    product of the sizes exceeds 2^63-1 a `cf.assert` stops the program with
+    a message naming the spawn and nothing is launched. A spawn without
+    parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
+    module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
     Arbitrary dimensions stay an `scf.for` nest inside the kernel. One grid
     instance runs per CTA; `threads-per-block=N` spreads the innermost
     parallel dimension over N threads with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
-    (`private`) or a workgroup attribution of the launch (`smem`, one slice
-    per thread), seen through a `memref.memory_space_cast` so that its type
-    is unchanged. A transfer from global memory into `smem` scratch becomes
-    cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or 16-byte chunks,
-    gathered by one `nvgpu.device_async_create_group`) and its await an
-    `nvgpu.device_async_wait` in place; other transfers and `memref.copy`
-    become loop copies, with a remark saying why. An op that cannot run on the device (allocation, a call to a
-    host function, an op of a host-only dialect) is an error that names it.
-    With `chip` set, a `tensor_core5` spawn needs sm_100 or newer.
+    (`private`) or a view of the launch's dynamic shared memory (`smem`, one
+    16-byte aligned slice per thread and scratch), seen through a
+    `memref.memory_space_cast` so that its type is unchanged; the CTA's total
+    is checked against the chip's limit (227 KiB on sm_90). Affine ops in
+    spawn bodies are lowered first (grid indices become values that are no
+    affine dimensions or symbols). A transfer from global memory into
+    `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
+    8- or 16-byte chunks, gathered by one `nvgpu.device_async_create_group`)
+    and its await an `nvgpu.device_async_wait` in place, from sm_80 on;
+    other transfers and `memref.copy` become loop copies, with a remark
+    saying why. An op that cannot run on the device or would not lower on
+    every route (allocation, a call, an op of a host-only or GPU-only
+    dialect, tensors, and the few ops no route lowers) is an error that
+    names it. With `chip` set (checked against LLVM's NVPTX chips), a
+    `tensor_core5` spawn needs sm_100 or newer.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
@@ -79,7 +89,8 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
   let description = [{
     Replaces each `gpu.launch` by an `scf.parallel` over its blocks around
     an `scf.for` nest over its threads (x innermost), with workgroup
-    attributions allocated once per block. cp.async copies
+    attributions and dynamic shared memory (`gpu.dynamic_shared_memory`,
+    sized by the launch) allocated once per block. cp.async copies
     (`nvgpu.device_async_copy`) complete where they are issued, so their
     groups and waits disappear and their tokens become `i1`. The launch body
     must not contain a `gpu.barrier` when a block has more than one thread. This is how

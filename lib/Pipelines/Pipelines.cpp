@@ -312,12 +312,13 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     addChecker(pm, /*allowRaces=*/false);
     addGPUMapping(pm, threadsPerBlock, chip);
     addGPUToNVVM(pm, chip, features);
-    if (!toolkit) {
-      addLoweredCheck(pm, Stage::nvvm,
-                      {"builtin.module", "llvm", "nvvm", "gpu.module",
-                       "gpu.launch_func"});
+    // Before serialization too: an op left here would only surface as a
+    // failed translation to LLVM IR.
+    addLoweredCheck(pm, Stage::nvvm,
+                    {"builtin.module", "llvm", "nvvm", "gpu.module",
+                     "gpu.launch_func"});
+    if (!toolkit)
       return success();
-    }
     GpuModuleToBinaryPassOptions binary;
     binary.toolkitPath = *toolkit;
     binary.compilationTarget = format;

@@ -41,20 +41,29 @@ struct VxCheckLoweredPass
   }
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk<WalkOrder::PreOrder>(
-        [&](Operation *op) {
-          if (isLowered(op))
-            return WalkResult::advance();
-          InFlightDiagnostic error = op->emitOpError("was left unlowered by ");
-          error << (stage.empty() ? std::string("the pipeline")
-                                  : "vx-to-" + stage);
-          if (!dialects.empty())
-            error << "; its output holds only "
-                  << llvm::join(dialects, ", ");
-          return WalkResult::interrupt();
-        });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    // An unrealized cast is left by the conversion of the op that uses it:
+    // name that op when there is one.
+    Operation *first = nullptr;
+    Operation *firstCast = nullptr;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isLowered(op))
+        return WalkResult::advance();
+      if (!isa<UnrealizedConversionCastOp>(op)) {
+        first = op;
+        return WalkResult::interrupt();
+      }
+      if (!firstCast)
+        firstCast = op;
+      return WalkResult::advance();
+    });
+    Operation *unlowered = first ? first : firstCast;
+    if (!unlowered)
+      return;
+    InFlightDiagnostic error = unlowered->emitOpError("was left unlowered by ");
+    error << (stage.empty() ? std::string("the pipeline") : "vx-to-" + stage);
+    if (!dialects.empty())
+      error << "; its output holds only " << llvm::join(dialects, ", ");
+    signalPassFailure();
   }
 };
 } // namespace

@@ -147,7 +147,7 @@ func.func @float_generic_atomic(%a: memref<4xf32>, %acc: memref<1xf32>) {
     %i = vx.grid_index 0
     %c0 = arith.constant 0 : index
     %x = memref.load %a[%i] : memref<4xf32>
-    // expected-error @below {{'memref.generic_atomic_rmw' op on a non-integer element type does not lower (LLVM's cmpxchg takes integers); use 'memref.atomic_rmw' or an integer buffer}}
+    // expected-error @below {{'memref.generic_atomic_rmw' op does not lower on a f32 element (LLVM's cmpxchg takes integers of 8 bits or more); use 'memref.atomic_rmw' or an integer buffer}}
     %r = memref.generic_atomic_rmw %acc[%c0] : memref<1xf32> {
     ^bb0(%cur: f32):
       %n = arith.addf %cur, %x : f32
@@ -214,6 +214,30 @@ func.func @smem_budget() {
     %a = vx.scratch smem : memref<50000xf32>
     // expected-note @below {{smem scratch of 40000 bytes per instance}}
     %b = vx.scratch smem : memref<5000xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @atomic_multiply(%a: memref<4xf32>, %v: f32) {
+  // expected-note @below {{in this device spawn}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'memref.atomic_rmw' op 'mulf' does not lower (LLVM has no atomic multiplication); use 'memref.generic_atomic_rmw' on an integer buffer}}
+    %r = memref.atomic_rmw mulf %v, %a[%c0] : (f32, memref<4xf32>) -> f32
+  }
+  return
+}
+
+// -----
+
+func.func @atomic_bit(%a: memref<4xi1>, %v: i1) {
+  // expected-note @below {{in this device spawn}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'memref.atomic_rmw' op does not lower on a i1 element (LLVM's atomics take integers of 8 bits or more)}}
+    %r = memref.atomic_rmw assign %v, %a[%c0] : (i1, memref<4xi1>) -> i1
   }
   return
 }

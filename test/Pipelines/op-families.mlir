@@ -17,7 +17,7 @@
 // The ptx route and ptxas, where a toolkit is: op-families-ptxas.test.
 
 // Every kernel reports the sum of what it wrote; the atomics add 8 + 8.
-// CHECK-COUNT-11: sum {{.*}}
+// CHECK-COUNT-14: sum {{.*}}
 // CHECK-NEXT: sum 16
 // CHECK-NEXT: done
 
@@ -540,6 +540,102 @@ func.func @vx_ops(%in: memref<64xf32>, %out: memref<64xf32>) {
   return
 }
 
+// Atomics of every kind LLVM has, on floats and integers of several
+// widths (the values are small integers, so sums do not depend on order).
+func.func @atomics(%in: memref<64xi32>, %facc: memref<64xf32>, %iacc: memref<64xi32>) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %c8 = arith.constant 8 : index
+    %base = arith.muli %i, %c8 : index
+    %v = memref.load %in[%base] : memref<64xi32>
+    %f = arith.sitofp %v : i32 to f32
+    %one = arith.constant 1.0 : f32
+    %a0 = memref.atomic_rmw addf %f, %facc[%c0] : (f32, memref<64xf32>) -> f32
+    %a1 = memref.atomic_rmw maximumf %f, %facc[%c1] : (f32, memref<64xf32>) -> f32
+    %a2 = memref.atomic_rmw minimumf %f, %facc[%c2] : (f32, memref<64xf32>) -> f32
+    %a3 = memref.atomic_rmw maxnumf %f, %facc[%c3] : (f32, memref<64xf32>) -> f32
+    %a4 = memref.atomic_rmw minnumf %f, %facc[%c4] : (f32, memref<64xf32>) -> f32
+    %a5 = memref.atomic_rmw assign %one, %facc[%c5] : (f32, memref<64xf32>) -> f32
+    %b0 = memref.atomic_rmw addi %v, %iacc[%c0] : (i32, memref<64xi32>) -> i32
+    %b1 = memref.atomic_rmw maxs %v, %iacc[%c1] : (i32, memref<64xi32>) -> i32
+    %b2 = memref.atomic_rmw mins %v, %iacc[%c2] : (i32, memref<64xi32>) -> i32
+    %b3 = memref.atomic_rmw maxu %v, %iacc[%c3] : (i32, memref<64xi32>) -> i32
+    %b4 = memref.atomic_rmw minu %v, %iacc[%c4] : (i32, memref<64xi32>) -> i32
+    %b5 = memref.atomic_rmw ori %v, %iacc[%c5] : (i32, memref<64xi32>) -> i32
+    %b6 = memref.atomic_rmw andi %v, %iacc[%c6] : (i32, memref<64xi32>) -> i32
+    %b7 = memref.atomic_rmw xori %v, %iacc[%c7] : (i32, memref<64xi32>) -> i32
+    %g = memref.generic_atomic_rmw %iacc[%c8] : memref<64xi32> {
+    ^bb0(%cur: i32):
+      %twice = arith.addi %v, %v : i32
+      %next = arith.addi %cur, %twice : i32
+      memref.atomic_yield %next : i32
+    }
+  }
+  return
+}
+
+// Narrow floats (f16, bf16) and more affine and vector forms: affine.parallel,
+// affine vector loads, permuted and broadcast masked transfers, and an
+// scf.parallel with two reductions.
+func.func @narrow_and_forms(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %pad = arith.constant 0.0 : f32
+    affine.parallel (%k) = (0) to (4) {
+      %v = affine.load %in[%i, %k] : memref<8x8xf32>
+      affine.store %v, %out[%i, %k] : memref<8x8xf32>
+    }
+    %vv = affine.vector_load %in[%i, 0] : memref<8x8xf32>, vector<4xf32>
+    affine.vector_store %vv, %out[%i, 4] : memref<8x8xf32>, vector<4xf32>
+    affine.prefetch %in[%i, 0], read, locality<3>, data : memref<8x8xf32>
+    %mask = vector.create_mask %c3, %c1 : vector<4x2xi1>
+    %t = vector.transfer_read %in[%c0, %i], %pad, %mask {permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<8x8xf32>, vector<2x4xf32>
+    %b = vector.transfer_read %in[%i, %c0], %pad {permutation_map = affine_map<(d0, d1) -> (0)>} : memref<8x8xf32>, vector<4xf32>
+    %r0 = vector.extract %t[0, 2] : f32 from vector<2x4xf32>
+    %r1 = vector.extract %b[3] : f32 from vector<4xf32>
+    %s1, %s2 = scf.parallel (%k) = (%c0) to (%c8) step (%c1) init (%pad, %pad) -> (f32, f32) {
+      %v = memref.load %in[%i, %k] : memref<8x8xf32>
+      scf.reduce(%v, %v : f32, f32) {
+      ^bb0(%l: f32, %r: f32):
+        %a = arith.addf %l, %r : f32
+        scf.reduce.return %a : f32
+      }, {
+      ^bb0(%l: f32, %r: f32):
+        %a = arith.maximumf %l, %r : f32
+        scf.reduce.return %a : f32
+      }
+    }
+    %h = arith.truncf %s1 : f32 to f16
+    %hb = arith.truncf %s2 : f32 to bf16
+    %h2 = arith.addf %h, %h : f16
+    %hb2 = arith.mulf %hb, %hb : bf16
+    %small = arith.constant 0.01 : f16
+    %hs = arith.mulf %h, %small : f16
+    %he = math.exp %hs : f16
+    %e0 = arith.extf %h2 : f16 to f32
+    %e1 = arith.extf %hb2 : bf16 to f32
+    %e2 = arith.extf %he : f16 to f32
+    %x0 = arith.addf %e0, %e1 : f32
+    %x1 = arith.addf %x0, %e2 : f32
+    %x2 = arith.addf %x1, %r0 : f32
+    %x3 = arith.addf %x2, %r1 : f32
+    memref.store %x3, %out[%i, %c0] : memref<8x8xf32>
+  }
+  return
+}
+
 func.func @report_f32(%m: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -629,6 +725,11 @@ func.func @main() {
   call @ub_complex(%fin, %fout) : (memref<64xf32>, memref<64xf32>) -> ()
   call @report_f32(%fout) : (memref<64xf32>) -> ()
   call @vx_ops(%fin, %fout) : (memref<64xf32>, memref<64xf32>) -> ()
+  call @report_f32(%fout) : (memref<64xf32>) -> ()
+  call @atomics(%iin, %fout, %iout) : (memref<64xi32>, memref<64xf32>, memref<64xi32>) -> ()
+  call @report_f32(%fout) : (memref<64xf32>) -> ()
+  call @report_i32(%iout) : (memref<64xi32>) -> ()
+  call @narrow_and_forms(%fin2, %fout2) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
   call @report_f32(%fout) : (memref<64xf32>) -> ()
   %counts64 = memref.alloc() : memref<64xi32>
   linalg.fill ins(%iz : i32) outs(%counts64 : memref<64xi32>)

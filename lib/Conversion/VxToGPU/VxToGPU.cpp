@@ -29,6 +29,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <memory>
@@ -180,10 +181,28 @@ static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
     return "cannot be lowered in a spawn body: its region must stay one "
            "block while the control flow around it is lowered, and the "
            "spawn body is an allocation scope already";
+  // Atomics as LLVM has them: cmpxchg on integers of a byte or more, and
+  // no atomic multiplication.
+  auto isAtomicInteger = [](Type type) {
+    return type.isInteger() && type.getIntOrFloatBitWidth() >= 8;
+  };
   if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op);
-      atomic && !atomic.getResult().getType().isIntOrIndex())
-    return "on a non-integer element type does not lower (LLVM's cmpxchg "
-           "takes integers); use 'memref.atomic_rmw' or an integer buffer";
+      atomic && !isAtomicInteger(atomic.getResult().getType()))
+    return "does not lower on a " +
+           llvm::formatv("{0}", atomic.getResult().getType()).str() +
+           " element (LLVM's cmpxchg takes integers of 8 bits or more); use "
+           "'memref.atomic_rmw' or an integer buffer";
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+    Type type = atomic.getValue().getType();
+    if (atomic.getKind() == arith::AtomicRMWKind::mulf ||
+        atomic.getKind() == arith::AtomicRMWKind::muli)
+      return "'" + arith::stringifyAtomicRMWKind(atomic.getKind()).str() +
+             "' does not lower (LLVM has no atomic multiplication); use "
+             "'memref.generic_atomic_rmw' on an integer buffer";
+    if (type.isInteger() && !isAtomicInteger(type))
+      return "does not lower on a " + llvm::formatv("{0}", type).str() +
+             " element (LLVM's atomics take integers of 8 bits or more)";
+  }
   return std::nullopt;
 }
 

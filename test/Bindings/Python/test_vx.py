@@ -440,6 +440,36 @@ def test_run_matmul_against_numpy(matmul, options):
     np.testing.assert_array_equal(c, a @ b)
 
 
+NEGATIVE_GRID = """func.func @fill(%out: memref<64xi64>, %n: index, %m: index) {
+  vx.spawn on tensor_core grid [%n, %m] semantics [parallel, parallel] {
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %row = arith.muli %i, %m : index
+    %l = arith.addi %row, %j : index
+    %v = arith.index_cast %l : index to i64
+    %one = arith.constant 1 : i64
+    %w = arith.addi %v, %one : i64
+    memref.store %w, %out[%l] : memref<64xi64>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"via_gpu": True},
+                                     {"via_gpu": True, "threads_per_block": 4},
+                                     {"via_gpu": True, "threads_per_block": 32}])
+@pytest.mark.parametrize("n, m", [(-2, -3), (-1, 5), (5, -1), (0, 3), (1, 1), (3, 7)])
+def test_run_dynamic_grids_of_any_sign(options, n, m):
+    module = vx.parse(NEGATIVE_GRID)
+    out = np.zeros(64, dtype=np.int64)
+    vx.run(module, "fill", out, n, m, **options)
+    expected = np.zeros(64, dtype=np.int64)
+    count = max(n, 0) * max(m, 0)
+    expected[:count] = np.arange(1, count + 1)
+    np.testing.assert_array_equal(out, expected)
+
+
 def test_run_a_lowered_scf_module(matmul):
     a = np.ones((8, 16), np.float32)
     b = np.ones((16, 8), np.float32)

@@ -307,6 +307,8 @@ static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
                                                    Location loc,
                                                    ArrayRef<Value> factors) {
   Value product = factors.front();
+  if (factors.size() == 1)
+    return {product, Value()};
   Value fits;
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);

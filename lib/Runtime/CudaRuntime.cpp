@@ -261,9 +261,12 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   ScopedContext context;
   if (!context.active())
     return;
-  if (smem > 0 && VX_CUDA_CHECK(cuFuncSetAttribute(
-                      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                      smem)))
+  // Above 48 KiB of dynamic shared memory a kernel must opt in (up to the
+  // chip's limit, which the compiler has checked).
+  constexpr int32_t defaultDynamicSharedBytes = 48 * 1024;
+  if (smem > defaultDynamicSharedBytes &&
+      VX_CUDA_CHECK(cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
     return;
   VX_CUDA_CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                blockZ, smem, stream, params, extra));

@@ -73,6 +73,21 @@ static Value getCanonicalSymbol(Value value) {
   return value;
 }
 
+/// Whether `value` is the same in every instance of `spawn`: captured, or
+/// computed in the body by side-effect-free ops from such values (a grid
+/// coordinate, a region argument or a memory read varies).
+static bool isInstanceInvariant(SpawnOp spawn, Value value) {
+  if (!spawn.getBody().isAncestor(value.getParentRegion()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || isa<GridIndexOp>(def) || def->getNumRegions() != 0 ||
+      !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isInstanceInvariant(spawn, operand);
+  });
+}
+
 namespace {
 
 /// The integer system of one query: the columns of two instances (sides 0
@@ -374,12 +389,12 @@ private:
       scaled.add(*factor, other->linear.constant);
       return scaled;
     }
-    // `index * symbol`, with the symbol the same in every instance.
+    // `index * symbol`, with the symbol the same in every instance (also
+    // when the body computes it, as `%n - 1`).
     for (auto [factor, symbolValue] :
          {std::make_pair(&lhs, mul->getOperand(1)),
           std::make_pair(&rhs, mul->getOperand(0))}) {
-      if (spawn.getBody().isAncestor(
-              getCanonicalSymbol(symbolValue).getParentRegion()))
+      if (!isInstanceInvariant(spawn, getCanonicalSymbol(symbolValue)))
         continue;
       IndexTerm term;
       term.products.push_back(

@@ -52,11 +52,14 @@ class VxError(Exception):
 
 
 class Launch(NamedTuple):
-    """One gpu.launch_func: the kernel's name and its grid and block sizes,
-    (x, y, z) with an int where static and None where dynamic."""
+    """One gpu.launch_func: the kernel's name (its device module's, the key
+    of `Module.ptx()`), its grid and block sizes, (x, y, z) with an int where
+    static and None where dynamic, and the location of its spawn
+    ("file:line:col")."""
     kernel: str
     grid: Tuple[Optional[int], Optional[int], Optional[int]]
     block: Tuple[Optional[int], Optional[int], Optional[int]]
+    location: str
 
 
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")

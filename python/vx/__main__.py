@@ -42,7 +42,7 @@ def _parse_stage_options(extra):
 def _option_value(text):
     if text in ("true", "false"):
         return text == "true"
-    if text.isdigit():
+    if text.lstrip("-").isdigit():
         return int(text)
     return text
 
@@ -119,7 +119,8 @@ def main(argv=None):
             print(diagnostic, file=sys.stderr)
         if arguments.launches:
             _write(arguments.output, "".join(
-                f"{launch.kernel} grid={launch.grid} block={launch.block}\n"
+                f"{launch.kernel} grid={launch.grid} block={launch.block} "
+                f"at {launch.location}\n"
                 for launch in lowered.launches()))
         elif stage == "ptx":
             _write_ptx(lowered.ptx(), arguments.output)

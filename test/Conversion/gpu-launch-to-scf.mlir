@@ -49,6 +49,55 @@ func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
 
 // -----
 
+// Dynamic shared memory: one byte buffer per block of the launch's dynamic
+// size, aligned for its widest view (vector<8xf32>: 32 bytes; at least 16).
+// CHECK-LABEL: func @dynamic_shared
+// CHECK-SAME: %[[BYTES:[^:]*]]: i32
+// CHECK: scf.parallel
+// CHECK: %[[SIZE:.*]] = arith.index_castui %[[BYTES]] : i32 to index
+// CHECK: %[[SHARED:.*]] = memref.alloca(%[[SIZE]]) {alignment = 32 : i64} : memref<?xi8>
+// CHECK: scf.for %[[TIDX:.*]] =
+// CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xf32>
+// CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xvector<8xf32>>
+// CHECK-NOT: gpu.
+func.func @dynamic_shared(%bytes: i32, %out: memref<?xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c2, %s1 = %c1, %s2 = %c1)
+             dynamic_shared_memory_size %bytes {
+    %shared = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %shift = arith.muli %t0, %c4 : index
+    %view = memref.view %shared[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xf32, #gpu.address_space<workgroup>>
+    %slice = memref.memory_space_cast %view : memref<1xf32, #gpu.address_space<workgroup>> to memref<1xf32>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %slice[%c0] : memref<1xf32>
+    %wide = memref.view %shared[%c32][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xvector<8xf32>, #gpu.address_space<workgroup>>
+    %x = memref.load %slice[%c0] : memref<1xf32>
+    memref.store %x, %out[%t0] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Dynamic shared memory needs the launch's dynamic size.
+func.func @unsized_shared() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    // expected-error @below {{'gpu.dynamic_shared_memory' op reads dynamic shared memory, which the launch does not size}}
+    %shared = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // A block without threads runs nothing.
 // CHECK-LABEL: func @no_threads
 // CHECK: scf.parallel

@@ -24,7 +24,7 @@
 // STAGES2: convert-vx-to-gpu{{.*}} stages=2 threads-per-block=1}
 // STAGES4: convert-vx-to-gpu{chip=sm_90 stages=4 threads-per-block=1}
 // STAGES0: vx-to-gpu: stages must be at least 1, got 0
-// STAGES-NEGATIVE: vx-to-ptx: invalid options 'stages=-1'
+// STAGES-NEGATIVE: vx-to-ptx: stages must be at least 1, got -1
 func.func @mislabelled(%a: memref<1xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   vx.spawn on tensor_core grid [4] semantics [parallel] {

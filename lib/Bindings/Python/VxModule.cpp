@@ -27,6 +27,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <optional>
 
 namespace py = pybind11;
@@ -219,18 +220,20 @@ public:
     return count;
   }
 
-  /// (kernel, (gx, gy, gz), (bx, by, bz)) per gpu.launch_func, in order.
+  /// (kernel, (gx, gy, gz), (bx, by, bz), location) per gpu.launch_func, in
+  /// order; the kernel is named by its gpu.module, as the PTX of ptx() is.
   py::list launches() {
     py::list result;
     module->walk([&](gpu::LaunchFuncOp launch) {
       gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
       gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
       result.append(py::make_tuple(
-          launch.getKernelName().str(),
+          launch.getKernelModuleName().str(),
           py::make_tuple(getConstantDim(grid.x), getConstantDim(grid.y),
                          getConstantDim(grid.z)),
           py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
-                         getConstantDim(block.z))));
+                         getConstantDim(block.z)),
+          formatLocation(launch.getLoc())));
     });
     return result;
   }
@@ -376,8 +379,8 @@ std::string getStagePipeline(const std::string &stage,
     return failure();
   };
   OpPassManager pm("builtin.module");
-  if (failed(parsed.parseFromString(options)))
-    throw DiagnosedError{stage + ": invalid options '" + options + "'", {}};
+  if (failed(vx::parseVxPipelineOptions(parsed, options, error)))
+    throw DiagnosedError{stage + ": " + error, {}};
   if (failed(vx::buildVxPipeline(pm, parsed, fail)))
     throw DiagnosedError{stage + ": " + error, {}};
   std::string text;
@@ -419,6 +422,23 @@ PYBIND11_MODULE(_vx, m) {
     for (StringRef name : vx::getStageOptionNames(getStage(stage)))
       names.push_back(name.str());
     return names;
+  });
+  // {option: default value as text}: the text says the option's kind
+  // (true/false, an integer, or a string), which vx checks arguments against
+  // before llvm::cl would print its own complaint.
+  m.def("stage_option_defaults", [](const std::string &stage) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    vx::VxPipelineOptions(getStage(stage)).print(os);
+    std::map<std::string, std::string> defaults;
+    SmallVector<StringRef> entries;
+    StringRef(text).trim("{} ").split(entries, ' ', /*MaxSplit=*/-1,
+                                      /*KeepEmpty=*/false);
+    for (StringRef entry : entries) {
+      auto [name, value] = entry.split('=');
+      defaults[name.str()] = value.str();
+    }
+    return defaults;
   });
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -31,6 +32,16 @@ namespace vx {
 } // namespace mlir
 
 using namespace mlir;
+
+/// The workgroup memory of `launch`: its workgroup attributions and the
+/// results of its gpu.dynamic_shared_memory ops.
+static SmallVector<Value> getWorkgroupBuffers(gpu::LaunchOp launch) {
+  SmallVector<Value> buffers(launch.getWorkgroupAttributions());
+  launch.getBody().walk([&](gpu::DynamicSharedMemoryOp dynamic) {
+    buffers.push_back(dynamic.getResult());
+  });
+  return buffers;
+}
 
 /// Whether the ops of `launch` can run as loops, its threads aside; with
 /// `report`, says why not.
@@ -55,10 +66,16 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
       (void)refuse(op, "runs on the CPU only as a whole-chunk copy");
       return WalkResult::interrupt();
     }
+    if (isa<gpu::DynamicSharedMemoryOp>(op) &&
+        !launch.getDynamicSharedMemorySize()) {
+      (void)refuse(op, "reads dynamic shared memory, which the launch does "
+                       "not size");
+      return WalkResult::interrupt();
+    }
     if (isa<gpu::GPUDialect>(op->getDialect()) &&
         !isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::TerminatorOp,
              gpu::BlockIdOp, gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GridDimOp,
-             gpu::BlockDimOp>(op)) {
+             gpu::BlockDimOp, gpu::DynamicSharedMemoryOp>(op)) {
       (void)refuse(op, "has no CPU execution");
       return WalkResult::interrupt();
     }
@@ -68,7 +85,7 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
       failed(vx::checkTMARunnableOnCPU(launch, report)))
     return failure();
   // Workgroup memory and its views in the workgroup space.
-  SmallVector<Value> workgroup(launch.getWorkgroupAttributions());
+  SmallVector<Value> workgroup = getWorkgroupBuffers(launch);
   while (!workgroup.empty()) {
     for (Operation *user : workgroup.pop_back_val().getUsers()) {
       if (auto view = dyn_cast<memref::ViewOp>(user)) {
@@ -119,6 +136,23 @@ static void replaceWorkgroupBuffer(RewriterBase &rewriter, Value workgroup,
   }
 }
 
+/// The alignment that a CPU buffer standing for the dynamic shared memory of
+/// `dynamicOps` needs: the ABI alignment of the elements of every view of
+/// it, and at least the 16 bytes that the GPU gives.
+static int64_t
+getViewAlignment(ArrayRef<gpu::DynamicSharedMemoryOp> dynamicOps) {
+  int64_t alignment = 16;
+  for (gpu::DynamicSharedMemoryOp dynamic : dynamicOps) {
+    DataLayout layout = DataLayout::closest(dynamic);
+    for (Operation *user : dynamic->getUsers())
+      if (auto view = dyn_cast<memref::ViewOp>(user))
+        alignment = std::max<int64_t>(
+            alignment,
+            layout.getTypeABIAlignment(view.getType().getElementType()));
+  }
+  return alignment;
+}
+
 namespace {
 
 /// A launch as loops: an scf.parallel over the blocks, in which the threads
@@ -156,6 +190,26 @@ struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
       auto type = withoutMemorySpace(cast<MemRefType>(buffer.getType()));
       Value alloca = memref::AllocaOp::create(rewriter, loc, type);
       replaceWorkgroupBuffer(rewriter, buffer, alloca);
+    }
+    if (Value bytes = launch.getDynamicSharedMemorySize()) {
+      // Dynamic shared memory: one byte buffer per block, aligned for every
+      // view of it (the host's vector loads may need more than the GPU's 16
+      // bytes).
+      SmallVector<gpu::DynamicSharedMemoryOp> dynamicOps;
+      launch.getBody().walk(
+          [&](gpu::DynamicSharedMemoryOp op) { dynamicOps.push_back(op); });
+      rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+      Value size = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(), bytes);
+      auto alloca = memref::AllocaOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+          ValueRange{size}, ValueRange(),
+          rewriter.getI64IntegerAttr(getViewAlignment(dynamicOps)));
+      for (gpu::DynamicSharedMemoryOp dynamic : dynamicOps) {
+        replaceWorkgroupBuffer(rewriter, dynamic.getResult(), alloca);
+        rewriter.eraseOp(dynamic);
+      }
     }
     rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
     vx::emitThreadPhases(rewriter, launch, block);

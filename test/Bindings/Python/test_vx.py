@@ -101,17 +101,42 @@ def test_pipeline_rejects_unknown_stages_and_options():
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
-    with pytest.raises(TypeError, match="must be a bool, an int or a str"):
+    with pytest.raises(TypeError, match="option 'chip' takes a str, got float"):
         vx.pipeline("nvvm", chip=90.0)
+    with pytest.raises(TypeError, match="option 'openmp' takes a bool, got str"):
+        vx.pipeline("llvm", openmp="maybe")
+    with pytest.raises(TypeError, match="option 'threads_per_block' takes an "
+                                        "int, got bool"):
+        vx.pipeline("gpu", threads_per_block=True)
     with pytest.raises(ValueError, match="invalid value"):
         vx.pipeline("nvvm", chip="sm_90 features=+ptx80")
+
+
+def test_option_errors_print_nothing():
+    # Out-of-range values are the stage's errors (VxError), wrong kinds
+    # TypeErrors: llvm::cl never gets to print its own complaint.
+    script = ("import vx\n"
+              "for stage, options in [('gpu', {'threads_per_block': -1}),\n"
+              "                       ('llvm', {'openmp': 'maybe'})]:\n"
+              "    try:\n"
+              "        vx.pipeline(stage, **options)\n"
+              "    except (vx.VxError, TypeError) as error:\n"
+              "        print(type(error).__name__, error)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert result.stderr == ""
+    assert result.stdout == (
+        "VxError gpu: threads-per-block must be between 1 and 1024, got -1\n"
+        "TypeError option 'openmp' takes a bool, got str\n")
 
 
 def test_pipeline_option_values_refused_by_the_stage():
     with pytest.raises(vx.VxError, match="ptx: format must be 'isa', 'bin' or "
                                          "'fatbin', got 'elf'"):
         vx.pipeline("ptx", format="elf")
-    with pytest.raises(vx.VxError, match="chip must be an NVIDIA chip"):
+    with pytest.raises(vx.VxError, match="chip '90' is not an NVIDIA chip that "
+                                         "LLVM 22 knows"):
         vx.pipeline("nvvm", chip="90")
     with pytest.raises(vx.VxError, match="'threads-per-block' applies only with"):
         vx.pipeline("llvm", threads_per_block=4)
@@ -261,14 +286,15 @@ def test_lower_refuses_tensor_core5_below_sm_100():
 ])
 def test_launches_of_1d_to_6d_grids(sizes, semantics, grid):
     module = vx.parse(grid_module(sizes, semantics))
-    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1))]
+    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1),
+                                           "<string>:2:3")]
     assert module.lower("gpu").launches() == module.launches()
 
 
 def test_launches_with_threads_per_block():
     module = vx.parse(grid_module([3, 70000], ["parallel"] * 2))
     assert module.launches(threads_per_block=128) == [
-        vx.Launch("f_kernel", (3, 547, 1), (128, 1, 1))]
+        vx.Launch("f_kernel", (3, 547, 1), (128, 1, 1), "<string>:2:3")]
 
 
 def test_launches_of_a_dynamic_grid_are_none():
@@ -277,8 +303,35 @@ def test_launches_of_a_dynamic_grid_are_none():
     assert launch.grid == (None, 1, 1) and launch.block == (1, 1, 1)
 
 
+TWO_SPAWNS = """func.func @f(%a: memref<8xf32>, %v: f32) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  return
+}
+"""
+
+
+def test_launches_name_each_kernel_as_its_ptx():
+    module = vx.parse(TWO_SPAWNS, "two.mlir")
+    launches = module.launches()
+    assert [(l.kernel, l.grid, l.location) for l in launches] == [
+        ("f_kernel", (8, 1, 1), "two.mlir:2:3"),
+        ("f_kernel_0", (4, 1, 1), "two.mlir:6:3")]
+    ptx = module.ptx()
+    assert list(ptx) == ["f_kernel", "f_kernel_0"]
+    for launch in launches:
+        assert f".entry {launch.kernel}(" in ptx[launch.kernel]
+
+
 def test_launches_at_each_stage(attention):
-    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1))]
+    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1),
+                          "attention.mlir:21:3")]
     assert attention.launches() == expected
     assert attention.lower("nvvm").launches() == expected
     assert attention.lower("ptx").launches() == expected
@@ -307,6 +360,56 @@ def test_ptx_for_sm_100a(matmul):
     text = matmul.ptx(chip="sm_100a", threads_per_block=4)["matmul_kernel"]
     assert ".target sm_100a" in text
     assert ".version 8.6" in text
+
+
+CHIP_ERRORS = [
+    ({"chip": "sm_999"}, "chip 'sm_999' is not an NVIDIA chip that LLVM 22 knows"),
+    ({"chip": "sm_100a", "features": "+ptx80"}, "chip 'sm_100a' needs PTX 8.6"),
+    ({"features": "+ptx999"}, "feature '+ptx999' is not an NVPTX feature"),
+]
+
+
+@pytest.mark.parametrize("options, message", CHIP_ERRORS)
+def test_ptx_refuses_unknown_chips_and_features(matmul, options, message):
+    with pytest.raises(vx.VxError, match=re.escape(message)):
+        matmul.ptx(**options)
+    with pytest.raises(vx.VxError, match=re.escape(message)):
+        matmul.lower("nvvm", **options)
+
+
+def test_unknown_chips_print_nothing_and_exit_1(tmp_path):
+    # LLVM would print "not a recognized processor" or end the process with
+    # a fatal error; vx refuses first, in its own words.
+    script = ("import vx, sys\n"
+              "m = vx.parse(open(sys.argv[1]).read())\n"
+              "for options in [{'chip': 'sm_999'}, {'chip': 'sm_100a', 'features': '+ptx80'}]:\n"
+              "    try:\n"
+              "        m.ptx(**options)\n"
+              "    except vx.VxError:\n"
+              "        continue\n"
+              "    sys.exit(2)\n")
+    result = subprocess.run([sys.executable, "-c", script,
+                             os.path.join(EXAMPLES, "matmul.mlir")],
+                            capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert (result.returncode, result.stderr) == (0, "")
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--stage", "ptx",
+                     "--chip=sm_999")
+    assert result.returncode == 1
+    assert "not a recognized" not in result.stderr
+    assert "chip 'sm_999' is not an NVIDIA chip" in result.stderr
+
+
+def test_ptx_before_sm_80_copies_synchronously():
+    # sm_75 has no cp.async: LLVM would abort the interpreter on it.
+    transfer = open(os.path.join(ROOT, "test", "Integration", "transfer.mlir")).read()
+    module = vx.parse(transfer)
+    lowered = module.lower("ptx", chip="sm_75")
+    assert any("cp.async needs sm_80 or newer, and the chip is 'sm_75'" in d.message
+               for d in lowered.diagnostics)
+    for text in lowered.ptx().values():
+        assert ".target sm_75" in text and "cp.async" not in text
+    assert any("cp.async" in text for text in module.ptx(chip="sm_80").values())
 
 
 def test_ptx_of_a_ptx_stage_module(attention):
@@ -369,6 +472,36 @@ def test_run_softmax_against_numpy(softmax, options):
     shifted = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(y, shifted / shifted.sum(axis=1, keepdims=True),
                                rtol=1e-5, atol=1e-12)
+
+
+NEGATIVE_GRID = """func.func @fill(%out: memref<64xi64>, %n: index, %m: index) {
+  vx.spawn on tensor_core grid [%n, %m] semantics [parallel, parallel] {
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %row = arith.muli %i, %m : index
+    %l = arith.addi %row, %j : index
+    %v = arith.index_cast %l : index to i64
+    %one = arith.constant 1 : i64
+    %w = arith.addi %v, %one : i64
+    memref.store %w, %out[%l] : memref<64xi64>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"via_gpu": True},
+                                     {"via_gpu": True, "threads_per_block": 4},
+                                     {"via_gpu": True, "threads_per_block": 32}])
+@pytest.mark.parametrize("n, m", [(-2, -3), (-1, 5), (5, -1), (0, 3), (1, 1), (3, 7)])
+def test_run_dynamic_grids_of_any_sign(options, n, m):
+    module = vx.parse(NEGATIVE_GRID)
+    out = np.zeros(64, dtype=np.int64)
+    vx.run(module, "fill", out, n, m, **options)
+    expected = np.zeros(64, dtype=np.int64)
+    count = max(n, 0) * max(m, 0)
+    expected[:count] = np.arange(1, count + 1)
+    np.testing.assert_array_equal(out, expected)
 
 
 def test_run_a_lowered_scf_module(matmul):
@@ -629,7 +762,8 @@ def test_cli_prints_every_stage():
 def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "attention_kernel grid=(1, 2, 2) block=(1, 1, 1)\n"
+    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(1, 1, 1) "
+                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:21:3\n")
 
 
 def test_cli_errors_exit_1(tmp_path):

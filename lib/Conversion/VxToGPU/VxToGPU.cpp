@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
@@ -221,6 +222,15 @@ getStaticExtents(SpawnOp spawn, int64_t threads) {
   return extents;
 }
 
+/// The dynamic shared memory a CTA may use on `chip` (the largest of any
+/// chip when none is named): the chip's limit less the aligned byte of
+/// static shared memory that the symbol of the dynamic shared memory takes
+/// in LLVM's PTX.
+static int64_t getSharedMemoryLimit(StringRef chip) {
+  return getMaxSharedMemoryPerBlock(getSMNumber(chip).value_or(90)) -
+         kSmemAlignment;
+}
+
 LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
                                    int64_t threads) {
   std::optional<unsigned> chipNumber = getSMNumber(chip);
@@ -275,12 +285,8 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
   if (result.wasInterrupted())
     return failure();
 
-  // The CTA's shared memory against the chip's limit (the largest of any
-  // chip when none is named), less the aligned byte of static shared memory
-  // that the symbol of the dynamic shared memory takes in LLVM's PTX.
   SharedMemoryLayout layout = getSharedMemoryLayout(spawn, threads);
-  int64_t limit =
-      getMaxSharedMemoryPerBlock(chipNumber.value_or(90)) - kSmemAlignment;
+  int64_t limit = getSharedMemoryLimit(chip);
   if (layout.totalBytes <= limit)
     return success();
   InFlightDiagnostic error = spawn.emitOpError("needs ")
@@ -667,6 +673,21 @@ struct ConvertVxToGPUPass
     });
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
+    module.walk([&](SpawnOp spawn) {
+      if (!spawn.isDeviceSpawn())
+        return;
+      PipelineTarget target;
+      target.chip = chip;
+      target.defaultStages = stages;
+      target.instancesPerCTA =
+          spawn.getParallelDims().empty() ? 1 : threadsPerBlock;
+      target.freeSharedBytes =
+          getSharedMemoryLimit(chip) -
+          getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+      // Each thread is an instance with its own slots.
+      target.sharedByThreads = false;
+      pipelineTransfers(spawn, target);
+    });
 
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);

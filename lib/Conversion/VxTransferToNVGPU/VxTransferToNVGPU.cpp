@@ -75,6 +75,14 @@ static bool isChunkAligned(Value buffer, int64_t chunkElements,
     for (int64_t stride : ArrayRef(strides).drop_back())
       if (ShapedType::isDynamic(stride) || stride * elementBytes % chunkBytes)
         return false;
+    if (auto view = buffer.getDefiningOp<memref::ViewOp>()) {
+      // A view of bytes (a pipeline slot): its shift must keep chunks
+      // aligned, and the bytes are a root.
+      if (!isMultipleOf(view.getByteShift(), chunkBytes))
+        return false;
+      buffer = view.getSource();
+      continue;
+    }
     auto subview = buffer.getDefiningOp<memref::SubViewOp>();
     if (!subview) {
       if (auto cast = buffer.getDefiningOp<memref::CastOp>()) {
@@ -94,15 +102,15 @@ static bool isChunkAligned(Value buffer, int64_t chunkElements,
   }
 }
 
-/// The cp.async chunk size in bytes for `transfer`, or why it stays a
-/// synchronous copy.
+/// The cp.async chunk size in bytes for `transfer` on any chip that has
+/// cp.async, or why it stays a synchronous copy.
 static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
                                         std::string &why) {
   auto spawn = transfer->getParentOfType<SpawnOp>();
   Value dstRoot = transfer.getDst(), srcRoot = transfer.getSrc();
   for (Value *root : {&dstRoot, &srcRoot})
     while (Operation *def = root->getDefiningOp()) {
-      if (!isa<memref::SubViewOp, memref::CastOp>(def))
+      if (!isa<memref::SubViewOp, memref::CastOp, memref::ViewOp>(def))
         break;
       *root = def->getOperand(0);
     }
@@ -173,21 +181,29 @@ static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
   return groups;
 }
 
+FailureOr<int64_t> vx::getAsyncCopyChunkBytes(TransferAsyncOp transfer,
+                                               StringRef chip,
+                                               std::string &why) {
+  FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
+  std::optional<unsigned> smNumber = getSMNumber(chip);
+  if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
+    why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
+           " or newer, and the chip is '" + chip + "'")
+              .str();
+    return failure();
+  }
+  return chunkBytes;
+}
+
 /// Plans the transfers of the device spawn `spawn` into `plan`; `chip`, when
 /// not empty, is the chip the code is for.
 static void planAsyncTransfers(SpawnOp spawn, StringRef chip,
                                AsyncTransferPlan &plan) {
   bool anyAsync = false;
-  std::optional<unsigned> smNumber = getSMNumber(chip);
   spawn.walk([&](TransferAsyncOp transfer) {
     std::string why;
-    FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
-    if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
-      why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
-             " or newer, and the chip is '" + chip + "'")
-                .str();
-      chunkBytes = failure();
-    }
+    FailureOr<int64_t> chunkBytes =
+        getAsyncCopyChunkBytes(transfer, chip, why);
     if (failed(chunkBytes)) {
       transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
       return;
@@ -257,8 +273,14 @@ struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
               /*bypassL1=*/chunkBytes->second == 16 ? nested.getUnitAttr()
                                                     : UnitAttr());
         });
-    rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
-        transfer, tokenType, ValueRange());
+    // A transfer whose token nothing awaits is one of a pipeline's (the
+    // checker refuses such a transfer in a program), which commits the
+    // groups of its transfers itself.
+    if (transfer.getToken().use_empty())
+      rewriter.eraseOp(transfer);
+    else
+      rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
+          transfer, tokenType, ValueRange());
     return success();
   }
 

@@ -11,6 +11,8 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace mlir {
 class ConversionTarget;
 class Operation;
@@ -18,6 +20,13 @@ class RewritePatternSet;
 class TypeConverter;
 
 namespace vx {
+class TransferAsyncOp;
+
+/// The bytes of each cp.async copy that `transfer` (in a device spawn)
+/// becomes on `chip` (any chip with cp.async when empty), or failure with
+/// `why` it stays a synchronous copy.
+FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
+                                          StringRef chip, std::string &why);
 
 /// Decides, for the transfers of the device spawns under `root`, which become
 /// cp.async copies (global memory into shared-memory scratch, in chunks of 4,

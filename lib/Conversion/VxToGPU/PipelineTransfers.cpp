@@ -1,0 +1,414 @@
+//===- PipelineTransfers.cpp - Multi-buffered transfers -------------------===//
+//
+// With N stages, a transfer into smem scratch that moves with the arbitrary
+// dimensions gets N slots of the scratch; the step s in [0, S) (the linear
+// index of the arbitrary coordinates, innermost fastest) uses slot s mod N,
+// and runs, where the transfer was:
+//
+//   if s == 0:  for j in 0 .. N-2: { if j < S: issue(j) }; commit
+//   cp.async.wait_group N-2          (step s's group is complete)
+//   barrier                          (only when the threads share the slots)
+//   if s+N-1 < S: issue(s+N-1);  commit
+//
+// Before the wait of step s the groups of steps 0 .. s+N-2 are committed, so
+// N-2 stay in flight; a commit is empty where the guard is off, which keeps
+// the count exact at the end of the grid and for grids of fewer than N
+// steps. Slot (s+N-1) mod N = (s-1) mod N was last read by step s-1, which
+// every thread has left after the barrier. The transfers' own awaits go.
+//
+// This is a rewrite of the spawn body, before the mapping builds its loops:
+// the first step issues the prologue, so the mapping's loops over the
+// arbitrary dimensions stay as they are. See docs/design.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineTransfers.h"
+#include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+/// Every slot starts at a multiple of this many bytes: the widest cp.async
+/// chunk.
+static constexpr int64_t kSlotAlignment = 16;
+
+namespace {
+/// A transfer that the pipeline issues ahead of its step.
+struct PipelinedTransfer {
+  TransferAsyncOp transfer;
+  AwaitOp await;
+  /// The destination: the whole scratch.
+  ScratchOp scratch;
+  /// The ops of the body that compute the source, in program order.
+  SmallVector<Operation *> sourceSlice;
+
+  /// The bytes of one slot.
+  int64_t getSlotBytes() const {
+    MemRefType type = ScratchOp(scratch).getType();
+    return llvm::alignTo(type.getNumElements() *
+                             type.getElementTypeBitWidth() / 8,
+                         kSlotAlignment);
+  }
+};
+
+/// Why a transfer is not pipelined, and the op that is the reason, if any.
+struct Refusal {
+  std::string reason;
+  Operation *culprit = nullptr;
+};
+} // namespace
+
+/// The buffer that `value` is a view of, through view ops.
+static Value getViewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The ops of `spawn`'s body that `value` depends on, in program order, or
+/// the first one that a step could not compute ahead of time: one with
+/// memory effects or regions.
+static FailureOr<SmallVector<Operation *>>
+getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
+  SetVector<Operation *> slice;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !spawn.getBody().isAncestor(def->getParentRegion()) ||
+        !slice.insert(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0) {
+      culprit = def;
+      return failure();
+    }
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// Whether `op` may write memory whose root is `root`, or writes memory it
+/// does not name.
+static bool mayWrite(Operation *op, Value root) {
+  if (isa<AwaitOp>(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effecting)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effecting.getEffects(effects);
+  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Write>(effect.getEffect()) &&
+           (!effect.getValue() || getViewRoot(effect.getValue()) == root);
+  });
+}
+
+/// The first op in `spawn` that may write memory whose root is `root`.
+static Operation *findWriteOf(SpawnOp spawn, Value root) {
+  Operation *found = nullptr;
+  spawn.getBody().walk([&](Operation *op) {
+    if (!mayWrite(op, root))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// The first op of the body that uses `buffer` (through views) other than
+/// `transfer`, at or before `await` in the body block.
+static Operation *findAccessBefore(Value buffer, TransferAsyncOp transfer,
+                                   AwaitOp await) {
+  Block *body = await->getBlock();
+  for (Operation *user : buffer.getUsers()) {
+    if (user == transfer)
+      continue;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == buffer) {
+      for (Value result : user->getResults())
+        if (Operation *access = findAccessBefore(result, transfer, await))
+          return access;
+      continue;
+    }
+    Operation *step = body->findAncestorOpInBlock(*user);
+    if (!step || !await->isBeforeInBlock(step))
+      return user;
+  }
+  return nullptr;
+}
+
+/// Whether `transfer` can be pipelined in `spawn`; fills `pipelined` or
+/// says why not.
+static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
+                                              TransferAsyncOp transfer,
+                                              StringRef chip,
+                                              PipelinedTransfer &pipelined) {
+  Block &body = spawn.getBody().front();
+  if (transfer->getBlock() != &body)
+    return Refusal{"it is not directly in the spawn body (it would not run "
+                   "in every step)"};
+  pipelined.transfer = transfer;
+  pipelined.scratch = transfer.getDst().getDefiningOp<ScratchOp>();
+  if (!pipelined.scratch)
+    return Refusal{"its destination is a view of the scratch; each step gets "
+                   "its own copy of the scratch, so the transfer must fill "
+                   "all of it"};
+  std::string why;
+  if (failed(getAsyncCopyChunkBytes(transfer, chip, why)))
+    return Refusal{"it is not a cp.async copy: " + why};
+  Value token = transfer.getToken();
+  pipelined.await = token.hasOneUse()
+                        ? dyn_cast<AwaitOp>(*token.getUsers().begin())
+                        : AwaitOp();
+  if (!pipelined.await || pipelined.await->getBlock() != &body)
+    return Refusal{"its token is not awaited in the same step, directly in "
+                   "the spawn body"};
+  Operation *culprit = nullptr;
+  FailureOr<SmallVector<Operation *>> slice =
+      getSourceSlice(spawn, transfer.getSrc(), culprit);
+  if (failed(slice))
+    return Refusal{"its source depends on an op that a step cannot run "
+                   "ahead of time (one with memory effects or regions)",
+                   culprit};
+  pipelined.sourceSlice = std::move(*slice);
+  SmallVector<unsigned> arbitrary = spawn.getArbitraryDims();
+  bool moves = llvm::any_of(pipelined.sourceSlice, [&](Operation *op) {
+    auto index = dyn_cast<GridIndexOp>(op);
+    return index && llvm::is_contained(arbitrary, index.getDim());
+  });
+  if (!moves)
+    return Refusal{"its source does not move with an arbitrary dimension"};
+  if (Operation *write = findWriteOf(spawn, getViewRoot(transfer.getSrc())))
+    return Refusal{"the spawn may write the memory it reads, which a step "
+                   "ahead would read before the write",
+                   write};
+  if (Operation *access =
+          findAccessBefore(pipelined.scratch, transfer, pipelined.await))
+    return Refusal{"its destination is used before the await (every use of "
+                   "a slot must follow the await of its step)",
+                   access};
+  return std::nullopt;
+}
+
+/// `step` (the linear index of the arbitrary coordinates, `steps` of them)
+/// as the coordinates along `dims` (innermost fastest).
+static DenseMap<unsigned, Value> delinearizeStep(OpBuilder &builder,
+                                                 Location loc, Value step,
+                                                 ArrayRef<unsigned> dims,
+                                                 ArrayRef<Value> sizes) {
+  DenseMap<unsigned, Value> coords;
+  for (auto [dim, size] : llvm::reverse(llvm::zip_equal(dims, sizes))) {
+    coords[dim] = builder.createOrFold<arith::RemUIOp>(loc, step, size);
+    step = builder.createOrFold<arith::DivUIOp>(loc, step, size);
+  }
+  return coords;
+}
+
+namespace {
+/// Builds the pipeline of the transfers of one spawn.
+class TransferPipeline {
+public:
+  TransferPipeline(SpawnOp spawn, ArrayRef<PipelinedTransfer> transfers,
+                   int64_t stages, bool sharedByThreads)
+      : spawn(spawn), transfers(transfers), stages(stages),
+        sharedByThreads(sharedByThreads) {}
+
+  void build() {
+    Location loc = spawn.getLoc();
+    Block &body = spawn.getBody().front();
+    OpBuilder builder(spawn.getContext());
+    builder.setInsertionPointToStart(&body);
+    dims = spawn.getArbitraryDims();
+    for (unsigned dim : dims) {
+      Value index = GridIndexOp::create(builder, loc, dim);
+      Value size = GridDimOp::create(builder, loc, dim);
+      sizes.push_back(size);
+      step = step ? arith::AddIOp::create(
+                        builder, loc,
+                        arith::MulIOp::create(builder, loc, step, size), index)
+                  : index;
+      steps = steps ? arith::MulIOp::create(builder, loc, steps, size) : size;
+    }
+    Value stageCount = arith::ConstantIndexOp::create(builder, loc, stages);
+    Value slot = arith::RemUIOp::create(builder, loc, step, stageCount);
+
+    // N slots of bytes per scratch; the step's slot replaces the scratch.
+    for (const PipelinedTransfer &pipelined : transfers) {
+      ScratchOp scratch = pipelined.scratch;
+      builder.setInsertionPoint(scratch);
+      SlotBuffer buffer;
+      buffer.type = scratch.getType();
+      buffer.slotBytes = pipelined.getSlotBytes();
+      buffer.slots = ScratchOp::create(
+          builder, scratch.getLoc(),
+          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
+          scratch.getMemoryAttr());
+      slotBuffers.push_back(buffer);
+      scratch.replaceAllUsesWith(getSlot(builder, buffer, slot));
+    }
+
+    builder.setInsertionPoint(transfers.front().transfer);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value isFirst = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, step, zero);
+    auto prologue = scf::IfOp::create(builder, loc, isFirst);
+    builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
+    for (int64_t ahead = 0; ahead < stages - 1; ++ahead)
+      issueGuarded(builder, loc,
+                   arith::ConstantIndexOp::create(builder, loc, ahead));
+    builder.setInsertionPointAfter(prologue);
+    Value noToken = ub::PoisonOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()));
+    nvgpu::DeviceAsyncWaitOp::create(builder, loc, noToken,
+                                     builder.getI32IntegerAttr(stages - 2));
+    if (sharedByThreads)
+      gpu::BarrierOp::create(builder, loc);
+    Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
+    issueGuarded(builder, loc,
+                 arith::AddIOp::create(builder, loc, step, distance));
+
+    // The original transfers, awaits and scratch go, and what only computed
+    // their sources.
+    SetVector<Operation *> sliceOps;
+    for (const PipelinedTransfer &pipelined : transfers) {
+      AwaitOp(pipelined.await).erase();
+      TransferAsyncOp(pipelined.transfer).erase();
+      ScratchOp(pipelined.scratch).erase();
+      sliceOps.insert_range(pipelined.sourceSlice);
+    }
+    SmallVector<Operation *> dead = sliceOps.takeVector();
+    llvm::sort(dead,
+               [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+    for (Operation *op : dead)
+      if (op->use_empty())
+        op->erase();
+  }
+
+private:
+  /// The slots that replace one scratch.
+  struct SlotBuffer {
+    Value slots;
+    MemRefType type;
+    int64_t slotBytes;
+  };
+
+  /// The view of slot `slot` of `buffer`, of the scratch's type.
+  static Value getSlot(OpBuilder &builder, const SlotBuffer &buffer,
+                       Value slot) {
+    Location loc = buffer.slots.getLoc();
+    Value shift = builder.createOrFold<arith::MulIOp>(
+        loc, slot,
+        arith::ConstantIndexOp::create(builder, loc, buffer.slotBytes));
+    return memref::ViewOp::create(builder, loc, buffer.type, buffer.slots,
+                                  shift, ValueRange());
+  }
+
+  /// Issues the transfers of step `target` into their slots when it is in
+  /// the grid, then commits their group (empty otherwise).
+  void issueGuarded(OpBuilder &builder, Location loc, Value target) {
+    Value inGrid = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, target, steps);
+    auto guard = scf::IfOp::create(builder, loc, inGrid);
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+    DenseMap<unsigned, Value> coords =
+        delinearizeStep(builder, loc, target, dims, sizes);
+    Value slot = builder.createOrFold<arith::RemUIOp>(
+        loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
+    for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
+      IRMapping mapping;
+      for (Operation *op : pipelined.sourceSlice) {
+        auto index = dyn_cast<GridIndexOp>(op);
+        if (index && coords.contains(index.getDim()))
+          mapping.map(index.getResult(), coords.at(index.getDim()));
+        else
+          builder.clone(*op, mapping);
+      }
+      TransferAsyncOp transfer = pipelined.transfer;
+      TransferAsyncOp::create(
+          builder, transfer.getLoc(), mapping.lookupOrDefault(transfer.getSrc()),
+          getSlot(builder, buffer, slot));
+    }
+    builder.setInsertionPointAfter(guard);
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+        ValueRange());
+  }
+
+  SpawnOp spawn;
+  ArrayRef<PipelinedTransfer> transfers;
+  int64_t stages;
+  bool sharedByThreads;
+  SmallVector<unsigned> dims;
+  SmallVector<Value> sizes;
+  Value step, steps;
+  SmallVector<SlotBuffer> slotBuffers;
+};
+} // namespace
+
+void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
+  int64_t requested = spawn.getPipelineStages(target.defaultStages);
+  if (requested < 2 || spawn.getArbitraryDims().empty())
+    return;
+  // The spawn's own clause asked for it: a refusal is a warning.
+  bool explicitRequest = spawn.getStagesAttr() != nullptr;
+  SmallVector<PipelinedTransfer> transfers;
+  spawn.getBody().walk([&](TransferAsyncOp transfer) {
+    auto scratch = getViewRoot(transfer.getDst()).getDefiningOp<ScratchOp>();
+    if (!scratch || scratch.getPlacement() != Memory::smem)
+      return;
+    PipelinedTransfer pipelined;
+    std::optional<Refusal> refusal =
+        analyzeTransfer(spawn, transfer, target.chip, pipelined);
+    if (!refusal) {
+      transfers.push_back(pipelined);
+      return;
+    }
+    InFlightDiagnostic diagnostic =
+        explicitRequest ? transfer.emitWarning() : transfer.emitRemark();
+    diagnostic << "transfer is not pipelined: " << refusal->reason;
+    if (refusal->culprit)
+      diagnostic.attachNote(refusal->culprit->getLoc()) << "here";
+  });
+  if (transfers.empty())
+    return;
+
+  // The most stages up to the requested that fit the shared memory left.
+  int64_t slotBytes = 0;
+  for (const PipelinedTransfer &pipelined : transfers)
+    slotBytes += pipelined.getSlotBytes();
+  auto extraBytes = [&](int64_t stages) {
+    return (stages - 1) * slotBytes * target.instancesPerCTA;
+  };
+  int64_t stages = requested;
+  while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
+    --stages;
+  if (stages < requested) {
+    InFlightDiagnostic remark = spawn.emitRemark("pipelines its transfers in ")
+                                << stages << " stages instead of "
+                                << requested << ": " << requested
+                                << " slots of " << slotBytes << " bytes";
+    if (target.instancesPerCTA > 1)
+      remark << " for each of " << target.instancesPerCTA
+             << " instances per CTA";
+    remark << " need " << extraBytes(requested)
+           << " bytes of shared memory beyond the scratch, and the CTA has "
+           << target.freeSharedBytes << " left";
+  }
+  if (stages < 2)
+    return;
+  TransferPipeline(spawn, transfers, stages, target.sharedByThreads).build();
+}

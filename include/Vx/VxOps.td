@@ -65,8 +65,9 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     next N-1 steps (in grid order across all arbitrary dimensions) are in
     flight. The body is written as if each transfer were awaited in its own
     step; `stages 1` is no pipelining. The CPU paths ignore the clause. The
-    GPU mapping does not pipeline yet: it accepts the clause and runs every
-    spawn as `stages 1`.
+    GPU mapping pipelines the transfers it can prove legal (a remark, or a
+    warning under this clause, says why it cannot for the others) with as
+    many stages as the shared memory holds, up to N (a remark when fewer).
 
     The body is one block without arguments, terminated by the implicit
     `vx.yield`. It may use values defined above (the op is not isolated from

@@ -109,7 +109,7 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
         *this, "stages",
         llvm::cl::desc("Steps of transfers in flight along the arbitrary "
                        "dimensions for spawns without a stages clause (>= 1; "
-                       "accepted and checked, not pipelined yet)"),
+                       "1 is no pipelining)"),
         llvm::cl::init(1));
   if (takes("chip"))
     chip.emplace(*this, "chip",

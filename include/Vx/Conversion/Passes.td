@@ -69,6 +69,18 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     names it. With `chip` set (checked against LLVM's NVPTX chips), a
     `tensor_core5` spawn needs sm_100 or newer.
 
+    `stages=N` (or a spawn's `stages N` clause) pipelines the cp.async
+    transfers into whole `smem` scratch that are directly in the body,
+    awaited there, and whose source moves with the arbitrary dimensions:
+    each such scratch gets N slots (step s uses slot s mod N, s the linear
+    arbitrary step), the first step issues steps 0..N-2, and each step
+    waits with `numGroups = N-2` and then issues step s+N-1 (guarded at the
+    end of the grid, one group per step, empty past it). The transformation
+    is refused with a remark saying why (a warning under a `stages` clause)
+    when a source may be written in the spawn, depends on memory or on no
+    arbitrary dimension, or the scratch is used before the await; N drops,
+    with a remark, to what the shared memory holds.
+
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
@@ -81,8 +93,7 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
     Option<"stages", "stages", "int64_t", "1",
            "Steps of transfers in flight along the arbitrary dimensions for "
-           "spawns without a stages clause (>= 1; accepted and checked, not "
-           "pipelined yet)">,
+           "spawns without a stages clause (>= 1; 1 is no pipelining)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
   ];

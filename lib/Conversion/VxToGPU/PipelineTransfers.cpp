@@ -397,15 +397,19 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
     --stages;
   if (stages < requested) {
-    InFlightDiagnostic remark = spawn.emitRemark("pipelines its transfers in ")
-                                << stages << " stages instead of "
-                                << requested << ": " << requested
-                                << " slots of " << slotBytes << " bytes";
+    InFlightDiagnostic remark = spawn.emitRemark();
+    if (stages > 1)
+      remark << "pipelines its transfers in " << stages << " stages instead of "
+             << requested;
+    else
+      remark << "does not pipeline its transfers (" << requested
+             << " stages requested)";
+    remark << ": " << requested << " slots of " << slotBytes << " bytes";
     if (target.instancesPerCTA > 1)
       remark << " for each of " << target.instancesPerCTA
              << " instances per CTA";
     remark << " need " << extraBytes(requested)
-           << " bytes of shared memory beyond the scratch, and the CTA has "
+           << " bytes of shared memory more than the scratch, and the CTA has "
            << target.freeSharedBytes << " left";
   }
   if (stages < 2)

@@ -1,0 +1,102 @@
+// The schedule of pipelined transfers (docs/design.md, "Pipelined
+// transfers"): N slots per tile in a byte scratch, the first step issuing
+// steps 0..N-2 (each guarded, each committed), every step waiting for its
+// own group with N-2 left in flight, then issuing step s+N-1 into slot
+// (s+N-1) mod N under the end-of-grid guard, with a commit either way.
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=3" | FileCheck %s
+// stages=1 is no pipelining: the transfer keeps its await.
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=1" | FileCheck %s --check-prefix=ONE
+// The PTX waits for all but N-2 groups and assembles.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_80 stages=3" -o %t/three.mlir
+// RUN: %extract_ptx %t/three.mlir %t/three
+// RUN: FileCheck %s --check-prefix=PTX3 < %t/three/rows_kernel.ptx
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=4" -o %t/four.mlir
+// RUN: %extract_ptx %t/four.mlir %t/four
+// RUN: FileCheck %s --check-prefix=PTX4 < %t/four/rows_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/three/rows_kernel.ptx -o %t/three.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/four/rows_kernel.ptx -o %t/four.cubin %}
+
+// CHECK-LABEL: func.func @rows
+// CHECK: gpu.launch
+// Three slots of 32 bytes; the step's slot is a view at (s mod 3) * 32.
+// CHECK: %[[SMEM:.*]] = memref.memory_space_cast %{{.*}} : memref<96xi8, #gpu.address_space<workgroup>> to memref<96xi8>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %[[C32:.*]] : index
+// CHECK: %[[TILE:.*]] = memref.view %[[SMEM]][%[[SHIFT]]][] : memref<96xi8> to memref<1x8xf32>
+// The prologue, in the first step only: steps 0 and 1 into slots 0 and 1.
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: scf.if
+// CHECK: memref.view %[[SMEM]][%{{.*}}][] : memref<96xi8> to memref<1x8xf32>
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NEXT: }
+// The step's own group is complete when at most one is pending.
+// CHECK-NEXT: %[[NONE:.*]] = ub.poison : !nvgpu.device.async.token
+// CHECK-NEXT: nvgpu.device_async_wait %[[NONE]] {numGroups = 1 : i32}
+// Step s + 2, when in the grid, into slot (s + 2) mod 3; one group always.
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[AHEAD]], %{{.*}} : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: arith.remui %[[AHEAD]], %{{.*}} : index
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+// No await of the transfer's own; the step computes on its slot.
+// CHECK-NOT: nvgpu.device_async_wait
+// CHECK: memref.load %[[TILE]]
+// CHECK-NOT: nvgpu.device_async_wait
+// CHECK: gpu.terminator
+
+// ONE-LABEL: func.func @rows
+// ONE-NOT: memref<{{[0-9]+}}xi8>
+// ONE: nvgpu.device_async_copy
+// ONE: %[[GROUP:.*]] = nvgpu.device_async_create_group
+// ONE: nvgpu.device_async_wait %[[GROUP]] {numGroups = 0 : i32}
+
+// LLVM unrolls the 8 steps: two groups of the prologue, then per step a
+// wait for all but one.
+// PTX3-NOT: cp.async.wait_group{{[[:space:]]+}}{{[02-9]}}
+// PTX3: cp.async.commit_group
+// PTX3: cp.async.commit_group
+// PTX3-NEXT: cp.async.wait_group{{[[:space:]]+}}1;
+// PTX3-NOT: cp.async.wait_group{{[[:space:]]+}}{{[02-9]}}
+// PTX4-NOT: cp.async.wait_group{{[[:space:]]+}}{{[013-9]}}
+// PTX4: cp.async.wait_group{{[[:space:]]+}}2;
+// PTX4-NOT: cp.async.wait_group{{[[:space:]]+}}{{[013-9]}}
+
+// out[r] = sum of row r of in, 8 columns per step.
+func.func @rows(%in: memref<4x64xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] {
+    %tile = vx.scratch smem : memref<1x8xf32>
+    %acc = vx.scratch : memref<1xf32>
+    %r = vx.grid_index 0
+    %k = vx.grid_index 1
+    %col = arith.muli %k, %c8 : index
+    %src = memref.subview %in[%r, %col] [1, 8] [1, 1] : memref<4x64xf32> to memref<1x8xf32, strided<[64, 1], offset: ?>>
+    %tok = vx.transfer_async %src to %tile : memref<1x8xf32, strided<[64, 1], offset: ?>> to memref<1x8xf32>
+    %first = arith.cmpi eq, %k, %c0 : index
+    scf.if %first {
+      memref.store %zero, %acc[%c0] : memref<1xf32>
+    }
+    vx.await %tok
+    %s = scf.for %c = %c0 to %c8 step %c1 iter_args(%a = %zero) -> f32 {
+      %x = memref.load %tile[%c0, %c] : memref<1x8xf32>
+      %n = arith.addf %a, %x : f32
+      scf.yield %n : f32
+    }
+    %a0 = memref.load %acc[%c0] : memref<1xf32>
+    %a1 = arith.addf %a0, %s : f32
+    memref.store %a1, %acc[%c0] : memref<1xf32>
+    memref.store %a1, %out[%r] : memref<4xf32>
+  }
+  return
+}

@@ -25,16 +25,19 @@
 // CHECK: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
 // CHECK: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %[[C32:.*]] : index
 // CHECK: %[[TILE:.*]] = memref.view %[[SMEM]][%[[SHIFT]]][] : memref<96xi8> to memref<1x8xf32>
-// The prologue, in the first step only: steps 0 and 1 into slots 0 and 1.
+// The prologue, in the first step only: steps 0 and 1 into slots 0 and 1,
+// each guarded and committed.
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
 // CHECK: scf.if %[[FIRST]] {
-// CHECK: scf.if
-// CHECK: memref.view %[[SMEM]][%{{.*}}][] : memref<96xi8> to memref<1x8xf32>
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[C2:.*]] step
+// CHECK-NEXT: %[[JIN:.*]] = arith.cmpi ult, %[[J]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[JIN]] {
+// CHECK: %[[JSLOT:.*]] = arith.remui %[[J]], %c3{{(_[0-9]+)?}} : index
+// CHECK: %[[JSHIFT:.*]] = arith.muli %[[JSLOT]], %{{.*}} : index
+// CHECK: memref.view %[[SMEM]][%[[JSHIFT]]][] : memref<96xi8> to memref<1x8xf32>
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvgpu.device_async_create_group
-// CHECK: scf.if
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvgpu.device_async_create_group
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // The step's own group is complete when at most one is pending.
 // CHECK-NEXT: %[[NONE:.*]] = ub.poison : !nvgpu.device.async.token

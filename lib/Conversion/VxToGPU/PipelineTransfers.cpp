@@ -5,7 +5,7 @@
 // index of the arbitrary coordinates, innermost fastest) uses slot s mod N,
 // and runs, where the transfer was:
 //
-//   if s == 0:  for j in 0 .. N-2: { if j < S: issue(j) }; commit
+//   if s == 0:  for j in 0 .. N-2: { if j < S: issue(j);  commit }
 //   cp.async.wait_group N-2          (step s's group is complete)
 //   barrier                          (only when the threads share the slots)
 //   if s+N-1 < S: issue(s+N-1);  commit
@@ -264,11 +264,13 @@ public:
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value isFirst = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, step, zero);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
     auto prologue = scf::IfOp::create(builder, loc, isFirst);
     builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
-    for (int64_t ahead = 0; ahead < stages - 1; ++ahead)
-      issueGuarded(builder, loc,
-                   arith::ConstantIndexOp::create(builder, loc, ahead));
+    auto first = scf::ForOp::create(builder, loc, zero, distance, one);
+    builder.setInsertionPoint(first.getBody()->getTerminator());
+    issueGuarded(builder, loc, first.getInductionVar());
     builder.setInsertionPointAfter(prologue);
     Value noToken = ub::PoisonOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()));
@@ -276,7 +278,6 @@ public:
                                      builder.getI32IntegerAttr(stages - 2));
     if (sharedByThreads)
       gpu::BarrierOp::create(builder, loc);
-    Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
     issueGuarded(builder, loc,
                  arith::AddIOp::create(builder, loc, step, distance));
 

@@ -371,6 +371,7 @@ STAGE_COUNTS = [1, 2, 3, 4]
 DYNAMIC_SMEM = re.compile(r"dynamic_shared_memory_size %c(\d+)_i32")
 CP_ASYNC_COPY = re.compile(r"^\s*(?:@!?%\w+\s+)?cp\.async\.c[ag]\.", re.M)
 CP_ASYNC_WAIT = re.compile(r"cp\.async\.wait_group\s+(\d+);")
+TMA_LOAD = re.compile(r"cp\.async\.bulk\.tensor")
 
 
 def pipelined(vx_opt, work):
@@ -395,6 +396,7 @@ def pipelined(vx_opt, work):
                 code = text.read()
             usage["dynamic smem"] = smem
             usage["copies"] = len(CP_ASYNC_COPY.findall(code))
+            usage["tma"] = len(TMA_LOAD.findall(code))
             usage["waits"] = sorted(set(int(groups) for groups in
                                         CP_ASYNC_WAIT.findall(code)))
             rows.append((kernel, stages, options, usage))
@@ -763,21 +765,23 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                "dim through `vx-opt --vx-to-ptx` with `stages=N` (VX_SPEC "
                "2.2; docs/design.md, \"Pipelined transfers\") and `ptxas -O3 "
                "-v`, as in section 2. Dynamic smem is the CTA's shared memory "
-               "(the launch's, N slots per pipelined tile); cp.async copies "
-               "and waits are counted in the PTX (`wait_group` lists the "
-               "distinct counts: N-2 in the pipelined steps, 0 where a "
-               "transfer keeps its own await). Not timed: no GPU here; on a "
-               "GPU, section 4's driver times each count against stages=1.\n")
+               "(the launch's, N slots per pipelined tile); copies and waits "
+               "are counted in the PTX: on %s the pipelined tiles are TMA "
+               "loads (`cp.async.bulk.tensor`, mbarrier parity waits), "
+               "stages=1 keeps cp.async (`wait_group` lists the distinct "
+               "counts). Not timed: no GPU here; on a GPU, section 4's driver "
+               "times each count against stages=1.\n" % CHIP)
     out.append("| kernel | stages | registers | SASS | spills (bytes) | "
-               "stack (bytes) | dynamic smem (bytes) | cp.async copies | "
-               "wait_group |")
-    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+               "stack (bytes) | dynamic smem (bytes) | TMA loads | cp.async "
+               "copies | wait_group |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+               "| --- |")
     for kernel, stages, _, usage in stage_rows:
-        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %s |" % (
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
             kernel, stages, usage["registers"], usage["sass"],
             usage["spills"], usage["stack"], usage["dynamic smem"],
-            usage["copies"],
-            ", ".join(str(groups) for groups in usage["waits"])))
+            usage["tma"], usage["copies"],
+            ", ".join(str(groups) for groups in usage["waits"]) or "none"))
     return "\n".join(out) + "\n"
 
 

@@ -11,11 +11,18 @@
 // RUN: vx-opt %s --vx-to-ptx="chip=sm_80 stages=3" -o %t/three.mlir
 // RUN: %extract_ptx %t/three.mlir %t/three
 // RUN: FileCheck %s --check-prefix=PTX3 < %t/three/rows_kernel.ptx
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=4" -o %t/four.mlir
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_89 stages=4" -o %t/four.mlir
 // RUN: %extract_ptx %t/four.mlir %t/four
 // RUN: FileCheck %s --check-prefix=PTX4 < %t/four/rows_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/three/rows_kernel.ptx -o %t/three.cubin %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/four/rows_kernel.ptx -o %t/four.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t/four/rows_kernel.ptx -o %t/four.cubin %}
+// On sm_90 and newer the tiles are TMA loads: a tensor map per tile on the
+// host, an mbarrier per slot, and parity waits instead of groups.
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | FileCheck %s --check-prefix=TMA
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=3" -o %t/tma.mlir
+// RUN: %extract_ptx %t/tma.mlir %t/tma
+// RUN: FileCheck %s --check-prefix=PTXTMA < %t/tma/rows_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma/rows_kernel.ptx -o %t/tma.cubin %}
 
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch
@@ -71,6 +78,46 @@
 // PTX4-NOT: cp.async.wait_group{{[[:space:]]+}}{{[013-9]}}
 // PTX4: cp.async.wait_group{{[[:space:]]+}}2;
 // PTX4-NOT: cp.async.wait_group{{[[:space:]]+}}{{[013-9]}}
+
+// TMA-LABEL: func.func @rows
+// TMA: %[[MAP:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf32>
+// TMA: gpu.launch
+// Three slots of 128 bytes and room to align them at run time.
+// TMA: %[[SMEM:.*]] = memref.memory_space_cast %{{.*}} : memref<496xi8, #gpu.address_space<workgroup>> to memref<496xi8>
+// TMA: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// TMA: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
+// TMA: %[[ELECTED:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// TMA: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// TMA: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[SMEM]]
+// TMA: %[[PAST:.*]] = arith.remui %[[ADDRESS]], %[[C128:.*]] : index
+// TMA: %[[GAP:.*]] = arith.subi %[[C128]], %[[PAST]] : index
+// TMA: %[[BASE:.*]] = arith.remui %[[GAP]], %[[C128]] : index
+// TMA: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %{{.*}} : index
+// TMA: %[[AT:.*]] = arith.addi %[[BASE]], %[[SHIFT]] : index
+// TMA: %[[TILE:.*]] = memref.view %[[SMEM]][%[[AT]]][] : memref<496xi8> to memref<1x8xf32>
+// The first step initializes the barriers, then issues steps 0 and 1.
+// TMA: scf.if
+// TMA: nvgpu.mbarrier.init %[[BARRIERS]][%{{.*}}], %{{.*}}, predicate = %[[ELECTED]]
+// TMA: nvgpu.mbarrier.init %[[BARRIERS]]
+// TMA: nvgpu.mbarrier.init %[[BARRIERS]]
+// TMA-NEXT: gpu.barrier
+// TMA: scf.for
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%[[JSLOT:.*]]], %{{.*}}, predicate = %[[ELECTED]]
+// TMA-NEXT: nvgpu.tma.async.load %[[MAP]][%{{.*}}, %{{.*}}], %[[BARRIERS]][%[[JSLOT]]] to %{{.*}}, predicate = %[[ELECTED]]
+// Step s waits for load s div 3 of its slot: parity (s div 3) mod 2.
+// TMA: %[[LOADS:.*]] = arith.divui %[[K]], %[[C3]] : index
+// TMA-NEXT: %[[PARITY:.*]] = arith.index_castui %[[LOADS]] : index to i1
+// TMA: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]][%[[SLOT]]], %[[PARITY]]
+// TMA: scf.if
+// TMA: nvgpu.tma.async.load %[[MAP]]
+// TMA-NOT: nvgpu.device_async
+// TMA: memref.load %[[TILE]]
+
+// PTXTMA: mbarrier.init.shared.b64
+// PTXTMA: bar.sync
+// PTXTMA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// PTXTMA: mbarrier.try_wait.parity.shared.b64
+// PTXTMA-NOT: cp.async.wait_group
 
 // out[r] = sum of row r of in, 8 columns per step.
 func.func @rows(%in: memref<4x64xf32>, %out: memref<4xf32>) {

@@ -9,6 +9,11 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=4" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3 threads-per-block=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=4 reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// On sm_90 the tiles are TMA loads with an mbarrier per slot.
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=2" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=4" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | FileCheck %s --check-prefix=TMA
 // The CPU path ignores the stages.
 // RUN: vx-opt %s --vx-to-llvm="stages=1" | %mlir_runner -e main | FileCheck %s
 // The schedule is the one the GPU runs (convert-vx-to-gpu pipelines).
@@ -21,6 +26,8 @@ func.func private @printMemrefF32(memref<*xf32>)
 // tile from another step (a wrong prefetch index or slot) changes the sum.
 // IR-LABEL: func.func @weighted_tiles
 // IR: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// TMA-LABEL: func.func @weighted_tiles
+// TMA: nvgpu.mbarrier.try_wait.parity
 func.func @weighted_tiles(%in: memref<4x256xf32>, %out: memref<4xf32>, %a: index, %b: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -65,6 +72,12 @@ func.func @weighted_tiles(%in: memref<4x256xf32>, %out: memref<4xf32>, %a: index
 // clause asks for 4 stages whatever the option.
 // IR-LABEL: func.func @matmul
 // IR: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// Two loads per step announce their bytes on the step's barrier.
+// TMA-LABEL: func.func @matmul
+// TMA: %[[TWO:.*]] = arith.constant 2 : index
+// TMA: nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[TWO]]
+// TMA: nvgpu.tma.async.load
+// TMA: nvgpu.tma.async.load
 func.func @matmul(%A: memref<8x32xf32>, %B: memref<32x8xf32>, %C: memref<8x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -95,7 +95,10 @@ static void lowerToTMA(gpu::LaunchOp launch, ArrayRef<TMACopy> copies) {
     elected =
         elected ? arith::AndIOp::create(builder, loc, elected, isZero) : isZero;
   }
-  Value barriers = createTMABarriers(builder, loc, copies.size(), elected);
+  Value barriers = createTMABarriers(builder, loc, copies.size());
+  // One arrival per phase: the elected thread's, with the tile's bytes.
+  initTMABarriers(builder, loc, barriers, copies.size(), /*arrivals=*/1,
+                  elected);
 
   for (auto [index, found] : llvm::enumerate(copies)) {
     memref::CopyOp copy = found.copy;

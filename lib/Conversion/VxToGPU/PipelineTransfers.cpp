@@ -23,7 +23,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "PipelineTransfers.h"
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Target/CUDA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -40,8 +42,12 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// Every slot starts at a multiple of this many bytes: the widest cp.async
-/// chunk.
+/// chunk, and the alignment of every smem scratch.
 static constexpr int64_t kSlotAlignment = 16;
+/// The alignment of a TMA destination in shared memory.
+static constexpr int64_t kTMAAlignment = 128;
+/// The first SM with TMA (Hopper).
+static constexpr unsigned kMinTMASM = 90;
 
 namespace {
 /// A transfer that the pipeline issues ahead of its step.
@@ -52,13 +58,14 @@ struct PipelinedTransfer {
   ScratchOp scratch;
   /// The ops of the body that compute the source, in program order.
   SmallVector<Operation *> sourceSlice;
+  /// The tile when a TMA copy carries the transfer.
+  std::optional<TMATile> tile;
 
-  /// The bytes of one slot.
-  int64_t getSlotBytes() const {
+  /// The bytes of one slot, a multiple of `alignment`.
+  int64_t getSlotBytes(int64_t alignment) const {
     MemRefType type = ScratchOp(scratch).getType();
-    return llvm::alignTo(type.getNumElements() *
-                             type.getElementTypeBitWidth() / 8,
-                         kSlotAlignment);
+    return llvm::alignTo(
+        type.getNumElements() * type.getElementTypeBitWidth() / 8, alignment);
   }
 };
 
@@ -110,10 +117,11 @@ static bool mayWrite(Operation *op, Value root) {
     return true;
   SmallVector<MemoryEffects::EffectInstance> effects;
   effecting.getEffects(effects);
-  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &effect) {
-    return isa<MemoryEffects::Write>(effect.getEffect()) &&
-           (!effect.getValue() || getViewRoot(effect.getValue()) == root);
-  });
+  return llvm::any_of(
+      effects, [&](const MemoryEffects::EffectInstance &effect) {
+        return isa<MemoryEffects::Write>(effect.getEffect()) &&
+               (!effect.getValue() || getViewRoot(effect.getValue()) == root);
+      });
 }
 
 /// The first op in `spawn` that may write memory whose root is `root`.
@@ -217,6 +225,17 @@ static DenseMap<unsigned, Value> delinearizeStep(OpBuilder &builder,
   return coords;
 }
 
+/// The alignment of the slots: TMA's, or cp.async's widest chunk.
+static int64_t getSlotAlignment(bool tma) {
+  return tma ? kTMAAlignment : kSlotAlignment;
+}
+
+/// The bytes that a slot buffer has beyond its slots: room to align the
+/// slots of TMA at run time.
+static int64_t getPadBytes(bool tma) {
+  return tma ? kTMAAlignment - kSlotAlignment : 0;
+}
+
 namespace {
 /// Builds the pipeline of the transfers of one spawn.
 class TransferPipeline {
@@ -224,7 +243,8 @@ public:
   TransferPipeline(SpawnOp spawn, ArrayRef<PipelinedTransfer> transfers,
                    int64_t stages, bool sharedByThreads)
       : spawn(spawn), transfers(transfers), stages(stages),
-        sharedByThreads(sharedByThreads) {}
+        sharedByThreads(sharedByThreads),
+        tma(transfers.front().tile.has_value()) {}
 
   void build() {
     Location loc = spawn.getLoc();
@@ -244,38 +264,67 @@ public:
     }
     Value stageCount = arith::ConstantIndexOp::create(builder, loc, stages);
     Value slot = arith::RemUIOp::create(builder, loc, step, stageCount);
+    if (tma) {
+      // The elected thread issues the loads; one mbarrier per slot.
+      Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+      elected = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, thread,
+          arith::ConstantIndexOp::create(builder, loc, 0));
+      barriers = createTMABarriers(builder, loc, stages);
+    }
 
     // N slots of bytes per scratch; the step's slot replaces the scratch.
+    OpBuilder host(spawn);
     for (const PipelinedTransfer &pipelined : transfers) {
       ScratchOp scratch = pipelined.scratch;
       builder.setInsertionPoint(scratch);
       SlotBuffer buffer;
       buffer.type = scratch.getType();
-      buffer.slotBytes = pipelined.getSlotBytes();
+      buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
+          MemRefType::get({stages * buffer.slotBytes + getPadBytes(tma)},
+                          builder.getI8Type()),
           scratch.getMemoryAttr());
+      if (tma) {
+        buffer.base = alignAtRunTime(builder, buffer.slots);
+        buffer.descriptor =
+            createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
+      }
       slotBuffers.push_back(buffer);
       scratch.replaceAllUsesWith(getSlot(builder, buffer, slot));
     }
 
     builder.setInsertionPoint(transfers.front().transfer);
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value isFirst = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, step, zero);
+    Value isFirst = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::eq, step, zero);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
     Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
     auto prologue = scf::IfOp::create(builder, loc, isFirst);
     builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
+    // One arrival per load of a step (each announces its bytes). A CTA runs
+    // one parallel point, so the first step initializes the barriers once.
+    if (tma)
+      initTMABarriers(builder, loc, barriers, stages, transfers.size(),
+                      elected);
     auto first = scf::ForOp::create(builder, loc, zero, distance, one);
     builder.setInsertionPoint(first.getBody()->getTerminator());
     issueGuarded(builder, loc, first.getInductionVar());
     builder.setInsertionPointAfter(prologue);
-    Value noToken = ub::PoisonOp::create(
-        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()));
-    nvgpu::DeviceAsyncWaitOp::create(builder, loc, noToken,
-                                     builder.getI32IntegerAttr(stages - 2));
+    if (tma) {
+      // Step s is load s div N of slot s mod N, which completes the phase
+      // of that parity.
+      Value loads = arith::DivUIOp::create(builder, loc, step, stageCount);
+      Value parity = arith::IndexCastUIOp::create(builder, loc,
+                                                  builder.getI1Type(), loads);
+      waitTMALoad(builder, loc, barriers, slot, parity);
+    } else {
+      Value noToken = ub::PoisonOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()));
+      nvgpu::DeviceAsyncWaitOp::create(builder, loc, noToken,
+                                       builder.getI32IntegerAttr(stages - 2));
+    }
     if (sharedByThreads)
       gpu::BarrierOp::create(builder, loc);
     issueGuarded(builder, loc,
@@ -291,8 +340,8 @@ public:
       sliceOps.insert_range(pipelined.sourceSlice);
     }
     SmallVector<Operation *> dead = sliceOps.takeVector();
-    llvm::sort(dead,
-               [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+    llvm::sort(
+        dead, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
     for (Operation *op : dead)
       if (op->use_empty())
         op->erase();
@@ -304,6 +353,9 @@ private:
     Value slots;
     MemRefType type;
     int64_t slotBytes;
+    /// TMA: the byte of `slots` where the aligned slots start, and the
+    /// tensor map of the transfer.
+    Value base, descriptor;
   };
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
@@ -313,8 +365,23 @@ private:
     Value shift = builder.createOrFold<arith::MulIOp>(
         loc, slot,
         arith::ConstantIndexOp::create(builder, loc, buffer.slotBytes));
+    if (buffer.base)
+      shift = arith::AddIOp::create(builder, loc, buffer.base, shift);
     return memref::ViewOp::create(builder, loc, buffer.type, buffer.slots,
                                   shift, ValueRange());
+  }
+
+  /// The bytes from the start of `bytes` to its first address that is a
+  /// multiple of kTMAAlignment (smem scratch is only kSlotAlignment-aligned).
+  static Value alignAtRunTime(OpBuilder &builder, Value bytes) {
+    Location loc = bytes.getLoc();
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, bytes);
+    Value alignment =
+        arith::ConstantIndexOp::create(builder, loc, kTMAAlignment);
+    Value past = arith::RemUIOp::create(builder, loc, address, alignment);
+    Value gap = arith::SubIOp::create(builder, loc, alignment, past);
+    return arith::RemUIOp::create(builder, loc, gap, alignment);
   }
 
   /// Issues the transfers of step `target` into their slots when it is in
@@ -339,10 +406,31 @@ private:
           builder.clone(*op, mapping);
       }
       TransferAsyncOp transfer = pipelined.transfer;
-      TransferAsyncOp::create(
-          builder, transfer.getLoc(), mapping.lookupOrDefault(transfer.getSrc()),
-          getSlot(builder, buffer, slot));
+      Value source = mapping.lookupOrDefault(transfer.getSrc());
+      Value destination = getSlot(builder, buffer, slot);
+      if (!tma) {
+        TransferAsyncOp::create(builder, transfer.getLoc(), source,
+                                destination);
+        continue;
+      }
+      // The clone has the original's views, which matched.
+      std::string why;
+      FailureOr<TMATile> tile =
+          matchTMATile(source, buffer.type, spawn.getBody(), why);
+      assert(succeeded(tile) && "the clone of a TMA tile is one");
+      auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
+                                                  gpu::AddressSpace::Workgroup);
+      Value shared = memref::MemorySpaceCastOp::create(
+          builder, transfer.getLoc(),
+          MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
+                          AffineMap(), workgroup),
+          destination);
+      issueTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
+                   barriers, slot, elected);
     }
+    // A group per step for cp.async; TMA loads complete barrier phases.
+    if (tma)
+      return;
     builder.setInsertionPointAfter(guard);
     nvgpu::DeviceAsyncCreateGroupOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
@@ -353,6 +441,9 @@ private:
   ArrayRef<PipelinedTransfer> transfers;
   int64_t stages;
   bool sharedByThreads;
+  /// Whether TMA copies carry the transfers (all of them, or none).
+  bool tma;
+  Value elected, barriers;
   SmallVector<unsigned> dims;
   SmallVector<Value> sizes;
   Value step, steps;
@@ -387,12 +478,43 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   if (transfers.empty())
     return;
 
+  // TMA on Hopper and newer, when a CTA runs one parallel point on one
+  // instance (its barriers' phases then start with the first step) and
+  // every transfer is a tile that TMA loads.
+  std::optional<unsigned> smNumber = getSMNumber(target.chip);
+  if (smNumber && *smNumber >= kMinTMASM && target.instancesPerCTA == 1 &&
+      target.onePointPerCTA) {
+    bool allTiles = true;
+    for (PipelinedTransfer &pipelined : transfers) {
+      std::string why;
+      FailureOr<TMATile> tile =
+          matchTMATile(pipelined.transfer.getSrc(), pipelined.scratch.getType(),
+                       spawn.getBody(), why);
+      if (succeeded(tile)) {
+        pipelined.tile = *tile;
+        continue;
+      }
+      allTiles = false;
+      pipelined.transfer.emitRemark("transfer is pipelined with cp.async, "
+                                    "not TMA: ")
+          << why;
+    }
+    if (!allTiles)
+      for (PipelinedTransfer &pipelined : transfers)
+        pipelined.tile.reset();
+  }
+  bool tma = transfers.front().tile.has_value();
+
   // The most stages up to the requested that fit the shared memory left.
-  int64_t slotBytes = 0;
-  for (const PipelinedTransfer &pipelined : transfers)
-    slotBytes += pipelined.getSlotBytes();
+  int64_t slotBytes = 0, scratchBytes = 0;
+  for (const PipelinedTransfer &pipelined : transfers) {
+    slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
+    scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
+  }
+  int64_t padBytes = getPadBytes(tma) * transfers.size();
   auto extraBytes = [&](int64_t stages) {
-    return (stages - 1) * slotBytes * target.instancesPerCTA;
+    return (stages * slotBytes + padBytes - scratchBytes) *
+           target.instancesPerCTA;
   };
   int64_t stages = requested;
   while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)

@@ -26,6 +26,8 @@ struct PipelineTarget {
   int64_t freeSharedBytes = 0;
   /// The grid instances that share a CTA, each with its own slots.
   int64_t instancesPerCTA = 1;
+  /// Whether each CTA runs one parallel point (no grid-stride loop).
+  bool onePointPerCTA = false;
   /// Whether the threads of a CTA share the slots, so that a step must wait
   /// for every thread before its slot is refilled.
   bool sharedByThreads = false;

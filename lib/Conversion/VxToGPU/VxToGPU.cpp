@@ -684,6 +684,14 @@ struct ConvertVxToGPUPass
       target.freeSharedBytes =
           getSharedMemoryLimit(chip) -
           getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+      // Static extents within the launch grid need no grid-stride loop.
+      int64_t total = 1;
+      target.onePointPerCTA = true;
+      for (std::optional<int64_t> extent :
+           getStaticExtents(spawn, target.instancesPerCTA))
+        target.onePointPerCTA &= extent &&
+                                 !llvm::MulOverflow(total, *extent, total) &&
+                                 total <= kMaxGridX;
       // Each thread is an instance with its own slots.
       target.sharedByThreads = false;
       pipelineTransfers(spawn, target);

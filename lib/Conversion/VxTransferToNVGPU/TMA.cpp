@@ -239,21 +239,22 @@ Value vx::createTMADescriptor(OpBuilder &host, Location loc,
                                               unranked, box);
 }
 
-Value vx::createTMABarriers(OpBuilder &builder, Location loc, int64_t count,
-                            Value elected) {
+Value vx::createTMABarriers(OpBuilder &builder, Location loc, int64_t count) {
   MLIRContext *context = builder.getContext();
   auto type = nvgpu::MBarrierGroupType::get(
       context,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup), count);
-  Value barriers = nvgpu::MBarrierCreateOp::create(builder, loc, type);
-  // One arrival per phase: the elected thread's, with the tile's bytes.
-  Value arrivals = arith::ConstantIndexOp::create(builder, loc, 1);
+  return nvgpu::MBarrierCreateOp::create(builder, loc, type);
+}
+
+void vx::initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
+                         int64_t count, int64_t arrivals, Value elected) {
+  Value arrivalCount = arith::ConstantIndexOp::create(builder, loc, arrivals);
   for (int64_t index = 0; index < count; ++index)
     nvgpu::MBarrierInitOp::create(
-        builder, loc, barriers, arrivals,
+        builder, loc, barriers, arrivalCount,
         arith::ConstantIndexOp::create(builder, loc, index), elected);
   gpu::BarrierOp::create(builder, loc);
-  return barriers;
 }
 
 /// `destination` (the tile's shape) as the box's shape, which has the unit

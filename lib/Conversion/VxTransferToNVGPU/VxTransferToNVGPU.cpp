@@ -182,8 +182,8 @@ static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
 }
 
 FailureOr<int64_t> vx::getAsyncCopyChunkBytes(TransferAsyncOp transfer,
-                                               StringRef chip,
-                                               std::string &why) {
+                                              StringRef chip,
+                                              std::string &why) {
   FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
   std::optional<unsigned> smNumber = getSMNumber(chip);
   if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
@@ -202,8 +202,7 @@ static void planAsyncTransfers(SpawnOp spawn, StringRef chip,
   bool anyAsync = false;
   spawn.walk([&](TransferAsyncOp transfer) {
     std::string why;
-    FailureOr<int64_t> chunkBytes =
-        getAsyncCopyChunkBytes(transfer, chip, why);
+    FailureOr<int64_t> chunkBytes = getAsyncCopyChunkBytes(transfer, chip, why);
     if (failed(chunkBytes)) {
       transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
       return;

@@ -70,12 +70,17 @@ FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
 /// argument).
 Value createTMADescriptor(OpBuilder &host, Location loc, const TMATile &tile);
 
-/// Creates `count` mbarriers in shared memory with the builder `builder` at
-/// the kernel's entry (reached by every thread of the CTA), each initialized
-/// by the thread where `elected` holds for one arrival, followed by a
-/// barrier so that every thread sees them initialized. Returns the group.
-Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count,
-                        Value elected);
+/// Creates a group of `count` mbarriers in shared memory (one per kernel and
+/// op; every thread that runs it gets the same group), to initialize with
+/// initTMABarriers before any use.
+Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count);
+
+/// Initializes the `count` mbarriers of `barriers` for `arrivals` arrivals
+/// per phase (one per load of a phase) from the thread where `elected`
+/// holds, followed by a barrier so that every thread of the CTA (which all
+/// reach it) sees them initialized.
+void initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
+                     int64_t count, int64_t arrivals, Value elected);
 
 /// Starts the load of `tile` (its tensor map `descriptor`) into
 /// `destination`, shared memory of the type matchTMATile accepted, from the

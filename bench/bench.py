@@ -769,8 +769,8 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                "are counted in the PTX: on %s the pipelined tiles are TMA "
                "loads (`cp.async.bulk.tensor`, mbarrier parity waits), "
                "stages=1 keeps cp.async (`wait_group` lists the distinct "
-               "counts). Not timed: no GPU here; on a GPU, section 4's driver "
-               "times each count against stages=1.\n" % CHIP)
+               "counts). Not timed: no GPU here, and scripts/gpu-bench.sh "
+               "compiles the kernels at the default stages=1 only.\n" % CHIP)
     out.append("| kernel | stages | registers | SASS | spills (bytes) | "
                "stack (bytes) | dynamic smem (bytes) | TMA loads | cp.async "
                "copies | wait_group |")

@@ -23,6 +23,12 @@
 // RUN: %extract_ptx %t/tma.mlir %t/tma
 // RUN: FileCheck %s --check-prefix=PTXTMA < %t/tma/rows_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma/rows_kernel.ptx -o %t/tma.cubin %}
+// With one stage TMA loads each step's own tile into the one slot before
+// the wait.
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1" | FileCheck %s --check-prefix=TMA1
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=1" -o %t/tma1.mlir
+// RUN: %extract_ptx %t/tma1.mlir %t/tma1
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma1/rows_kernel.ptx -o %t/tma1.cubin %}
 
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch
@@ -112,6 +118,23 @@
 // TMA: nvgpu.tma.async.load %[[MAP]]
 // TMA-NOT: nvgpu.device_async
 // TMA: memref.load %[[TILE]]
+
+// TMA1-LABEL: func.func @rows
+// TMA1: memref<240xi8, #gpu.address_space<workgroup>> to memref<240xi8>
+// TMA1: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// TMA1: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// TMA1: scf.if
+// TMA1-NEXT: arith.constant
+// TMA1-NEXT: arith.constant
+// TMA1-NEXT: nvgpu.mbarrier.init %[[BARRIERS]]
+// TMA1-NEXT: gpu.barrier
+// TMA1-NEXT: }
+// TMA1-NOT: scf.if
+// TMA1: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]]
+// TMA1-NEXT: nvgpu.tma.async.load
+// TMA1-NEXT: %[[PARITY:.*]] = arith.index_castui %[[K]] : index to i1
+// TMA1: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]][%{{.*}}], %[[PARITY]]
+// TMA1-NOT: nvgpu.device_async
 
 // PTXTMA: mbarrier.init.shared.b64
 // PTXTMA: bar.sync

@@ -80,9 +80,10 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     when a source may be written in the spawn, depends on memory or on no
     arbitrary dimension, or the scratch is used before the await; N drops,
     with a remark, to what the shared memory holds. On sm_90 and newer,
-    with one parallel point and one instance per CTA, tiles of rank 2 or
-    more are TMA loads (`nvgpu.tma.async.load`, tensor maps encoded on the
-    host) with an mbarrier per slot and parity waits.
+    with one parallel point and one instance per CTA, such transfers of
+    tiles of rank 2 or more are TMA loads (`nvgpu.tma.async.load`, tensor
+    maps encoded on the host) with an mbarrier per slot and parity waits,
+    also with one stage (one slot, loaded in its own step).
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];

@@ -263,7 +263,7 @@ public:
       steps = steps ? arith::MulIOp::create(builder, loc, steps, size) : size;
     }
     Value stageCount = arith::ConstantIndexOp::create(builder, loc, stages);
-    Value slot = arith::RemUIOp::create(builder, loc, step, stageCount);
+    Value slot = builder.createOrFold<arith::RemUIOp>(loc, step, stageCount);
     if (tma) {
       // The elected thread issues the loads; one mbarrier per slot.
       Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
@@ -308,14 +308,23 @@ public:
     if (tma)
       initTMABarriers(builder, loc, barriers, stages, transfers.size(),
                       elected);
-    auto first = scf::ForOp::create(builder, loc, zero, distance, one);
-    builder.setInsertionPoint(first.getBody()->getTerminator());
-    issueGuarded(builder, loc, first.getInductionVar());
+    if (stages > 1) {
+      auto first = scf::ForOp::create(builder, loc, zero, distance, one);
+      builder.setInsertionPoint(first.getBody()->getTerminator());
+      issueGuarded(builder, loc, first.getInductionVar());
+    }
     builder.setInsertionPointAfter(prologue);
+    // One stage (TMA only): the step loads its own tiles into the one slot,
+    // which the previous step has left after the barrier.
+    if (stages == 1) {
+      if (sharedByThreads)
+        gpu::BarrierOp::create(builder, loc);
+      issue(builder, loc, step);
+    }
     if (tma) {
       // Step s is load s div N of slot s mod N, which completes the phase
       // of that parity.
-      Value loads = arith::DivUIOp::create(builder, loc, step, stageCount);
+      Value loads = builder.createOrFold<arith::DivUIOp>(loc, step, stageCount);
       Value parity = arith::IndexCastUIOp::create(builder, loc,
                                                   builder.getI1Type(), loads);
       waitTMALoad(builder, loc, barriers, slot, parity);
@@ -325,10 +334,12 @@ public:
       nvgpu::DeviceAsyncWaitOp::create(builder, loc, noToken,
                                        builder.getI32IntegerAttr(stages - 2));
     }
-    if (sharedByThreads)
-      gpu::BarrierOp::create(builder, loc);
-    issueGuarded(builder, loc,
-                 arith::AddIOp::create(builder, loc, step, distance));
+    if (stages > 1) {
+      if (sharedByThreads)
+        gpu::BarrierOp::create(builder, loc);
+      issueGuarded(builder, loc,
+                   arith::AddIOp::create(builder, loc, step, distance));
+    }
 
     // The original transfers, awaits and scratch go, and what only computed
     // their sources.
@@ -390,8 +401,20 @@ private:
     Value inGrid = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ult, target, steps);
     auto guard = scf::IfOp::create(builder, loc, inGrid);
-    OpBuilder::InsertionGuard insertion(builder);
-    builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+    {
+      OpBuilder::InsertionGuard insertion(builder);
+      builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+      issue(builder, loc, target);
+    }
+    // A group per step for cp.async; TMA loads complete barrier phases.
+    if (!tma)
+      nvgpu::DeviceAsyncCreateGroupOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+          ValueRange());
+  }
+
+  /// Issues the transfers of step `target` into their slots.
+  void issue(OpBuilder &builder, Location loc, Value target) {
     DenseMap<unsigned, Value> coords =
         delinearizeStep(builder, loc, target, dims, sizes);
     Value slot = builder.createOrFold<arith::RemUIOp>(
@@ -428,13 +451,6 @@ private:
       issueTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
                    barriers, slot, elected);
     }
-    // A group per step for cp.async; TMA loads complete barrier phases.
-    if (tma)
-      return;
-    builder.setInsertionPointAfter(guard);
-    nvgpu::DeviceAsyncCreateGroupOp::create(
-        builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
-        ValueRange());
   }
 
   SpawnOp spawn;
@@ -453,7 +469,17 @@ private:
 
 void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   int64_t requested = spawn.getPipelineStages(target.defaultStages);
-  if (requested < 2 || spawn.getArbitraryDims().empty())
+  if (spawn.getArbitraryDims().empty())
+    return;
+  // TMA on Hopper and newer, when a CTA runs one parallel point on one
+  // instance (its barriers' phases then start with the first step).
+  std::optional<unsigned> smNumber = getSMNumber(target.chip);
+  bool tmaTarget = smNumber && *smNumber >= kMinTMASM &&
+                   target.instancesPerCTA == 1 && target.onePointPerCTA;
+  // With one stage only TMA changes the code: the transfers it cannot carry
+  // stay as they are, quietly.
+  bool pipelining = requested > 1;
+  if (!pipelining && !tmaTarget)
     return;
   // The spawn's own clause asked for it: a refusal is a warning.
   bool explicitRequest = spawn.getStagesAttr() != nullptr;
@@ -469,6 +495,8 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
       transfers.push_back(pipelined);
       return;
     }
+    if (!pipelining)
+      return;
     InFlightDiagnostic diagnostic =
         explicitRequest ? transfer.emitWarning() : transfer.emitRemark();
     diagnostic << "transfer is not pipelined: " << refusal->reason;
@@ -478,12 +506,8 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   if (transfers.empty())
     return;
 
-  // TMA on Hopper and newer, when a CTA runs one parallel point on one
-  // instance (its barriers' phases then start with the first step) and
-  // every transfer is a tile that TMA loads.
-  std::optional<unsigned> smNumber = getSMNumber(target.chip);
-  if (smNumber && *smNumber >= kMinTMASM && target.instancesPerCTA == 1 &&
-      target.onePointPerCTA) {
+  // TMA when every transfer is a tile that TMA loads.
+  if (tmaTarget) {
     bool allTiles = true;
     for (PipelinedTransfer &pipelined : transfers) {
       std::string why;
@@ -495,15 +519,18 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
         continue;
       }
       allTiles = false;
-      pipelined.transfer.emitRemark("transfer is pipelined with cp.async, "
-                                    "not TMA: ")
-          << why;
+      if (pipelining)
+        pipelined.transfer.emitRemark("transfer is pipelined with cp.async, "
+                                      "not TMA: ")
+            << why;
     }
     if (!allTiles)
       for (PipelinedTransfer &pipelined : transfers)
         pipelined.tile.reset();
   }
   bool tma = transfers.front().tile.has_value();
+  if (!pipelining && !tma)
+    return;
 
   // The most stages up to the requested that fit the shared memory left.
   int64_t slotBytes = 0, scratchBytes = 0;
@@ -535,7 +562,9 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
            << " bytes of shared memory more than the scratch, and the CTA has "
            << target.freeSharedBytes << " left";
   }
-  if (stages < 2)
+  // One stage is the transfers as they are, unless TMA carries them (in a
+  // slot of its alignment).
+  if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
     return;
   TransferPipeline(spawn, transfers, stages, target.sharedByThreads).build();
 }

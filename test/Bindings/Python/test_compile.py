@@ -449,14 +449,25 @@ def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
     geometry = (f"launch {launch.kernel} grid={','.join(map(str, launch.grid))} "
                 f"block={','.join(map(str, launch.block))}")
     first = f"memref0={hex(1 << 40)},{hex(1 << 40)},0"
+    # On sm_90 the A and B tiles are TMA loads: before each launch the host
+    # encodes their tensor maps (a 256x32 and a 32x384 tensor, boxes of the
+    # 128x8 and 8x128 tiles), copied to the device once.
+    maps = [f"tensormap type=7 address={hex(address)} dims={dims} "
+            f"strides={stride} box={box} element_strides=1,1 interleave=0 "
+            "swizzle=0 l2=0 oob=0"
+            for address, dims, stride, box in (
+                ((1 << 40), "32,256", 128, "8,128"),
+                ((1 << 40) + 256 * 32 * 4, "384,32", 1536, "128,8"))]
     assert log.read_text().splitlines() == [
         "load 7f454c46",                                  # the cubin, at load
+        maps[0], "alloc 128 at 0x20000000000", "copy 128 bytes to 0x20000000000",
+        maps[1], "alloc 128 at 0x20000000100", "copy 128 bytes to 0x20000000100",
         f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        f"{geometry} stream=0x1234 {first}",              # no wait on a caller's stream
+        *maps, f"{geometry} stream=0x1234 {first}",       # no wait on a caller's stream
         "wait (nil) after 0x77",                          # the array's stream first
-        f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        f"{geometry} stream=(nil) {first}",               # the failing launch
-        f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
+        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)",
+        *maps, f"{geometry} stream=(nil) {first}",        # the failing launch
+        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
 
 
 TENSOR_MAP_CLIENT = r"""

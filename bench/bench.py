@@ -11,15 +11,16 @@
    and compiled ahead of time by clang -O3, against bench/cpu/<kernel>.cpp
    through clang++ -O3 -fopenmp, with the same inputs; best and mean wall
    time over repeated runs, outputs cross-checked.
-4. GPU (where /dev/nvidia0 exists): the same drivers on device memory,
-   kernel times against the chip's peak bandwidth and FP32 rate; without a
-   GPU the drivers are only lowered.
+4. GPU: the results of scripts/gpu-bench.sh run on a GPU machine
+   (bench/gpu-results.json, its DIR/results.json copied), when present.
 
     python3 bench/bench.py VX_OPT [--sizes 10,30,100,300,1000] [--repeats 3]
         [--cpu-repeats 10] [--out bench/RESULTS.md]
+        [--gpu-results bench/gpu-results.json]
 """
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -263,11 +264,10 @@ def num_elements(shape):
     return size
 
 
-def mlir_driver(name, shapes, repeats, device=False):
+def mlir_driver(name, shapes, repeats):
     """A main that fills the arguments as bench/cpu/harness.h does, times
     `repeats` calls after a warm-up one, and prints best and mean seconds and
-    the sum of the last argument. With `device`, the kernel runs on copies in
-    GPU memory (gpu.alloc, gpu.memcpy) and the output is copied back."""
+    the sum of the last argument."""
     lines = ["func.func private @rtclock() -> f64",
              "func.func @main() {",
              "  %c0 = arith.constant 0 : index",
@@ -302,17 +302,6 @@ def mlir_driver(name, shapes, repeats, device=False):
             "    memref.store %%v, %%flat%d[%%n] : %s" % (index, flat),
             "  }"]
         buffer = "%%flat%d" % index
-        if device:
-            buffer = "%%device%d" % index
-            # The runtime lowering of gpu.alloc and gpu.memcpy takes the
-            # asynchronous forms only.
-            lines += ["  %%ready%d = gpu.wait async" % index,
-                      "  %s, %%allocated%d = gpu.alloc async [%%ready%d] () : %s"
-                      % (buffer, index, index, flat),
-                      "  %%copied%d = gpu.memcpy async [%%allocated%d] %s, "
-                      "%%flat%d : %s, %s" % (index, index, buffer, index, flat,
-                                             flat),
-                      "  gpu.wait [%%copied%d]" % index]
         if len(shape) == 1:
             arguments.append((buffer, typed))
         else:
@@ -339,11 +328,6 @@ def mlir_driver(name, shapes, repeats, device=False):
         "    scf.yield %b1, %t1 : f64, f64",
         "  }",
         "  %mean = arith.divf %total, %frepeats : f64"]
-    if device:
-        lines += ["  %back_ready = gpu.wait async",
-                  "  %%back = gpu.memcpy async [%%back_ready] %%flat%d, "
-                  "%%device%d : %s, %s" % (last, last, flats[last], flats[last]),
-                  "  gpu.wait [%back]"]
     lines += [
         "  %%outsize = arith.constant %d : index" % num_elements(shapes[last]),
         "  %sum = scf.for %n = %c0 to %outsize step %c1"
@@ -358,11 +342,6 @@ def mlir_driver(name, shapes, repeats, device=False):
         "  vector.print %sum : f64"]
     for index, flat in enumerate(flats):
         lines.append("  memref.dealloc %%flat%d : %s" % (index, flat))
-        if device:
-            lines += ["  %%free_ready%d = gpu.wait async" % index,
-                      "  %%freed%d = gpu.dealloc async [%%free_ready%d] "
-                      "%%device%d : %s" % (index, index, index, flat),
-                      "  gpu.wait [%%freed%d]" % index]
     lines += ["  return", "}"]
     return "\n".join(lines) + "\n"
 
@@ -374,12 +353,12 @@ def three_numbers(text, label):
     return numbers
 
 
-def driven_kernel(kernel, repeats, device):
-    """The kernel's module with a timing main appended, and its shapes."""
+def driven_kernel(kernel, repeats):
+    """The kernel's module with a timing main appended."""
     name, shapes = kernel_signature(kernel)
     with open(os.path.join(BENCH, "kernels", kernel + ".mlir")) as body:
         text = body.read()
-    return text + mlir_driver(name, shapes, repeats, device), shapes
+    return text + mlir_driver(name, shapes, repeats)
 
 
 def mlir_runner(*libraries):
@@ -401,7 +380,7 @@ def cpu(vx_opt, repeats, work):
     runner = mlir_runner(os.path.join(LLVM_LIB, "libomp.so"))
     rows = []
     for kernel in KERNELS:
-        source, _ = driven_kernel(kernel, repeats, device=False)
+        source = driven_kernel(kernel, repeats)
         lowered = run([vx_opt, "--vx-to-llvm=openmp=true"],
                       input=source).stdout
         jit = three_numbers(run(runner, input=lowered, env=environment).stdout,
@@ -431,42 +410,12 @@ def cpu(vx_opt, repeats, work):
 
 # --- 4. GPU execution -------------------------------------------------------
 
-# H200 SXM peaks (NVIDIA's data sheet): HBM3e bandwidth and FP32 FMA rate
-# without tensor cores; the kernels are scalar FP32 code.
-PEAK_BYTES_PER_SECOND = 4.8e12
-PEAK_FLOPS = 67e12
-# Floating-point operations per call, from the argument shapes.
-FLOPS = {
-    "matmul": lambda a, b, c: 2 * a[0] * a[1] * b[1],
-    "attention": lambda q, k, v, o: 4 * q[0] * q[1] * q[2] * k[2] * q[3],
-}
-
-
-def gpu(vx_opt, repeats, cpu_rows):
-    """Kernel times on the GPU where one is present (and the CUDA runtime
-    wrappers were built); elsewhere each driver is still lowered to a cubin
-    and LLVM IR, so a GPU run finds them ready. Returns (rows, ran)."""
-    runtime = os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(vx_opt))), "lib", "libvx_cuda_runtime.so")
-    present = os.path.exists("/dev/nvidia0") and os.path.exists(runtime)
-    expected = {row[0]: row[-1][2] for row in cpu_rows}
-    rows = []
-    for kernel in KERNELS:
-        source, shapes = driven_kernel(kernel, repeats, device=True)
-        lowered = run([vx_opt, "--vx-to-ptx=chip=%s format=bin "
-                       "threads-per-block=%d" % (CHIP, THREADS_PER_BLOCK)],
-                      input=source).stdout
-        if not present:
-            run([os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir"],
-                input=lowered)
-            continue
-        numbers = three_numbers(run(mlir_runner(runtime), input=lowered
-                                    ).stdout, kernel + " (gpu)")
-        check_sum(kernel, "on the GPU", numbers[2], expected[kernel])
-        moved = 4 * sum(num_elements(shape) for shape in shapes)
-        flops = FLOPS[kernel](*shapes) if kernel in FLOPS else None
-        rows.append((kernel, numbers, moved, flops))
-    return rows, present
+def gpu_results(path):
+    """The results.json of a scripts/gpu-bench.sh run, or None."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path) as source:
+        return json.load(source)
 
 
 # --- Report ----------------------------------------------------------------
@@ -481,7 +430,7 @@ def tool_version(command, pattern):
     return match.group(0) if match else text.strip().splitlines()[0]
 
 
-def report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran, repeats,
+def report(compile_rows, codegen_rows, cpu_rows, gpu, repeats,
            cpu_repeats):
     out = []
     out.append("# Vx benchmark results\n")
@@ -588,36 +537,23 @@ def report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran, repeats,
                                          CPU_BEHIND.get(kernel,
                                                         "Not yet explained.")))
     out.append("\n## 4. GPU execution\n")
-    if not gpu_ran:
-        out.append("Not measured: the machine that ran this has no GPU (no "
-                   "/dev/nvidia0, or no libvx_cuda_runtime.so built). The "
-                   "GPU drivers (inputs copied to `gpu.alloc` memory, timed "
-                   "launches, the output copied back and checked against the "
-                   "CPU reference) were lowered through `--vx-to-ptx="
-                   "\"format=bin\"` and `mlir-translate` for all five "
-                   "kernels; `scripts/bench.sh` on a machine with a GPU runs "
-                   "them and fills this section.\n")
-        return "\n".join(out) + "\n"
-    out.append("Each kernel on the GPU through `vx-opt --vx-to-ptx=\"chip=%s "
-               "format=bin threads-per-block=%d\"` and `mlir-runner` with "
-               "`libvx_cuda_runtime.so`; data in device memory, wall time of "
-               "a synchronous launch (launch overhead included) over %d "
-               "calls. Bandwidth counts each argument once (compulsory "
-               "traffic), against %.1f TB/s; FLOP rate against %.0f TFLOP/s "
-               "FP32 (H200 SXM).\n" % (CHIP, THREADS_PER_BLOCK, cpu_repeats,
-                                       PEAK_BYTES_PER_SECOND / 1e12,
-                                       PEAK_FLOPS / 1e12))
-    out.append("| kernel | best (ms) | mean (ms) | GB/s | % of peak "
-               "bandwidth | GFLOP/s | % of peak FP32 |")
-    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for kernel, numbers, moved, flops in gpu_rows:
-        rate = moved / numbers[0]
-        flop_text = ("%.1f | %.2f%%" % (flops / numbers[0] / 1e9,
-                                        100 * flops / numbers[0] / PEAK_FLOPS)
-                     if flops else "- | -")
-        out.append("| %s | %.4f | %.4f | %.1f | %.2f%% | %s |" % (
-            kernel, 1000 * numbers[0], 1000 * numbers[1], rate / 1e9,
-            100 * rate / PEAK_BYTES_PER_SECOND, flop_text))
+    if gpu is None:
+        out.append("Not measured: no GPU results here. `scripts/gpu-bench.sh "
+                   "prepare DIR` (this machine) compiles every kernel to a "
+                   "library; `scripts/gpu-bench.sh run DIR` on a machine with "
+                   "a GPU runs, checks and times them; its DIR/results.json "
+                   "copied to bench/gpu-results.json fills this section.\n")
+    else:
+        sys.path.insert(0, BENCH)
+        from gpu_driver import table
+        out.append("`scripts/gpu-bench.sh run` (bench/gpu-results.json): each "
+                   "kernel compiled by `vx.compile(target=\"cuda\")` and "
+                   "called through vx.runtime on torch tensors, its output "
+                   "checked against torch; the median time of back-to-back "
+                   "launches between CUDA events after a warm-up, next to the "
+                   "same operation through torch (and triton) in the same run. "
+                   "Bandwidth counts each argument once.\n")
+        out.append(table(gpu))
     return "\n".join(out) + "\n"
 
 
@@ -628,6 +564,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cpu-repeats", type=int, default=10)
     parser.add_argument("--out", default=os.path.join(BENCH, "RESULTS.md"))
+    parser.add_argument("--gpu-results",
+                        default=os.path.join(BENCH, "gpu-results.json"))
     args = parser.parse_args()
     os.environ["PATH"] = LLVM_BIN + os.pathsep + os.environ["PATH"]
     for tool in ("ptxas", "nvcc", "readelf", "clang++-22"):
@@ -638,8 +576,8 @@ def main():
         compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
         codegen_rows = codegen(args.vx_opt, work)
         cpu_rows = cpu(args.vx_opt, args.cpu_repeats, work)
-        gpu_rows, gpu_ran = gpu(args.vx_opt, args.cpu_repeats, cpu_rows)
-    text = report(compile_rows, codegen_rows, cpu_rows, gpu_rows, gpu_ran,
+    text = report(compile_rows, codegen_rows, cpu_rows,
+                  gpu_results(args.gpu_results),
                   args.repeats, args.cpu_repeats)
     with open(args.out, "w") as results:
         results.write(text)

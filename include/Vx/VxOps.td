@@ -24,6 +24,18 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "Run a region once per point of an annotated iteration grid";
   let description = [{
+    Syntax:
+
+    ```
+    operation ::= `vx.spawn` `on` topology
+                  `grid` `[` grid-size (`,` grid-size)* `]`
+                  (`semantics` `[` dim-semantics (`,` dim-semantics)* `]`)?
+                  region attr-dict
+    topology ::= `host` | `tensor_core` | `tensor_core5`
+    grid-size ::= integer-literal | ssa-use
+    dim-semantics ::= `parallel` | `arbitrary`
+    ```
+
     `vx.spawn` runs its body once for every point of an N-dimensional grid on
     the given topology. The grid is a mixed list of static sizes (integers
     >= 1) and `index` values; a dynamic size of 0 or less at run time means
@@ -174,6 +186,12 @@ def Vx_ScratchOp : Vx_Op<"scratch", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A per-instance buffer that persists across arbitrary dims";
   let description = [{
+    Syntax:
+
+    ```
+    operation ::= `vx.scratch` (`private` | `smem`)? attr-dict `:` memref-type
+    ```
+
     Allocates a statically shaped buffer owned by the current parallel point
     of the grid: it is shared by the instances that differ only in arbitrary
     coordinates (run one after another), so it carries state across them,

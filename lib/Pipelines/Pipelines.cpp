@@ -278,7 +278,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       mapping.threadsPerBlock = threadsPerBlock;
       pm.addPass(createConvertVxToGPU(mapping));
       ConvertGPULaunchToSCFOptions launches;
-      launches.reverseBlocks = reverseParallel;
+      launches.reverseParallel = reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));
     }
     addSpawnsToLoops(pm, reverseParallel);

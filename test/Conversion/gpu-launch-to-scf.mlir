@@ -1,12 +1,15 @@
 // RUN: vx-opt %s --convert-gpu-launch-to-scf -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: vx-opt %s --convert-gpu-launch-to-scf="reverse-blocks=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=REVERSE
+// RUN: vx-opt %s --convert-gpu-launch-to-scf="reverse-parallel=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=REVERSE
 
 // Blocks run as an scf.parallel, threads as an scf.for nest (x innermost),
-// workgroup memory once per block in the default memory space.
+// workgroup memory once per block in the default memory space; with
+// reverse-parallel the blocks and the threads run from last to first.
 // CHECK-LABEL: func @launch
 // CHECK-SAME: %[[GX:[^:]*]]: index, %[[BX:[^:]*]]: index
 // CHECK: scf.parallel (%[[BIDX:.*]], %{{.*}}, %{{.*}}) = ({{.*}}) to (%[[GX]], %{{.*}}, %{{.*}})
 // CHECK: %[[WG:.*]] = memref.alloca() : memref<8xi8>
+// CHECK: %[[POSITIVE:.*]] = arith.cmpi sgt, %[[BX]], %c0
+// CHECK: scf.if %[[POSITIVE]] {
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for %[[TIDX:.*]] = %{{.*}} to %[[BX]]
@@ -17,10 +20,15 @@
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[LIN]]]
 // CHECK-NOT: gpu.
 // REVERSE-LABEL: func @launch
+// REVERSE-SAME: %[[GX:[^:]*]]: index, %[[BX:[^:]*]]: index
 // REVERSE: scf.parallel (%[[IV:.*]], %{{.*}}, %{{.*}}) =
-// REVERSE: %[[LAST:.*]] = arith.subi %{{.*}}, %c1
+// REVERSE: %[[LAST:.*]] = arith.subi %[[GX]], %c1
 // REVERSE: %[[BIDX:.*]] = arith.subi %[[LAST]], %[[IV]]
-// REVERSE: arith.addi %[[BIDX]]
+// REVERSE: %[[LASTT:.*]] = arith.subi %[[BX]], %c1
+// REVERSE: scf.for %[[TIV:.*]] = %{{.*}} to %[[BX]]
+// REVERSE: %[[TIDX:.*]] = arith.subi %[[LASTT]], %[[TIV]]
+// REVERSE: arith.muli %[[TIDX]]
+// REVERSE: arith.addi %[[BIDX]], %[[TIDX]]
 func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -90,14 +98,17 @@ func.func @unsized_shared() {
 
 // -----
 
-// Threads of a block run one after another, so a barrier cannot hold.
-func.func @barrier(%bx: index) {
+// A block without threads runs nothing.
+// CHECK-LABEL: func @no_threads
+// CHECK: scf.parallel
+// CHECK-NOT: memref.store
+// CHECK: scf.reduce
+func.func @no_threads(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
-             threads(%t0, %t1, %t2) in (%s0 = %c2, %s1 = %c1, %s2 = %c1) {
-    // expected-error @below {{'gpu.barrier' op cannot run on the CPU: blocks of more than one thread run their threads one after another}}
-    gpu.barrier
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c0, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<?xf32>
     gpu.terminator
   }
   return
@@ -105,29 +116,25 @@ func.func @barrier(%bx: index) {
 
 // -----
 
-// With one thread per block a barrier is a no-op.
+// With one thread per block, a barrier is a no-op: the phases it separates
+// run one after the other.
 // CHECK-LABEL: func @single_thread_barrier
 // CHECK-NOT: gpu.barrier
-func.func @single_thread_barrier() {
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK-NOT: gpu.barrier
+func.func @single_thread_barrier(%out: memref<1xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
              threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<1xf32>
     gpu.barrier
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
-func.func @shuffle(%v: f32) {
-  %c1 = arith.constant 1 : index
-  %w = arith.constant 32 : i32
-  %o = arith.constant 1 : i32
-  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
-             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
-    // expected-error @below {{'gpu.shuffle' op has no CPU execution}}
-    %r, %valid = gpu.shuffle xor %v, %o, %w : f32
+    %x = memref.load %out[%c0] : memref<1xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %out[%c0] : memref<1xf32>
     gpu.terminator
   }
   return

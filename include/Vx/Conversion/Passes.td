@@ -74,24 +74,47 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
 }
 
 def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
-  let summary = "Run gpu.launch on the CPU: blocks and threads as loops";
+  let summary = "Run gpu.launch on the CPU: blocks as loops, threads in phases";
   let description = [{
-    Replaces each `gpu.launch` by an `scf.parallel` over its blocks around
-    an `scf.for` nest over its threads (x innermost), with workgroup
-    attributions allocated once per block. cp.async copies
+    Replaces each `gpu.launch` by an `scf.parallel` over its blocks in which
+    the threads of a block run phase by phase, so that a GPU mapping,
+    barriers and warp shuffles included, is checked on numbers. This is how
+    `--vx-to-llvm="via-gpu=true"` runs device spawns.
+
+    The launch body is split into phases: a `gpu.barrier` ends one, a
+    `gpu.shuffle` starts one, and an `scf.for`, `scf.if`, `scf.index_switch`
+    or `scf.while` with a barrier or a shuffle inside keeps its structure
+    (bounds, condition or selector taken from thread 0) with its regions
+    split in turn. Each phase is an `scf.for` nest over the threads of the
+    block (x fastest). A value that lives from one phase into a later one is
+    kept per thread: scalars and vectors (also the iter_args and results of
+    a split op) in a buffer of one element per thread, allocated per block;
+    constants and other pure ops (views of memrefs) computed again where
+    they are used; static `memref.alloca`s in a phase one slice per thread of
+    a buffer per block. A shuffle reads its partner's value (lane `k ^ o`,
+    `k + o`, `k - o` or `o` of a warp of 32 threads in x-fastest order) from
+    that buffer; outside the first `width` lanes or the block, `valid` is
+    false and the thread gets its own value, as on NVIDIA GPUs.
+
+    Every barrier and shuffle must be reached by all threads of the block:
+    a bound, condition or selector around it that may differ between threads
+    (it depends on a thread or lane id, on memory that is per thread, on an
+    atomic, or on a load from such an address) is an error naming both ops.
+    Workgroup attributions are one buffer per block. cp.async copies
     (`nvgpu.device_async_copy`) complete where they are issued, so their
-    groups and waits disappear and their tokens become `i1`. The launch body
-    must not contain a `gpu.barrier` when a block has more than one thread. This is how
-    `--vx-to-llvm="via-gpu=true"` checks the grid mapping of the GPU path on
-    numbers.
+    groups and waits disappear and their tokens become `i1`.
+
+    `reverse-parallel=true` runs the blocks, and the threads of each phase,
+    from the last to the first: a kernel whose numbers change under it is
+    missing a barrier or is order-dependent.
 
     Example: `vx-opt --convert-vx-to-gpu --convert-gpu-launch-to-scf`.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
                            "scf::SCFDialect"];
   let options = [
-    Option<"reverseBlocks", "reverse-blocks", "bool", "false",
-           "Iterate the blocks from last to first">
+    Option<"reverseParallel", "reverse-parallel", "bool", "false",
+           "Run the blocks, and the threads of each phase, from last to first">
   ];
 }
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vx
+import vx.runtime
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -82,7 +83,7 @@ def test_pipeline_options_map_to_pipeline_options():
     assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
-    assert "convert-gpu-launch-to-scf{reverse-blocks=true}" in vx.pipeline(
+    assert "convert-gpu-launch-to-scf{reverse-parallel=true}" in vx.pipeline(
         "llvm", via_gpu=True, reverse_parallel=True)
 
 
@@ -692,3 +693,18 @@ def test_cli_errors_exit_1(tmp_path):
     result = run_cli(str(tmp_path / "missing.mlir"))
     assert result.returncode == 1
     assert "cannot read" in result.stderr
+
+
+def test_cli_compile(tmp_path, monkeypatch):
+    monkeypatch.setenv("VX_CACHE_DIR", str(tmp_path / "cache"))
+    output = tmp_path / "kernels.so"
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
+                     "-o", str(output), "--openmp")
+    assert result.returncode == 0, result.stderr
+    assert f"vx: wrote {output} (matmul)" in result.stderr
+    assert vx.runtime.read_metadata(str(output))["options"] == {"openmp": True}
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
+    assert result.returncode == 2 and "give it a path with -o" in result.stderr
+    result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
+                     "-o", str(output), "--functions", "nope")
+    assert result.returncode == 1 and "no function @nope" in result.stderr

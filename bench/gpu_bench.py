@@ -20,10 +20,11 @@ import re
 import shutil
 import sys
 
+from bench import threads_per_block
+
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 INTEGRATION = os.path.join(ROOT, "test", "Integration")
-THREADS_PER_BLOCK = 256
 # The benchmark kernels: the torch operation each is checked and timed
 # against, the bytes it must move, and its floating-point operations.
 KERNELS = {
@@ -43,9 +44,10 @@ TESTS = [
     {"name": "test_matmul",
      "sources": ["examples/matmul.mlir"], "options": [{}, {"threads_per_block": 4}],
      "calls": [{"function": "matmul", "reference": "matmul", "arguments": [
-         {"shape": [8, 16], "dtype": "float32", "init": "small_integers"},
-         {"shape": [16, 8], "dtype": "float32", "init": "small_integers"},
-         {"shape": [8, 8], "dtype": "float32", "init": "zeros", "output": True}]}]},
+         {"shape": [256, 32], "dtype": "float32", "init": "small_integers"},
+         {"shape": [32, 384], "dtype": "float32", "init": "small_integers"},
+         {"shape": [256, 384], "dtype": "float32", "init": "zeros",
+          "output": True}]}]},
     {"name": "test_limits",
      "sources": ["test/Integration/gpu-limits.mlir",
                  "test/Integration/Inputs/report.mlir",
@@ -99,9 +101,13 @@ def prepare(directory, target, chip):
         with open(path) as source:
             text = source.read()
         function, arguments = kernel_arguments(text)
+        options = {"chip": chip}
+        threads = threads_per_block(text)
+        if threads:
+            options["threads_per_block"] = threads
         library = compile_library(vx, text, path, target,
                                   os.path.join(libraries, kernel + ".so"),
-                                  chip=chip, threads_per_block=THREADS_PER_BLOCK)
+                                  **options)
         shapes = [a["shape"] for a in arguments]
         elements = sum(_count(shape) for shape in shapes)
         entries.append({
@@ -109,7 +115,7 @@ def prepare(directory, target, chip):
             "function": function, "reference": facts["reference"],
             "arguments": arguments, "bytes": 4 * elements,
             "flops": facts["flops"](*shapes) if "flops" in facts else None,
-            "options": {"chip": chip, "threads_per_block": THREADS_PER_BLOCK}})
+            "options": options})
     for test in TESTS:
         text = ""
         for source in test["sources"]:

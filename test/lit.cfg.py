@@ -19,6 +19,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%vx_root", os.path.dirname(config.test_source_root)))
 config.substitutions.append(("%python", sys.executable))
+# The C++ compiler that builds host programs of the tests (bench/cuda's
+# emulated check).
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(
     ("%vx_python_packages", os.path.join(config.vx_obj_root, "python_packages")))
 config.substitutions.append(

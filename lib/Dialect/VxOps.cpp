@@ -108,6 +108,25 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
   printer << "]";
 }
 
+/// The count of a `threads N` clause: an integer, checked by the verifier.
+static ParseResult parseThreadCount(OpAsmParser &parser, IntegerAttr &threads) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t count;
+  OptionalParseResult result = parser.parseOptionalInteger(count);
+  if (!result.has_value())
+    return parser.emitError(loc, "expected the number of threads per CTA "
+                                 "after 'threads'");
+  if (failed(*result))
+    return failure();
+  threads = parser.getBuilder().getI64IntegerAttr(count);
+  return success();
+}
+
+static void printThreadCount(OpAsmPrinter &printer, SpawnOp,
+                             IntegerAttr threads) {
+  printer << threads.getInt();
+}
+
 #define GET_OP_CLASSES
 #include "Vx/VxOps.cpp.inc"
 
@@ -117,7 +136,8 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
 
 void SpawnOp::build(OpBuilder &builder, OperationState &state,
                     Topology topology, ArrayRef<OpFoldResult> grid,
-                    ArrayRef<DimensionSemantics> semantics) {
+                    ArrayRef<DimensionSemantics> semantics,
+                    std::optional<int64_t> threads) {
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
   dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
@@ -127,7 +147,8 @@ void SpawnOp::build(OpBuilder &builder, OperationState &state,
       });
   build(builder, state, TopologyAttr::get(builder.getContext(), topology),
         dynamicGrid, builder.getDenseI64ArrayAttr(staticGrid),
-        builder.getArrayAttr(semanticsAttrs));
+        builder.getArrayAttr(semanticsAttrs),
+        threads ? builder.getI64IntegerAttr(*threads) : IntegerAttr());
   Region *body = state.regions.front().get();
   body->push_back(new Block());
   SpawnOp::ensureTerminator(*body, builder, state.location);
@@ -161,6 +182,10 @@ LogicalResult SpawnOp::verify() {
   if (getSemantics().size() != staticGrid.size())
     return emitOpError("expects one semantics per grid dimension (")
            << staticGrid.size() << "), got " << getSemantics().size();
+  if (IntegerAttr threads = getThreadsAttr())
+    if (threads.getInt() < 1 || threads.getInt() > kMaxThreadsPerCTA)
+      return emitOpError("threads must be between 1 and ")
+             << kMaxThreadsPerCTA << ", got " << threads.getInt();
   return success();
 }
 

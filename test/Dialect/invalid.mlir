@@ -27,6 +27,70 @@ func.func @semantics_count() {
 
 // -----
 
+func.func @zero_threads() {
+  // expected-error @+1 {{'vx.spawn' op threads must be between 1 and 1024, got 0}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 0 {
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_threads() {
+  // expected-error @+1 {{'vx.spawn' op threads must be between 1 and 1024, got 2048}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 2048 {
+  }
+  return
+}
+
+// -----
+
+func.func @negative_threads() {
+  // expected-error @+1 {{'vx.spawn' op threads must be between 1 and 1024, got -1}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads -1 {
+  }
+  return
+}
+
+// -----
+
+func.func @threads_before_semantics() {
+  // expected-error @+1 {{expected '{' to begin a region}}
+  vx.spawn on tensor_core grid [4] threads 32 semantics [parallel] {
+  }
+  return
+}
+
+// -----
+
+func.func @threads_not_integer() {
+  // expected-error @+1 {{expected the number of threads per CTA after 'threads'}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads many {
+  }
+  return
+}
+
+// -----
+
+func.func @threads_too_large_an_integer() {
+  // expected-error @+1 {{integer value too large}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 99999999999999999999 {
+  }
+  return
+}
+
+// -----
+
+func.func @threads_not_i64() {
+  // expected-error @+1 {{'vx.spawn' op attribute 'threads' failed to satisfy constraint: 64-bit signless integer attribute}}
+  "vx.spawn"() <{semantics = [#vx.semantics<parallel>], static_grid = array<i64: 4>, threads = 32 : i32, topology = #vx.topology<host>}> ({
+    "vx.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
 func.func @unknown_semantics() {
   // expected-error @+1 {{expected 'parallel' or 'arbitrary', got 'sequential'}}
   vx.spawn on host grid [4] semantics [sequential] {

@@ -50,6 +50,33 @@ func.func @omitted_semantics() {
   return
 }
 
+// The CTA size of a spawn whose body has thread loops: printed after the
+// semantics when present, absent from the generic form otherwise.
+// CHECK-LABEL: func @threads
+// CHECK: vx.spawn on tensor_core grid [%{{.*}}] semantics [parallel] threads 256 {
+// CHECK: scf.parallel
+// CHECK: vx.spawn on host grid [2, 3] semantics [arbitrary, arbitrary] threads 1 {
+// CHECK: vx.spawn on tensor_core grid [4] semantics [parallel] threads 1024 {
+// GENERIC-LABEL: sym_name = "threads"
+// GENERIC: "vx.spawn"(%{{.*}}) <{semantics = [#vx.semantics<parallel>], static_grid = array<i64: -9223372036854775808>, threads = 256 : i64, topology = #vx.topology<tensor_core>}>
+func.func @threads(%rows: index, %x: memref<?x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [%rows] semantics [parallel] threads 256 {
+    %r = vx.grid_index 0
+    scf.parallel (%col) = (%c0) to (%c1024) step (%c1) {
+      memref.store %zero, %x[%r, %col] : memref<?x1024xf32>
+    }
+  }
+  vx.spawn on host grid [2, 3] threads 1 {
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 1024 {
+  }
+  return
+}
+
 // CHECK-LABEL: func @six_dims
 // CHECK: vx.spawn on tensor_core grid [2, %{{.*}}, 3, 1, %{{.*}}, 5] semantics [parallel, arbitrary, parallel, arbitrary, parallel, parallel]
 // CHECK: vx.grid_index 5

@@ -42,7 +42,7 @@ def private_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("VX_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
-def attention_reference(q, k, v, scale=0.5):
+def attention_reference(q, k, v, scale=0.125):
     scores = np.einsum("bhqd,bhkd->bhqk", q, k) * scale
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
@@ -89,9 +89,9 @@ CPU_CLIENT = """
 import numpy as np, sys, vx.runtime
 lib = vx.runtime.load(sys.argv[1] if len(sys.argv) > 1 else {path!r})
 rng = np.random.default_rng(5)
-a = rng.integers(-4, 5, (8, 16)).astype(np.float32)
-b = rng.integers(-4, 5, (16, 8)).astype(np.float32)
-c = np.full((8, 8), np.nan, np.float32)
+a = rng.integers(-4, 5, (256, 32)).astype(np.float32)
+b = rng.integers(-4, 5, (32, 384)).astype(np.float32)
+c = np.full((256, 384), np.nan, np.float32)
 lib.matmul(a, b, c)
 assert np.array_equal(c, a @ b), c
 maps = open("/proc/self/maps").read()
@@ -115,7 +115,7 @@ def test_cpu_library_runs_in_a_process_without_mlir(matmul, tmp_path):
 
 def test_cpu_library_numbers_and_options(attention, tmp_path):
     rng = np.random.default_rng(7)
-    q, k, v = (rng.standard_normal((1, 2, 8, 4)).astype(np.float32)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float32)
                for _ in range(3))
     for options in ({}, {"openmp": True}, {"via_gpu": True, "threads_per_block": 3}):
         library = vx.compile(attention, output=str(tmp_path / "attention.so"),
@@ -157,7 +157,7 @@ def test_library_metadata_and_abi(matmul, tmp_path):
     assert metadata["abi"] == vx.runtime.ABI_VERSION and metadata["target"] == "cpu"
     [function] = metadata["functions"]
     assert function["name"] == "matmul" and function["results"] == []
-    assert [a["shape"] for a in function["arguments"]] == [[8, 16], [16, 8], [8, 8]]
+    assert [a["shape"] for a in function["arguments"]] == [[256, 32], [32, 384], [256, 384]]
     exported = dynamic_symbols(path, defined=True)
     assert {"matmul", "_mlir_ciface_matmul", "vx_call_matmul"} <= exported
     with pytest.raises(vx.VxError, match="not a Vx library"):
@@ -388,15 +388,15 @@ sys.path.insert(0, sys.argv[2])
 from fake_arrays import FakeCudaArray
 lib = vx.runtime.load(sys.argv[1])
 base = 1 << 40                          # device memory for the fake driver
-a = FakeCudaArray((8, 16), "<f4", base)
-b = FakeCudaArray((16, 8), "<f4", base + 4096)
-c = FakeCudaArray((8, 8), "<f4", base + 8192)
+a = FakeCudaArray((256, 32), "<f4", base)
+b = FakeCudaArray((32, 384), "<f4", base + 32768)
+c = FakeCudaArray((256, 384), "<f4", base + 81920)
 print("default stream:", lib.matmul(a, b, c))
 lib.matmul(a, b, c, stream=0x1234)
-lib.matmul(a, b, FakeCudaArray((8, 8), "<f4", base + 8192, stream=0x77))
-for arguments in ((a, b, FakeCudaArray((8, 8), "<f8", base + 8192)),
-                  (a, b, FakeCudaArray((8, 8), "<f4", base + 256)),
-                  (a, b, FakeCudaArray((8, 8), "<f4", 4096))):
+lib.matmul(a, b, FakeCudaArray((256, 384), "<f4", base + 81920, stream=0x77))
+for arguments in ((a, b, FakeCudaArray((256, 384), "<f8", base + 81920)),
+                  (a, b, FakeCudaArray((256, 384), "<f4", base + 256)),
+                  (a, b, FakeCudaArray((256, 384), "<f4", 4096))):
     try:
         lib.matmul(*arguments)
     except (TypeError, ValueError) as error:
@@ -436,7 +436,7 @@ def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "default stream: None",
-        "TypeError: argument 2 is memref<8x8xf32>: expected a float32 array, got float64",
+        "TypeError: argument 2 is memref<256x384xf32>: expected a float32 array, got float64",
         "ValueError: arguments 0 and 2 overlap in memory; the memref arguments of a "
         "call must not overlap (Vx's aliasing contract)",
         "TypeError: argument 2: its memory is not CUDA device memory "

@@ -23,9 +23,9 @@ CLIENT = """
 import os, sys, numpy as np, vx
 assert vx.__file__.startswith(sys.argv[1]), vx.__file__
 m = vx.parse(open(sys.argv[2]).read())
-a = np.arange(128, dtype=np.float32).reshape(8, 16)
-b = np.ones((16, 8), np.float32)
-c = np.zeros((8, 8), np.float32)
+a = np.arange(256 * 32, dtype=np.float32).reshape(256, 32)
+b = np.ones((32, 384), np.float32)
+c = np.zeros((256, 384), np.float32)
 vx.run(m, "matmul", a, b, c)
 assert np.array_equal(c, a @ b)
 library = vx.compile(m, "cpu")

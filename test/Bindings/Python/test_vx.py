@@ -33,7 +33,12 @@ def matmul():
     return vx.parse(read_example("matmul.mlir"), "matmul.mlir")
 
 
-def attention_reference(q, k, v, scale=0.5):
+@pytest.fixture(scope="module")
+def softmax():
+    return vx.parse(read_example("softmax.mlir"), "softmax.mlir")
+
+
+def attention_reference(q, k, v, scale=0.125):
     scores = np.einsum("bhqd,bhkd->bhqk", q, k) * scale
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
@@ -398,7 +403,7 @@ def test_ptx_assembles_with_ptxas(attention, tmp_path):
 ])
 def test_run_attention_against_numpy(attention, options):
     rng = np.random.default_rng(7)
-    q, k, v = (rng.standard_normal((1, 2, 8, 4)).astype(np.float32)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float32)
                for _ in range(3))
     out = np.zeros_like(q)
     assert vx.run(attention, "attention", q, k, v, out, **options) is None
@@ -410,19 +415,31 @@ def test_run_attention_against_numpy(attention, options):
                                      {"via_gpu": True, "threads_per_block": 4}])
 def test_run_matmul_against_numpy(matmul, options):
     rng = np.random.default_rng(3)
-    a = rng.integers(-4, 5, (8, 16)).astype(np.float32)
-    b = rng.integers(-4, 5, (16, 8)).astype(np.float32)
-    c = np.full((8, 8), np.nan, dtype=np.float32)
+    a = rng.integers(-4, 5, (256, 32)).astype(np.float32)
+    b = rng.integers(-4, 5, (32, 384)).astype(np.float32)
+    c = np.full((256, 384), np.nan, dtype=np.float32)
     vx.run(matmul, "matmul", a, b, c, **options)
     np.testing.assert_array_equal(c, a @ b)
 
 
+@pytest.mark.parametrize("options", [{}, {"openmp": True},
+                                     {"via_gpu": True, "threads_per_block": 2}])
+def test_run_softmax_against_numpy(softmax, options):
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((6, 2048)) * 30).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    vx.run(softmax, "softmax", x, y, **options)
+    shifted = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, shifted / shifted.sum(axis=1, keepdims=True),
+                               rtol=1e-5, atol=1e-12)
+
+
 def test_run_a_lowered_scf_module(matmul):
-    a = np.ones((8, 16), np.float32)
-    b = np.ones((16, 8), np.float32)
-    c = np.zeros((8, 8), np.float32)
+    a = np.ones((256, 32), np.float32)
+    b = np.ones((32, 384), np.float32)
+    c = np.zeros((256, 384), np.float32)
     vx.run(matmul.lower("scf"), "matmul", a, b, c)
-    np.testing.assert_array_equal(c, np.full((8, 8), 16.0))
+    np.testing.assert_array_equal(c, np.full((256, 384), 32.0))
 
 
 SCALARS = """
@@ -555,19 +572,19 @@ def test_run_copies_views_an_identity_layout_cannot_take_and_back():
 
 
 def test_run_rejects_bad_arguments_before_running(matmul):
-    a = np.zeros((8, 16), np.float32)
-    b = np.zeros((16, 8), np.float32)
-    c = np.zeros((8, 8), np.float32)
-    with pytest.raises(TypeError, match=r"@matmul takes 3 arguments \(memref<8x16xf32>, "
-                                        r"memref<16x8xf32>, memref<8x8xf32>\), got 2"):
+    a = np.zeros((256, 32), np.float32)
+    b = np.zeros((32, 384), np.float32)
+    c = np.zeros((256, 384), np.float32)
+    with pytest.raises(TypeError, match=r"@matmul takes 3 arguments \(memref<256x32xf32>, "
+                                        r"memref<32x384xf32>, memref<256x384xf32>\), got 2"):
         vx.run(matmul, "matmul", a, b)
-    with pytest.raises(TypeError, match="argument 2 is memref<8x8xf32>: expected a "
+    with pytest.raises(TypeError, match="argument 2 is memref<256x384xf32>: expected a "
                                         "float32 array, got float64"):
         vx.run(matmul, "matmul", a, b, c.astype(np.float64))
-    with pytest.raises(TypeError, match=r"got an array of shape \(8, 9\)"):
-        vx.run(matmul, "matmul", a, b, np.zeros((8, 9), np.float32))
+    with pytest.raises(TypeError, match=r"got an array of shape \(256, 383\)"):
+        vx.run(matmul, "matmul", a, b, np.zeros((256, 383), np.float32))
     with pytest.raises(TypeError, match="expected a numpy array, got list"):
-        vx.run(matmul, "matmul", a, b, [[0.0] * 8] * 8)
+        vx.run(matmul, "matmul", a, b, [[0.0] * 384] * 256)
     readonly = c.copy()
     readonly.flags.writeable = False
     with pytest.raises(TypeError, match="read-only"):

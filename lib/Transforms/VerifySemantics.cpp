@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AddressModel.h"
+#include "Vx/Analysis/AddressModel.h"
 
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"

@@ -1,6 +1,6 @@
 //===- AddressModel.cpp - Addresses of two spawn instances ----------------===//
 
-#include "AddressModel.h"
+#include "Vx/Analysis/AddressModel.h"
 
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VX_TRANSFORMS_ADDRESSMODEL_H
-#define VX_TRANSFORMS_ADDRESSMODEL_H
+#ifndef VX_ANALYSIS_ADDRESSMODEL_H
+#define VX_ANALYSIS_ADDRESSMODEL_H
 
 #include "Vx/VxOps.h"
 
@@ -108,4 +108,4 @@ SmallVector<Access> collectAccesses(SpawnOp spawn);
 } // namespace vx
 } // namespace mlir
 
-#endif // VX_TRANSFORMS_ADDRESSMODEL_H
+#endif // VX_ANALYSIS_ADDRESSMODEL_H

@@ -1,794 +1,403 @@
-//===- AddressModel.cpp - Addresses of two spawn instances ----------------===//
+//===- AddressModel.cpp - Which elements two executions touch -------------===//
 
 #include "Vx/Analysis/AddressModel.h"
 
-#include "mlir/Analysis/Presburger/IntegerRelation.h"
+#include "IntegerModel.h"
+#include "Query.h"
+
+#include <map>
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/AffineExprVisitor.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::vx;
+using namespace mlir::vx::detail;
 
-void LinearForm::add(const LinearForm &other, int64_t scale) {
-  for (auto [column, coefficient] : other.coefficients) {
-    int64_t &sum = coefficients[column];
-    sum += scale * coefficient;
-    if (sum == 0)
-      coefficients.erase(column);
-  }
-  constant += scale * other.constant;
+SpawnAnalysis::SpawnAnalysis(SpawnOp spawn, AnalysisBudget budget)
+    : spawn(spawn), budget(budget) {
+  collectAccesses();
+  model = std::make_unique<IntegerModel>(
+      spawn, budget, [this](Operation *op) {
+        // What an op reads is the same for every instance only if nothing
+        // in the spawn may write it.
+        if (isMemoryEffectFree(op))
+          return false;
+        auto found = accessesByOp.find(op);
+        if (found == accessesByOp.end())
+          return true;
+        return llvm::any_of(found->second, [&](const Access *access) {
+          return llvm::any_of(access->candidates,
+                              [&](const Access::Candidate &candidate) {
+                                return mayBeWritten(candidate.root);
+                              });
+        });
+      });
+  queries = std::make_unique<QueryBuilder>(*model, budget);
 }
 
-void IndexTerm::add(const IndexTerm &other, int64_t scale) {
-  linear.add(other.linear, scale);
-  for (const Product &product : other.products)
-    products.push_back({product.factor, product.symbol, product.scale * scale});
+SpawnAnalysis::~SpawnAnalysis() = default;
+SpawnAnalysis::SpawnAnalysis(SpawnAnalysis &&) noexcept = default;
+
+ArrayRef<const Access *> SpawnAnalysis::getAccesses(Operation *op) const {
+  auto it = accessesByOp.find(op);
+  if (it == accessesByOp.end())
+    return {};
+  return it->second;
 }
 
-bool IndexTerm::mentions(unsigned column) const {
-  return linear.coefficients.count(column) ||
-         llvm::any_of(products, [&](const Product &product) {
-           return product.factor->mentions(column);
-         });
-}
-
-static IndexTerm constantTerm(int64_t value) {
-  IndexTerm term;
-  term.linear.constant = value;
-  return term;
-}
-
-static IndexTerm columnTerm(unsigned column) {
-  IndexTerm term;
-  term.linear.coefficients[column] = 1;
-  return term;
-}
-
-/// The value a symbolic size stands for: through casts, and from a
-/// `vx.grid_dim` of a dynamic dimension to the spawn's size operand.
-static Value getCanonicalSymbol(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    if (auto gridDim = dyn_cast<GridDimOp>(def)) {
-      auto spawn = def->getParentOfType<SpawnOp>();
-      OpFoldResult size = spawn.getMixedGrid()[gridDim.getDim()];
-      if (auto sizeValue = dyn_cast<Value>(size)) {
-        value = sizeValue;
-        continue;
-      }
-    }
-    break;
-  }
-  return value;
-}
-
-namespace {
-
-/// The integer system of one query: the columns of two instances (sides 0
-/// and 1) and of the values shared by all instances, and the constraints
-/// that the model knows hold.
-class InstancePair {
-public:
-  explicit InstancePair(SpawnOp spawn) : spawn(spawn) {}
-
-  unsigned getGridColumn(unsigned side, unsigned dim) {
-    auto [it, inserted] = gridColumns.try_emplace({side, dim}, 0);
-    if (!inserted)
-      return it->second;
-    unsigned column = it->second = addColumn();
-    addLowerBound(column, 0);
-    OpFoldResult size = spawn.getMixedGrid()[dim];
-    if (std::optional<int64_t> extent = getConstantIntValue(size)) {
-      addUpperBound(column, *extent - 1);
-      columnExtents[column] = {Value(), *extent};
-    } else {
-      Value sizeValue = cast<Value>(size);
-      IndexTerm extentTerm = build(sizeValue, side);
-      addBelow(column, extentTerm);
-      columnExtents[column] = {getCanonicalSymbol(sizeValue), 0};
-    }
-    return column;
-  }
-
-  /// The term of `value` in instance `side`.
-  IndexTerm build(Value value, unsigned side) {
-    bool shared = !spawn.getBody().isAncestor(value.getParentRegion());
-    auto key = std::make_pair(value.getAsOpaquePointer(), shared ? 2u : side);
-    if (auto it = terms.find(key); it != terms.end())
-      return it->second;
-    IndexTerm term = shared ? buildShared(value) : buildInBody(value, side);
-    terms[key] = term;
-    return term;
-  }
-
-  void addEquality(const LinearForm &form) { equalities.push_back(form); }
-  void addInequality(const LinearForm &form) { inequalities.push_back(form); }
-
-  /// Records why the model over-approximates; the first reason is kept.
-  void markInexact(std::string why) {
-    if (!inexactReason)
-      inexactReason = std::move(why);
-  }
-  const std::optional<std::string> &getInexactReason() const {
-    return inexactReason;
-  }
-
-  /// Adds `a == b` for two index terms. Symbolic strides are split digit
-  /// by digit, mixed-radix style: `c * y + c * E * rest` with `y` a column of
-  /// range [0, E) equals another such term exactly when the digits and the
-  /// rests are equal (`(i * n + j) * 4 + k` with j < n and k < 4 is
-  /// injective). Products that do not split are dropped as inexact.
-  void addEqualTerms(IndexTerm a, IndexTerm b) {
-    while (!a.products.empty() || !b.products.empty()) {
-      if (a.linear.constant != b.linear.constant || !splitDigit(a, b)) {
-        markInexact("an address with a symbolic stride that is not the "
-                    "extent of the index it multiplies");
-        return;
-      }
-    }
-    LinearForm difference = a.linear;
-    difference.add(b.linear, -1);
-    addEquality(difference);
-  }
-
-  /// Solves the system plus `extraEqualities` and `extraInequalities`; the
-  /// values of every column, or nothing when there is no integer solution.
-  std::optional<SmallVector<int64_t>>
-  solve(ArrayRef<LinearForm> extraEqualities,
-        ArrayRef<LinearForm> extraInequalities) const {
-    using namespace presburger;
-    IntegerPolyhedron system(PresburgerSpace::getSetSpace(numColumns));
-    auto toRow = [&](const LinearForm &form) {
-      SmallVector<int64_t> row(numColumns + 1, 0);
-      for (auto [column, coefficient] : form.coefficients)
-        row[column] = coefficient;
-      row[numColumns] = form.constant;
-      return row;
-    };
-    for (const LinearForm &form : equalities)
-      system.addEquality(toRow(form));
-    for (const LinearForm &form : extraEqualities)
-      system.addEquality(toRow(form));
-    for (const LinearForm &form : inequalities)
-      system.addInequality(toRow(form));
-    for (const LinearForm &form : extraInequalities)
-      system.addInequality(toRow(form));
-    std::optional<SmallVector<DynamicAPInt, 8>> sample =
-        system.findIntegerSample();
-    if (!sample)
-      return std::nullopt;
-    return llvm::to_vector(llvm::map_range(
-        *sample, [](const DynamicAPInt &v) { return int64_t(v); }));
-  }
-
-  unsigned addColumn() { return numColumns++; }
-
-  /// 0 <= column: a fresh column for an element range [0, extent).
-  unsigned addRangeColumn(std::optional<int64_t> extent) {
-    unsigned column = addColumn();
-    addLowerBound(column, 0);
-    if (extent)
-      addUpperBound(column, *extent - 1);
-    return column;
-  }
-
-  /// column <= term - 1.
-  void addBelow(unsigned column, const IndexTerm &term) {
-    if (!term.products.empty()) {
-      markInexact("a bound with a symbolic stride");
-      return;
-    }
-    LinearForm bound = term.linear;
-    bound.coefficients[column] -= 1;
-    bound.constant -= 1;
-    addInequality(bound);
-  }
-
-private:
-  void addLowerBound(unsigned column, int64_t value) {
-    LinearForm form;
-    form.coefficients[column] = 1;
-    form.constant = -value;
-    addInequality(form);
-  }
-  void addUpperBound(unsigned column, int64_t value) {
-    LinearForm form;
-    form.coefficients[column] = -1;
-    form.constant = value;
-    addInequality(form);
-  }
-
-  /// The range [0, extent) of a column, by a constant or a shared value.
-  struct ColumnExtent {
-    Value symbol;
-    int64_t constant = 0;
-    bool operator==(const ColumnExtent &other) const {
-      return symbol == other.symbol && constant == other.constant;
-    }
-  };
-
-  /// Divides the term by `step` if every coefficient is a multiple of it.
-  static bool divideExactly(IndexTerm &term, int64_t step) {
-    for (auto &[column, coefficient] : term.linear.coefficients)
-      if (coefficient % step)
-        return false;
-    for (IndexTerm::Product &product : term.products)
-      if (product.scale % step)
-        return false;
-    for (auto &[column, coefficient] : term.linear.coefficients)
-      coefficient /= step;
-    for (IndexTerm::Product &product : term.products)
-      product.scale /= step;
-    return true;
-  }
-
-  /// Rewrites `scale * factor * symbol` as `scale * factor`, the term
-  /// divided by `symbol`; fails on products of another symbol.
-  static bool divideBySymbol(IndexTerm &term, Value symbol) {
-    if (!term.linear.isConstant())
-      return false;
-    for (const IndexTerm::Product &product : term.products)
-      if (product.symbol != symbol)
-        return false;
-    IndexTerm quotient;
-    for (const IndexTerm::Product &product : term.products)
-      quotient.add(*product.factor, product.scale);
-    term = quotient;
-    return true;
-  }
-
-  /// Splits the lowest digit off `a` and `b` (whose constants are equal):
-  /// a column of each with the same coefficient and extent, whose removal
-  /// leaves a multiple of coefficient * extent. Adds the digits' equality and
-  /// leaves the quotients in `a` and `b`.
-  bool splitDigit(IndexTerm &a, IndexTerm &b) {
-    for (auto [columnA, coefficient] : a.linear.coefficients) {
-      auto extentA = columnExtents.find(columnA);
-      if (extentA == columnExtents.end())
-        continue;
-      std::optional<unsigned> columnB;
-      for (auto [candidate, candidateCoefficient] : b.linear.coefficients) {
-        auto extentB = columnExtents.find(candidate);
-        if (candidateCoefficient == coefficient &&
-            extentB != columnExtents.end() && extentB->second == extentA->second)
-          columnB = candidate;
-      }
-      if (!columnB)
-        continue;
-      IndexTerm restA = a, restB = b;
-      for (auto [rest, column] : {std::make_pair(&restA, columnA),
-                                  std::make_pair(&restB, *columnB)}) {
-        rest->linear.coefficients.erase(column);
-        rest->linear.constant = 0;
-      }
-      if (restA.mentions(columnA) || restB.mentions(*columnB))
-        continue;
-      const ColumnExtent &extent = extentA->second;
-      bool divided =
-          extent.symbol
-              ? divideExactly(restA, coefficient) &&
-                    divideExactly(restB, coefficient) &&
-                    divideBySymbol(restA, extent.symbol) &&
-                    divideBySymbol(restB, extent.symbol)
-              : divideExactly(restA, coefficient * extent.constant) &&
-                    divideExactly(restB, coefficient * extent.constant);
-      if (!divided)
-        continue;
-      LinearForm digits;
-      digits.coefficients[columnA] = 1;
-      digits.coefficients[*columnB] = -1;
-      addEquality(digits);
-      a = restA;
-      b = restB;
-      return true;
-    }
-    return false;
-  }
-
-  IndexTerm buildShared(Value value) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constantTerm(constant.getSExtValue());
-    return columnTerm(addColumn());
-  }
-
-  IndexTerm opaque(Operation *op, StringRef what) {
-    markInexact(("the address uses " + what + " '" +
-                 (op ? op->getName().getStringRef() : StringRef("?")) + "'")
-                    .str());
-    return columnTerm(addColumn());
-  }
-
-  IndexTerm buildInBody(Value value, unsigned side) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constantTerm(constant.getSExtValue());
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (loop && arg == loop.getInductionVar())
-        return buildInductionVariable(loop, side);
-      return opaque(arg.getOwner()->getParentOp(), "a region argument of");
-    }
-    Operation *def = value.getDefiningOp();
-    if (auto index = dyn_cast<GridIndexOp>(def))
-      return columnTerm(getGridColumn(side, index.getDim()));
-    if (auto gridDim = dyn_cast<GridDimOp>(def)) {
-      OpFoldResult size = spawn.getMixedGrid()[gridDim.getDim()];
-      if (std::optional<int64_t> extent = getConstantIntValue(size))
-        return constantTerm(*extent);
-      return build(cast<Value>(size), side);
-    }
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp>(def))
-      return build(def->getOperand(0), side);
-    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
-      IndexTerm term = build(def->getOperand(0), side);
-      term.add(build(def->getOperand(1), side),
-               isa<arith::AddIOp>(def) ? 1 : -1);
-      return term;
-    }
-    if (isa<arith::MulIOp>(def))
-      return buildProduct(def, side);
-    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
-            arith::CeilDivUIOp, arith::CeilDivSIOp, arith::RemUIOp,
-            arith::RemSIOp>(def)) {
-      APInt divisor;
-      if (!matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
-          !divisor.isStrictlyPositive())
-        return opaque(def, "a division by a non-constant in");
-      IndexTerm dividend = build(def->getOperand(0), side);
-      bool ceil = isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def);
-      bool remainder = isa<arith::RemUIOp, arith::RemSIOp>(def);
-      return buildDivision(dividend, divisor.getSExtValue(), ceil, remainder);
-    }
-    if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-      SmallVector<IndexTerm> operands;
-      for (Value operand : apply.getMapOperands())
-        operands.push_back(build(operand, side));
-      unsigned numDims = apply.getAffineMap().getNumDims();
-      return buildAffine(apply.getAffineMap().getResult(0), operands, numDims,
-                         def);
-    }
-    return opaque(def, "the result of");
-  }
-
-  IndexTerm buildProduct(Operation *mul, unsigned side) {
-    IndexTerm lhs = build(mul->getOperand(0), side);
-    IndexTerm rhs = build(mul->getOperand(1), side);
-    for (auto [factor, other] : {std::make_pair(&lhs, &rhs),
-                                 std::make_pair(&rhs, &lhs)}) {
-      if (!other->isConstant())
-        continue;
-      IndexTerm scaled;
-      scaled.add(*factor, other->linear.constant);
-      return scaled;
-    }
-    // `index * symbol`, with the symbol the same in every instance.
-    for (auto [factor, symbolValue] :
-         {std::make_pair(&lhs, mul->getOperand(1)),
-          std::make_pair(&rhs, mul->getOperand(0))}) {
-      if (spawn.getBody().isAncestor(
-              getCanonicalSymbol(symbolValue).getParentRegion()))
-        continue;
-      IndexTerm term;
-      term.products.push_back(
-          {std::make_shared<const IndexTerm>(*factor),
-           getCanonicalSymbol(symbolValue), 1});
-      return term;
-    }
-    return opaque(mul, "a product of two varying values in");
-  }
-
-  /// floor(dividend / divisor) (or ceil, or the remainder) through a fresh
-  /// quotient column q: divisor * q <= dividend <= divisor * q + divisor - 1.
-  IndexTerm buildDivision(const IndexTerm &dividend, int64_t divisor,
-                          bool ceil, bool remainder) {
-    if (!dividend.products.empty()) {
-      markInexact("a division of an address with a symbolic stride");
-      return columnTerm(addColumn());
-    }
-    unsigned quotient = addColumn();
-    LinearForm lower = dividend.linear; // dividend - divisor * q (+ adj) >= 0
-    lower.coefficients[quotient] -= divisor;
-    LinearForm upper; // divisor * q + divisor - 1 - dividend (- adj) >= 0
-    upper.add(dividend.linear, -1);
-    upper.coefficients[quotient] += divisor;
-    if (ceil) {
-      lower.constant += divisor - 1;
-      upper.constant -= divisor - 1;
-    }
-    upper.constant += divisor - 1;
-    addInequality(lower);
-    addInequality(upper);
-    if (!remainder)
-      return columnTerm(quotient);
-    IndexTerm rest = dividend;
-    rest.linear.coefficients[quotient] -= divisor;
-    return rest;
-  }
-
-  IndexTerm buildAffine(AffineExpr expr, ArrayRef<IndexTerm> operands,
-                        unsigned numDims, Operation *op) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      return operands[dim.getPosition()];
-    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-      return operands[numDims + symbol.getPosition()];
-    if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-      return constantTerm(constant.getValue());
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    IndexTerm lhs = buildAffine(binary.getLHS(), operands, numDims, op);
-    IndexTerm rhs = buildAffine(binary.getRHS(), operands, numDims, op);
-    switch (expr.getKind()) {
-    case AffineExprKind::Add:
-      lhs.add(rhs);
-      return lhs;
-    case AffineExprKind::Mul: {
-      if (!rhs.isConstant())
-        std::swap(lhs, rhs);
-      if (!rhs.isConstant())
-        return opaque(op, "a non-affine product in");
-      IndexTerm scaled;
-      scaled.add(lhs, rhs.linear.constant);
-      return scaled;
-    }
-    case AffineExprKind::FloorDiv:
-    case AffineExprKind::CeilDiv:
-    case AffineExprKind::Mod:
-      if (!rhs.isConstant() || rhs.linear.constant <= 0)
-        return opaque(op, "a division by a non-constant in");
-      return buildDivision(lhs, rhs.linear.constant,
-                           expr.getKind() == AffineExprKind::CeilDiv,
-                           expr.getKind() == AffineExprKind::Mod);
-    default:
-      return opaque(op, "an expression of");
-    }
-  }
-
-  IndexTerm buildInductionVariable(scf::ForOp loop, unsigned side) {
-    unsigned column = addColumn();
-    IndexTerm lower = build(loop.getLowerBound(), side);
-    IndexTerm upper = build(loop.getUpperBound(), side);
-    if (lower.products.empty()) {
-      LinearForm aboveLower; // iv - lb >= 0
-      aboveLower.coefficients[column] = 1;
-      aboveLower.add(lower.linear, -1);
-      addInequality(aboveLower);
-    } else {
-      markInexact("a loop bound with a symbolic stride");
-    }
-    addBelow(column, upper);
-    APInt step;
-    if (!matchPattern(loop.getStep(), m_ConstantInt(&step))) {
-      markInexact("a loop with a non-constant step");
-    } else if (step.getSExtValue() > 1 && lower.products.empty()) {
-      // iv = lb + step * k for some k >= 0.
-      unsigned k = addRangeColumn(std::nullopt);
-      LinearForm onGrid;
-      onGrid.coefficients[column] = 1;
-      onGrid.add(lower.linear, -1);
-      onGrid.coefficients[k] -= step.getSExtValue();
-      addEquality(onGrid);
-    }
-    if (lower.isConstant() && lower.linear.constant == 0 &&
-        matchPattern(loop.getStep(), m_One())) {
-      if (upper.isConstant())
-        columnExtents[column] = {Value(), upper.linear.constant};
-      else if (!spawn.getBody().isAncestor(
-                   getCanonicalSymbol(loop.getUpperBound()).getParentRegion()))
-        columnExtents[column] = {getCanonicalSymbol(loop.getUpperBound()), 0};
-    }
-    return columnTerm(column);
-  }
-
-  SpawnOp spawn;
-  unsigned numColumns = 0;
-  std::map<std::pair<unsigned, unsigned>, unsigned> gridColumns;
-  std::map<std::pair<void *, unsigned>, IndexTerm> terms;
-  /// Columns whose range is exactly [0, extent).
-  DenseMap<unsigned, ColumnExtent> columnExtents;
-  SmallVector<LinearForm> equalities, inequalities;
-  std::optional<std::string> inexactReason;
-};
-
-} // namespace
-
-/// The indices of `access`'s root buffer in instance `side`, through the
-/// views between the access and the root; nothing where a view is not
-/// modelled.
-/// Adds the conditions of the `scf.if`s around `op` in instance `side`:
-/// integer comparisons as (in)equalities; anything else that may differ
-/// between instances makes the model inexact.
-static void addGuards(InstancePair &pair, Operation *op, unsigned side,
-                      SpawnOp spawn) {
-  for (Operation *parent = op->getParentOp(); parent && parent != spawn;
-       op = parent, parent = parent->getParentOp()) {
-    auto branch = dyn_cast<scf::IfOp>(parent);
-    if (!branch)
-      continue;
-    bool inThen = branch.getThenRegion().isAncestor(op->getParentRegion());
-    auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
-    if (!compare) {
-      if (spawn.getBody().isAncestor(branch.getCondition().getParentRegion()))
-        pair.markInexact("a write under a condition the analysis does not "
-                         "model");
-      continue;
-    }
-    arith::CmpIPredicate predicate = compare.getPredicate();
-    if (!inThen)
-      predicate = arith::invertPredicate(predicate);
-    IndexTerm lhs = pair.build(compare.getLhs(), side);
-    IndexTerm rhs = pair.build(compare.getRhs(), side);
-    if (!lhs.products.empty() || !rhs.products.empty()) {
-      pair.markInexact("a condition with a symbolic stride");
-      continue;
-    }
-    LinearForm difference = lhs.linear; // lhs - rhs
-    difference.add(rhs.linear, -1);
-    LinearForm negated;
-    negated.add(difference, -1);
-    using P = arith::CmpIPredicate;
-    switch (predicate) {
-    case P::eq:
-      pair.addEquality(difference);
-      break;
-    case P::sge:
-    case P::uge:
-      pair.addInequality(difference);
-      break;
-    case P::sgt:
-    case P::ugt:
-      difference.constant -= 1;
-      pair.addInequality(difference);
-      break;
-    case P::sle:
-    case P::ule:
-      pair.addInequality(negated);
-      break;
-    case P::slt:
-    case P::ult:
-      negated.constant -= 1;
-      pair.addInequality(negated);
-      break;
-    case P::ne:
-      if (!difference.isConstant())
-        pair.markInexact("a write under a '!=' condition");
-      break;
-    }
-  }
-}
-
-static std::optional<SmallVector<IndexTerm>>
-getRootIndices(InstancePair &pair, const Access &access, unsigned side) {
-  auto type = dyn_cast<MemRefType>(access.buffer.getType());
-  // Unranked buffers and vectors of a higher rank than the memref are not
-  // modelled.
-  if (!type || (!access.wholeBuffer &&
-                access.vectorShape.size() > access.indices.size()))
-    return std::nullopt;
-  SmallVector<IndexTerm> indices;
-  if (access.wholeBuffer) {
-    for (int64_t size : type.getShape()) {
-      if (ShapedType::isDynamic(size))
-        pair.markInexact("a whole-buffer access of dynamic size");
-      std::optional<int64_t> extent;
-      if (!ShapedType::isDynamic(size))
-        extent = size;
-      indices.push_back(columnTerm(pair.addRangeColumn(extent)));
-    }
-  } else {
-    for (Value index : access.indices)
-      indices.push_back(pair.build(index, side));
-    // A vector covers a box along the trailing dimensions.
-    unsigned first = indices.size() - access.vectorShape.size();
-    for (auto [offset, size] : llvm::enumerate(access.vectorShape))
-      indices[first + offset].add(columnTerm(pair.addRangeColumn(size)));
-  }
-  Value buffer = access.buffer;
-  while (buffer != access.root) {
-    Operation *view = buffer.getDefiningOp();
-    if (isa<memref::CastOp, memref::MemorySpaceCastOp>(view)) {
-      buffer = view->getOperand(0);
-      continue;
-    }
-    auto subview = dyn_cast<memref::SubViewOp>(view);
-    if (!subview)
-      return std::nullopt;
-    llvm::SmallBitVector dropped = subview.getDroppedDims();
-    SmallVector<IndexTerm> sourceIndices;
-    unsigned resultDim = 0;
-    for (auto [dim, offset, stride] :
-         llvm::enumerate(subview.getMixedOffsets(), subview.getMixedStrides())) {
-      IndexTerm index;
-      if (std::optional<int64_t> constant = getConstantIntValue(offset))
-        index = constantTerm(*constant);
-      else
-        index = pair.build(cast<Value>(offset), side);
-      if (!dropped.test(dim)) {
-        std::optional<int64_t> staticStride = getConstantIntValue(stride);
-        if (!staticStride)
-          return std::nullopt;
-        index.add(indices[resultDim], *staticStride);
-        ++resultDim;
-      }
-      sourceIndices.push_back(index);
-    }
-    indices = std::move(sourceIndices);
-    buffer = subview.getSource();
-  }
-  return indices;
-}
-
-CollisionResult vx::findCollision(SpawnOp spawn, const Access &a,
-                                  const Access &b, InstanceRelation relation) {
-  CollisionResult result{CollisionResult::Unknown, {}, {}, ""};
-  for (const Access *access : {&a, &b})
-    if (access->unmodelled) {
-      result.reason = *access->unmodelled;
-      return result;
-    }
-  InstancePair pair(spawn);
-  unsigned rank = spawn.getRank();
-  // Create the grid columns first so that a witness reads them in order.
-  for (unsigned side : {0u, 1u})
-    for (unsigned dim = 0; dim < rank; ++dim)
-      pair.getGridColumn(side, dim);
-  addGuards(pair, a.op, 0, spawn);
-  addGuards(pair, b.op, relation.sameInstancePoint ? 0 : 1, spawn);
-  std::optional<SmallVector<IndexTerm>> indicesA = getRootIndices(pair, a, 0);
-  std::optional<SmallVector<IndexTerm>> indicesB =
-      getRootIndices(pair, b, relation.sameInstancePoint ? 0 : 1);
-  if (!indicesA || !indicesB) {
-    result.reason = "the access goes through a view the analysis does not "
-                    "model";
-    return result;
-  }
-  for (auto [indexA, indexB] : llvm::zip_equal(*indicesA, *indicesB))
-    pair.addEqualTerms(indexA, indexB);
-
-  auto difference = [&](unsigned dim, int64_t sign) {
-    LinearForm form; // sign * (x0 - x1) - 1 >= 0
-    form.coefficients[pair.getGridColumn(0, dim)] = sign;
-    form.coefficients[pair.getGridColumn(1, dim)] = -sign;
-    form.constant = -1;
-    return form;
-  };
-  auto equal = [&](unsigned dim) {
-    LinearForm form;
-    form.coefficients[pair.getGridColumn(0, dim)] = 1;
-    form.coefficients[pair.getGridColumn(1, dim)] = -1;
-    return form;
-  };
-  // Disjuncts of "the instances differ": the first differing dimension of
-  // those considered, in either direction (one direction suffices when both
-  // accesses are the same op, by symmetry).
-  SmallVector<std::pair<SmallVector<LinearForm>, SmallVector<LinearForm>>>
-      disjuncts;
-  SmallVector<int64_t> signs = {1};
-  if (&a != &b)
-    signs.push_back(-1);
-  if (relation.sameInstancePoint) {
-    disjuncts.push_back({});
-  } else if (relation.dim) {
-    SmallVector<LinearForm> equalities;
-    if (relation.sameParallelPoint)
-      for (unsigned dim = 0; dim < rank; ++dim)
-        if (spawn.getDimSemantics(dim) == DimensionSemantics::parallel)
-          equalities.push_back(equal(dim));
-    for (int64_t sign : signs)
-      disjuncts.push_back({equalities, {difference(*relation.dim, sign)}});
-  } else {
-    SmallVector<LinearForm> earlier;
-    for (unsigned dim = 0; dim < rank; ++dim) {
-      if (spawn.getDimSemantics(dim) != DimensionSemantics::parallel)
-        continue;
-      for (int64_t sign : signs)
-        disjuncts.push_back({earlier, {difference(dim, sign)}});
-      earlier.push_back(equal(dim));
-    }
-  }
-  for (auto &[equalities, differs] : disjuncts) {
-    std::optional<SmallVector<int64_t>> sample =
-        pair.solve(equalities, differs);
-    if (!sample)
-      continue;
-    if (pair.getInexactReason()) {
-      result.reason = *pair.getInexactReason();
-      return result;
-    }
-    result.kind = CollisionResult::Collision;
-    for (unsigned dim = 0; dim < rank; ++dim) {
-      result.instance0.push_back((*sample)[pair.getGridColumn(0, dim)]);
-      result.instance1.push_back((*sample)[pair.getGridColumn(1, dim)]);
-    }
-    return result;
-  }
-  result.kind = CollisionResult::Disjoint;
-  return result;
-}
-
-/// The allocation or captured value under the views of `buffer`.
-static Value getRoot(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-SmallVector<Access> vx::collectAccesses(SpawnOp spawn) {
-  SmallVector<Access> accesses;
-  auto add = [&](Operation *op, Value buffer, ValueRange indices, bool isWrite,
-                 ArrayRef<int64_t> vectorShape = {}) {
-    Access access{op, buffer, llvm::to_vector(indices), false,
-                  llvm::to_vector(vectorShape), isWrite, getRoot(buffer), {}};
-    accesses.push_back(std::move(access));
-  };
-  auto addWhole = [&](Operation *op, Value buffer, bool isWrite) {
-    Access access{op, buffer, {}, true, {}, isWrite, getRoot(buffer), {}};
-    accesses.push_back(std::move(access));
-  };
-  spawn.getBody().walk([&](Operation *op) {
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      return add(op, load.getMemRef(), load.getIndices(), false);
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return add(op, store.getMemRef(), store.getIndices(), true);
-    if (auto load = dyn_cast<vector::LoadOp>(op))
-      return add(op, load.getBase(), load.getIndices(), false,
-                 load.getVectorType().getShape());
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return add(op, store.getBase(), store.getIndices(), true,
-                 store.getVectorType().getShape());
-    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-      addWhole(op, copy.getSource(), false);
-      return addWhole(op, copy.getTarget(), true);
-    }
-    if (auto transfer = dyn_cast<TransferAsyncOp>(op)) {
-      addWhole(op, transfer.getSrc(), false);
-      return addWhole(op, transfer.getDst(), true);
-    }
-    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
-      return; // Atomic read-modify-writes do not race.
-    if (isa<AwaitOp>(op))
-      return; // Ordering only; its copy is the transfer's.
-    auto unmodelled = [&](Value buffer, bool isWrite) {
-      Access access{op, buffer, {}, true, {}, isWrite, getRoot(buffer), {}};
-      access.unmodelled = ("the addresses of '" +
-                           op->getName().getStringRef() + "' are not modelled")
-                              .str();
-      accesses.push_back(std::move(access));
-    };
-    if (isa<CallOpInterface>(op)) {
-      // The callee may read and write every memref it is passed.
-      for (Value operand : op->getOperands())
-        if (isa<MemRefType>(operand.getType())) {
-          unmodelled(operand, false);
-          unmodelled(operand, true);
-        }
-      return;
-    }
-    // Any other op that reads or writes a memref: its addresses are unknown.
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances) {
-      Value buffer = effect.getValue();
-      if (!buffer || !isa<MemRefType>(buffer.getType()))
-        continue;
-      bool isWrite = isa<MemoryEffects::Write>(effect.getEffect());
-      if (isWrite || isa<MemoryEffects::Read>(effect.getEffect()))
-        unmodelled(buffer, isWrite);
-    }
+bool SpawnAnalysis::mayBeWritten(const MemoryRoot &root) const {
+  return llvm::any_of(accesses, [&](const Access &access) {
+    return access.isWrite() && access.touches(root);
   });
-  return accesses;
+}
+
+/// Whether the relation is the same with the sides swapped.
+static bool isSymmetric(const PairRelation &relation) {
+  using G = PairRelation::Grid;
+  return (relation.grid == G::DifferentParallelPoints ||
+          relation.grid == G::AlongDimension) &&
+         relation.loops.empty() &&
+         relation.threads == PairRelation::Threads::Any;
+}
+
+CollisionResult SpawnAnalysis::findCollision(const Access &first,
+                                             const Access &second,
+                                             const MemoryRoot &root,
+                                             const PairRelation &relation) {
+  CollisionResult combined;
+  combined.kind = CollisionResult::Disjoint;
+  bool symmetric = &first == &second && isSymmetric(relation);
+  for (auto [firstIndex, firstCandidate] : llvm::enumerate(first.candidates)) {
+    if (!firstCandidate.root.mayAlias(root))
+      continue;
+    for (auto [secondIndex, secondCandidate] :
+         llvm::enumerate(second.candidates)) {
+      if (!secondCandidate.root.mayAlias(root))
+        continue;
+      const AccessSystem &a = queries->getSystem(first, firstIndex);
+      const AccessSystem &b = queries->getSystem(second, secondIndex);
+      bool sameRoot = firstCandidate.root == secondCandidate.root &&
+                      firstCandidate.root.kind != MemoryRoot::Kind::Unknown;
+      CollisionResult result;
+      if (sameRoot) {
+        result = queries->query(a, b, relation,
+                                symmetric && firstIndex == secondIndex);
+      } else {
+        // Different roots that may alias: the addresses cannot be compared.
+        AccessSystem looseA = a, looseB = b;
+        looseA.unmodelled = "accesses through a memref the analysis cannot "
+                            "trace may reach this buffer";
+        result = queries->query(looseA, looseB, relation, false);
+      }
+      if (result.kind == CollisionResult::Collision)
+        return result;
+      if (result.kind == CollisionResult::Unknown &&
+          combined.kind != CollisionResult::Unknown)
+        combined = result;
+    }
+  }
+  return combined;
+}
+
+SmallVector<SpawnAnalysis::PairCollision, 0> SpawnAnalysis::findCollisions(
+    ArrayRef<const Access *> firsts, ArrayRef<const Access *> seconds,
+    const MemoryRoot &root, const PairRelation &relation,
+    function_ref<bool(const Access *, const Access *)> skip,
+    bool stopAtFirst) {
+  SmallVector<PairCollision, 0> found;
+  // Groups of accesses whose systems differ only in address constants.
+  using Groups = SmallVector<std::pair<std::string, SmallVector<const Access *>>>;
+  auto group = [&](ArrayRef<const Access *> members) {
+    Groups groups;
+    std::map<std::string, unsigned> positions;
+    for (const Access *access : members) {
+      std::string key;
+      unsigned matching = 0, index = 0;
+      for (auto [position, candidate] : llvm::enumerate(access->candidates))
+        if (candidate.root.mayAlias(root)) {
+          ++matching;
+          index = position;
+        }
+      if (matching == 1 && access->candidates[index].root == root)
+        key = queries->getShapeKey(queries->getSystem(*access, index));
+      else
+        key = "single:" + std::to_string(reinterpret_cast<uintptr_t>(access));
+      auto [it, inserted] = positions.try_emplace(key, groups.size());
+      if (inserted)
+        groups.push_back({key, {}});
+      groups[it->second].second.push_back(access);
+    }
+    return groups;
+  };
+  auto candidateFor = [&](const Access *access) {
+    for (auto [position, candidate] : llvm::enumerate(access->candidates))
+      if (candidate.root == root)
+        return unsigned(position);
+    return 0u;
+  };
+  auto firstGroups = group(firsts), secondGroups = group(seconds);
+  unsigned pairs = 0;
+  for (auto &[firstKey, firstMembers] : firstGroups) {
+    for (auto &[secondKey, secondMembers] : secondGroups) {
+      if ((firstMembers.size() > 1 || secondMembers.size() > 1) &&
+          !StringRef(firstKey).starts_with("single:") &&
+          !StringRef(secondKey).starts_with("single:")) {
+        SmallVector<const AccessSystem *> firstSystems, secondSystems;
+        for (const Access *access : firstMembers)
+          firstSystems.push_back(
+              &queries->getSystem(*access, candidateFor(access)));
+        for (const Access *access : secondMembers)
+          secondSystems.push_back(
+              &queries->getSystem(*access, candidateFor(access)));
+        AccessSystem firstSummary = queries->summarize(firstSystems);
+        AccessSystem secondSummary = queries->summarize(secondSystems);
+        CollisionResult summary =
+            queries->query(firstSummary, secondSummary, relation,
+                           firstKey == secondKey && isSymmetric(relation));
+        if (summary.kind == CollisionResult::Disjoint)
+          continue;
+      }
+      for (const Access *first : firstMembers) {
+        for (const Access *second : secondMembers) {
+          if (skip && skip(first, second))
+            continue;
+          if (++pairs > budget.maxPairs) {
+            CollisionResult unknown;
+            unknown.reason = "too many pairs of accesses to decide within the "
+                             "budget";
+            found.push_back({first, second, unknown});
+            return found;
+          }
+          CollisionResult result = findCollision(*first, *second, root, relation);
+          if (result.kind == CollisionResult::Disjoint)
+            continue;
+          bool isCollision = result.kind == CollisionResult::Collision;
+          found.push_back({first, second, std::move(result)});
+          if (stopAtFirst && isCollision)
+            return found;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+CollisionResult SpawnAnalysis::findIterationConflict(const Access &first,
+                                                     const Access &second,
+                                                     const MemoryRoot &root,
+                                                     scf::ParallelOp loop) {
+  PairRelation relation = PairRelation::sameInstance();
+  relation.threads = PairRelation::Threads::DifferentIterations;
+  relation.threadLoop = loop;
+  return findCollision(first, second, root, relation);
+}
+
+CollisionResult SpawnAnalysis::findCrossThreadDependence(
+    const Access &earlier, const Access &later, const MemoryRoot &root,
+    unsigned numThreads, bool acrossSteps,
+    ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops) {
+  PairRelation relation = PairRelation::sameInstance();
+  if (acrossSteps) {
+    relation.grid = PairRelation::Grid::LaterArbitraryStep;
+    relation.allowEqual = false;
+  }
+  relation.loops.assign(loops.begin(), loops.end());
+  if (numThreads) {
+    relation.threads = PairRelation::Threads::DifferentThreads;
+    relation.numThreads = numThreads;
+  } else {
+    relation.threads = PairRelation::Threads::DifferentLinearIterations;
+  }
+  return findCollision(earlier, later, root, relation);
+}
+
+OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
+                                              std::optional<unsigned> numThreads) {
+  OwnershipResult ownership;
+  MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
+  SmallVector<const Access *> inLoops, readsOutside;
+  for (const Access &access : accesses) {
+    if (!access.touches(root))
+      continue;
+    if (access.threadLoop)
+      inLoops.push_back(&access);
+    else if (!access.isWrite())
+      readsOutside.push_back(&access);
+  }
+  // Elements touched at any time of one parallel point from two threads.
+  auto relationFor = [&](std::optional<unsigned> threads) {
+    PairRelation relation;
+    relation.grid = PairRelation::Grid::SameParallelPoint;
+    if (threads) {
+      relation.threads = PairRelation::Threads::DifferentThreads;
+      relation.numThreads = *threads;
+    } else {
+      relation.threads = PairRelation::Threads::DifferentLinearIterations;
+    }
+    return relation;
+  };
+  auto conflicts = [&](std::optional<unsigned> threads,
+                       OwnershipResult &out) -> std::optional<bool> {
+    PairRelation relation = relationFor(threads);
+    bool unknown = false;
+    for (auto [position, first] : llvm::enumerate(inLoops)) {
+      for (const Access *second : ArrayRef(inLoops).drop_front(position)) {
+        CollisionResult result = findCollision(*first, *second, root, relation);
+        if (result.kind == CollisionResult::Collision) {
+          out.first = first;
+          out.second = second;
+          out.witness = std::move(result);
+          return true;
+        }
+        if (result.kind == CollisionResult::Unknown && !unknown) {
+          unknown = true;
+          out.reason = result.reason;
+        }
+      }
+    }
+    // Code outside thread loops runs on every thread: it must not read what
+    // one thread writes.
+    for (const Access *read : readsOutside) {
+      for (const Access *write : inLoops) {
+        if (!write->isWrite())
+          continue;
+        PairRelation anyThread = relationFor(threads ? threads : std::optional<unsigned>(2));
+        CollisionResult result = findCollision(*write, *read, root, anyThread);
+        if (result.kind == CollisionResult::Collision) {
+          out.first = write;
+          out.second = read;
+          out.witness = std::move(result);
+          return true;
+        }
+        if (result.kind == CollisionResult::Unknown && !unknown) {
+          unknown = true;
+          out.reason = result.reason;
+        }
+      }
+    }
+    if (unknown)
+      return std::nullopt;
+    return false;
+  };
+  if (numThreads) {
+    std::optional<bool> conflict = conflicts(*numThreads, ownership);
+    if (!conflict)
+      ownership.kind = OwnershipResult::Unknown;
+    else if (*conflict)
+      ownership.kind = OwnershipResult::NotOwned;
+    else {
+      ownership.kind = OwnershipResult::OwnedForSomeThreadCounts;
+      ownership.threadCounts = {*numThreads};
+    }
+    return ownership;
+  }
+  std::optional<bool> conflict = conflicts(std::nullopt, ownership);
+  if (!conflict) {
+    ownership.kind = OwnershipResult::Unknown;
+    return ownership;
+  }
+  if (!*conflict) {
+    ownership.kind = OwnershipResult::OwnedForAnyThreadCount;
+    return ownership;
+  }
+  // Two linear iterations p != q touch one element: only thread counts that
+  // divide p - q can keep it on one thread; check those.
+  const CollisionResult &witness = ownership.witness;
+  auto linear = [&](const Access *access, ArrayRef<int64_t> ivs)
+      -> std::optional<int64_t> {
+    scf::ParallelOp loop = access->threadLoop;
+    if (!loop || ivs.size() != loop.getNumLoops())
+      return std::nullopt;
+    int64_t index = 0;
+    for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
+      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[dim]);
+      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[dim]);
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
+      if (!lower || !upper || !step || *step <= 0)
+        return std::nullopt;
+      int64_t trips = std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 0);
+      index = index * trips + (ivs[dim] - *lower) / *step;
+    }
+    return index;
+  };
+  std::optional<int64_t> p = linear(ownership.first, witness.iteration0);
+  std::optional<int64_t> q = linear(ownership.second, witness.iteration1);
+  OwnershipResult notOwned = ownership;
+  notOwned.kind = OwnershipResult::NotOwned;
+  if (!p || !q || *p == *q) {
+    ownership.kind = OwnershipResult::Unknown;
+    ownership.reason = "cannot tell which thread counts keep the elements on "
+                       "one thread";
+    return ownership;
+  }
+  SmallVector<unsigned> owned = {1};
+  int64_t distance = std::abs(*p - *q);
+  for (unsigned threads = 2; threads <= 1024; ++threads) {
+    if (distance % threads != 0)
+      continue;
+    OwnershipResult scratchResult;
+    std::optional<bool> conflictFor = conflicts(threads, scratchResult);
+    if (!conflictFor) {
+      ownership.kind = OwnershipResult::Unknown;
+      ownership.reason = scratchResult.reason;
+      return ownership;
+    }
+    if (!*conflictFor)
+      owned.push_back(threads);
+  }
+  if (owned.size() == 1) {
+    // The witness for the smallest thread count, with threads.
+    conflicts(2, notOwned);
+    return notOwned;
+  }
+  ownership.kind = OwnershipResult::OwnedForSomeThreadCounts;
+  ownership.threadCounts = std::move(owned);
+  return ownership;
+}
+
+CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
+                                               Operation *second,
+                                               const PairRelation &relation) {
+  return queries->query(queries->getOpSystem(first),
+                        queries->getOpSystem(second), relation,
+                        first == second && isSymmetric(relation));
+}
+
+std::pair<llvm::SmallBitVector, bool>
+SpawnAnalysis::getDependences(const Access &access) {
+  Sources total;
+  total.gridDims.resize(spawn.getRank());
+  auto addValue = [&](Value value) { total.merge(model->getSources(value)); };
+  for (Value index : access.indices)
+    addValue(index);
+  for (const Access::Candidate &candidate : access.candidates) {
+    for (Operation *view : candidate.views)
+      for (Value operand : view->getOperands())
+        if (!isa<BaseMemRefType>(operand.getType()))
+          addValue(operand);
+    for (auto [condition, truth] : candidate.conditions)
+      addValue(condition);
+    if (candidate.root.kind == MemoryRoot::Kind::Unknown)
+      total.varies = true;
+  }
+  if (access.unmodelled)
+    total.varies = true;
+  // The control around the access.
+  for (Operation *parent = access.op->getParentOp(); parent && parent != spawn;
+       parent = parent->getParentOp()) {
+    if (isa<scf::WhileOp>(parent))
+      total.varies = true;
+    if (isModelledLoop(parent) ||
+        isa<scf::IfOp, scf::IndexSwitchOp, affine::AffineIfOp>(parent)) {
+      for (Value operand : parent->getOperands())
+        if (isa<IndexType, IntegerType>(operand.getType()))
+          addValue(operand);
+      continue;
+    }
+    if (!isa<scf::ExecuteRegionOp, memref::AllocaScopeOp>(parent))
+      total.varies = true;
+  }
+  return {total.gridDims, total.varies};
 }

@@ -87,8 +87,9 @@ CollisionResult SpawnAnalysis::findCollision(const Access &first,
       } else {
         // Different roots that may alias: the addresses cannot be compared.
         AccessSystem looseA = a, looseB = b;
-        looseA.unmodelled = "accesses through a memref the analysis cannot "
-                            "trace may reach this buffer";
+        if (!a.unmodelled && !b.unmodelled)
+          looseA.unmodelled = "accesses through a memref the analysis "
+                              "cannot trace may reach this buffer";
         result = queries->query(looseA, looseB, relation, false);
       }
       if (result.kind == CollisionResult::Collision)

@@ -148,6 +148,14 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
       }
       continue;
     }
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      unsigned position = cast<OpResult>(value).getResultNumber();
+      candidate.unmodelled = "a memref carried through 'scf.for' iteration "
+                             "arguments";
+      stack.push_back({loop.getInitArgs()[position], candidate});
+      stack.push_back({loop.getYieldedValues()[position], candidate});
+      continue;
+    }
     if (isa<ScratchOp>(def)) {
       finish(std::move(candidate), {MemoryRoot::Kind::Scratch, value, {}});
       continue;
@@ -255,7 +263,8 @@ void SpawnAnalysis::collectAccesses() {
     access.indices = llvm::to_vector(indices);
     access.vectorShape = llvm::to_vector(vectorShape);
     access.wholeBuffer = wholeBuffer;
-    access.candidates = traceMemoryRoots(buffer, spawn);
+    if (buffer)
+      access.candidates = traceMemoryRoots(buffer, spawn);
     access.threadLoop = getThreadLoop(op, spawn);
     accesses.push_back(std::move(access));
     return accesses.back();
@@ -353,9 +362,9 @@ void SpawnAnalysis::collectAccesses() {
         }
       return;
     }
-    if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return; // Its nested ops are visited.
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects && op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return; // Its nested ops are visited.
     if (!effects) {
       if (!isMemoryEffectFree(op))
         addUnknown(op, Value(), AccessKind::Write,

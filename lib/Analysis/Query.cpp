@@ -109,8 +109,10 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
   auto rootType = candidate.base
                       ? dyn_cast<MemRefType>(candidate.base.getType())
                       : MemRefType();
-  auto viewType = dyn_cast<MemRefType>(access.buffer.getType());
-  if (!rootType || !viewType)
+  auto viewType = access.buffer
+                      ? dyn_cast<MemRefType>(access.buffer.getType())
+                      : MemRefType();
+  if (!system->unmodelled && (!rootType || !viewType))
     unmodelled("an unranked memref");
   if (!system->unmodelled &&
       access.vectorShape.size() > (access.wholeBuffer ? 0 : access.indices.size()) &&
@@ -1311,6 +1313,7 @@ CollisionResult CombinedSystem::solve() {
     SmallVector<unsigned> choice(cases.size(), 0);
     std::optional<SmallVector<DynamicAPInt, 8>> sample;
     std::vector<IntegerRelation> feasibleLeaves;
+    std::unique_ptr<IntegerRelation> firstLeaf;
     bool overBudget = false;
     auto leafRelation = [&]() {
       IntegerRelation relation(PresburgerSpace::getSetSpace(n));
@@ -1333,8 +1336,10 @@ CollisionResult CombinedSystem::solve() {
             relation.findIntegerSample();
         if (!leafSample)
           return;
-        if (!sample)
+        if (!sample) {
           sample = leafSample;
+          firstLeaf = std::make_unique<IntegerRelation>(relation);
+        }
         if (!universals.empty())
           feasibleLeaves.push_back(std::move(relation));
         return;
@@ -1361,6 +1366,41 @@ CollisionResult CombinedSystem::solve() {
       result.kind = CollisionResult::Disjoint;
       return result;
     }
+    // A witness with small values where there is one: the sizes and
+    // scalars it assumes are read by people.
+    SmallVector<unsigned> named;
+    for (unsigned column : component->columns)
+      if (columns[column].master >= 0 &&
+          (isUniversal(column) ||
+           model.getColumn(columns[column].master).kind == ColumnKind::Extent))
+        named.push_back(column);
+    auto bounded = [&](const IntegerRelation &leaf,
+                       ArrayRef<std::pair<unsigned, Int>> fixed,
+                       std::optional<Int> bound) {
+      IntegerRelation relation = leaf;
+      for (auto [column, value] : fixed) {
+        SmallVector<DynamicAPInt> row(n + 1, DynamicAPInt(0));
+        row[index[column]] = DynamicAPInt(1);
+        row[n] = -value;
+        relation.addEquality(row);
+      }
+      if (bound)
+        for (unsigned column : named) {
+          SmallVector<DynamicAPInt> row(n + 1, DynamicAPInt(0));
+          row[index[column]] = DynamicAPInt(1);
+          row[n] = *bound;
+          relation.addInequality(row);
+          row[index[column]] = DynamicAPInt(-1);
+          relation.addInequality(row);
+        }
+      return relation.findIntegerSample();
+    };
+    if (!named.empty())
+      for (int64_t bound : {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40})
+        if (auto smaller = bounded(*firstLeaf, {}, Int(bound))) {
+          sample = smaller;
+          break;
+        }
     for (auto [position, column] : llvm::enumerate(component->columns))
       values[column] = (*sample)[position];
     if (universals.empty())
@@ -1369,13 +1409,57 @@ CollisionResult CombinedSystem::solve() {
       universalValues.push_back(model.getColumn(columns[column].master).value);
     if (!exact || !forAll)
       continue;
-    if (universals.size() > budget.maxUniversalColumns || n > 32) {
+    if (universals.size() > budget.maxUniversalColumns) {
       forAll = false;
       continue;
     }
-    // For every value of the universal columns (within their types), some
-    // choice of the others collides: the domain minus the projection of
-    // the feasible leaves is empty.
+    // A value of the universal columns for which no leaf collides refutes
+    // "for every value": try the usual suspects first.
+    auto collidesFor = [&](ArrayRef<std::pair<unsigned, Int>> fixed) {
+      return llvm::any_of(feasibleLeaves, [&](const IntegerRelation &leaf) {
+        return bounded(leaf, fixed, std::nullopt).has_value();
+      });
+    };
+    bool refuted = false;
+    for (unsigned column : universals) {
+      const Column &info = model.getColumn(columns[column].master);
+      SmallVector<Int> suspects = {Int(0), Int(1), Int(-1),
+                                   values[column] + Int(1),
+                                   values[column] - Int(1)};
+      if (info.lower)
+        suspects.push_back(*info.lower);
+      if (info.upper)
+        suspects.push_back(*info.upper);
+      for (const Int &suspect : suspects) {
+        if ((info.lower && suspect < *info.lower) ||
+            (info.upper && suspect > *info.upper))
+          continue;
+        SmallVector<std::pair<unsigned, Int>> fixed;
+        for (unsigned other : universals)
+          fixed.push_back({other, other == column ? suspect : values[other]});
+        if (!collidesFor(fixed)) {
+          refuted = true;
+          for (auto [other, value] : fixed)
+            values[other] = value;
+          break;
+        }
+      }
+      if (refuted)
+        break;
+    }
+    if (refuted) {
+      // Report the values of a collision, not of the refutation.
+      for (auto [position, column] : llvm::enumerate(component->columns))
+        values[column] = (*sample)[position];
+      forAll = false;
+      continue;
+    }
+    // Exact: the domain minus the projection of the feasible leaves is
+    // empty. Only for small systems; otherwise not proven.
+    if (n > 12 || feasibleLeaves.size() > 8) {
+      forAll = false;
+      continue;
+    }
     SmallVector<unsigned> order(universals);
     for (unsigned column : component->columns)
       if (!llvm::is_contained(universals, column))

@@ -366,6 +366,44 @@ CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
                         first == second && isSymmetric(relation));
 }
 
+CollisionResult
+SpawnAnalysis::findExecution(Block *block,
+                             ArrayRef<std::pair<Value, bool>> conditions,
+                             Operation *firstIterationOf,
+                             scf::ForOp emptyLoop) {
+  SmallVector<unsigned> constraints;
+  for (auto [condition, truth] : conditions)
+    constraints.push_back(model->addConstraint(
+        model->getCondition(condition, truth), /*definitional=*/false));
+  if (firstIterationOf)
+    constraints.push_back(model->addConstraint(
+        {Conjunction{{LinearForm::getColumn(
+                         model->getIterationColumn(firstIterationOf))},
+                     {}}},
+        /*definitional=*/false));
+  if (emptyLoop) {
+    bool isSigned = !emptyLoop.getUnsignedCmp();
+    Term lower = isSigned ? model->getSigned(emptyLoop.getLowerBound())
+                          : model->getUnsigned(emptyLoop.getLowerBound());
+    Term upper = isSigned ? model->getSigned(emptyLoop.getUpperBound())
+                          : model->getUnsigned(emptyLoop.getUpperBound());
+    if (!lower.isAffine() || !upper.isAffine()) {
+      CollisionResult unknown;
+      unknown.reason = "a loop whose bounds the analysis cannot follow";
+      return unknown;
+    }
+    LinearForm empty = lower.linear;
+    empty.add(upper.linear, Int(-1));
+    constraints.push_back(model->addConstraint({Conjunction{{}, {empty}}},
+                                               /*definitional=*/false));
+  }
+  AccessSystem system = queries->getBlockSystem(block, constraints);
+  AccessSystem nothing;
+  nothing.op = system.op;
+  return queries->query(system, nothing, PairRelation::sameInstance(),
+                        /*symmetric=*/false);
+}
+
 std::pair<llvm::SmallBitVector, bool>
 SpawnAnalysis::getDependences(const Access &access) {
   Sources total;

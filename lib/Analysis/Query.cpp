@@ -352,6 +352,19 @@ const AccessSystem &QueryBuilder::getOpSystem(Operation *op) {
   return result;
 }
 
+AccessSystem QueryBuilder::getBlockSystem(Block *block,
+                                          ArrayRef<unsigned> constraints) {
+  AccessSystem system;
+  system.op = block->getParentOp();
+  const Context &context = model.getContext(block);
+  llvm::append_range(system.columns, context.columns);
+  llvm::append_range(system.constraints, context.constraints);
+  llvm::append_range(system.constraints, constraints);
+  system.approximation = context.approximation;
+  model.close(system.columns, system.constraints);
+  return system;
+}
+
 //===----------------------------------------------------------------------===//
 // Shapes and summaries
 //===----------------------------------------------------------------------===//

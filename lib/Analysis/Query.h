@@ -47,6 +47,8 @@ public:
   const AccessSystem &getSystem(const Access &access, unsigned candidate);
   /// The context of `op` alone (no address).
   const AccessSystem &getOpSystem(Operation *op);
+  /// The context of `block` with extra constraints (not cached).
+  AccessSystem getBlockSystem(Block *block, ArrayRef<unsigned> constraints);
 
   /// Decides whether `first` (side 0) and `second` (side 1) touch one
   /// element, for executions related by `relation`. `symmetric`: the two

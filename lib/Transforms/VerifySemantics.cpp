@@ -501,6 +501,9 @@ private:
   struct Outstanding {
     SmallVector<Pending, 1> pendings;
     bool consumable;
+    /// A token from outside a loop that the loop awaits in exactly one
+    /// iteration (under a guard): its await in the body consumes it.
+    bool awaitedOnceInLoop = false;
   };
   using TokenState = llvm::MapVector<Value, Outstanding>;
 
@@ -534,7 +537,7 @@ private:
       tokenError(user, "token is awaited more than once");
       return;
     }
-    if (!it->second.consumable) {
+    if (!it->second.consumable && !it->second.awaitedOnceInLoop) {
       tokenError(user, "token from outside the loop is awaited in every "
                        "iteration of the loop; await it once, outside");
       return;
@@ -680,8 +683,11 @@ private:
                         : SmallVector<Pending, 1>());
     }
     TokenState body;
+    SmallVector<Value> awaitedOnce = getTokensAwaitedOnce(loop, state);
     for (auto &[token, outstanding] : state)
-      body.insert({token, {outstanding.pendings, false}});
+      body.insert({token,
+                   {outstanding.pendings, false,
+                    llvm::is_contained(awaitedOnce, token)}});
     for (auto [position, init] : llvm::enumerate(loop.getInitArgs())) {
       if (!isToken(init))
         continue;
@@ -696,6 +702,8 @@ private:
         consume(init, loop, state);
         body.erase(init);
       }
+    for (Value token : awaitedOnce)
+      state.erase(token);
     checkBlock(*loop.getBody(), body);
     for (Value yielded : yield.getOperands())
       if (isToken(yielded))
@@ -712,6 +720,125 @@ private:
       llvm::append_range(after,
                          withLoop(yieldedPendings[position], loop, L::Last));
       state.insert({result, {after, true}});
+    }
+  }
+
+  /// The tokens from outside `loop` that its body awaits only under
+  /// guards that hold in exactly one iteration: the first, in every
+  /// instance, and the loop runs at least once (`if %k == 0 { vx.await }`).
+  /// The tokens returned are consumed by the loop; what cannot be proven of
+  /// them is reported.
+  SmallVector<Value> getTokensAwaitedOnce(scf::ForOp loop,
+                                          const TokenState &state) {
+    SmallVector<Value> result;
+    for (auto &[token, outstanding] : state) {
+      if (!outstanding.consumable)
+        continue;
+      SmallVector<AwaitOp> awaits;
+      for (Operation *user : token.getUsers())
+        if (auto await = dyn_cast<AwaitOp>(user);
+            await && loop->isProperAncestor(await))
+          awaits.push_back(await);
+      if (awaits.size() != 1)
+        continue;
+      AwaitOp await = awaits.front();
+      // The scf.if guards between the loop body and the await.
+      SmallVector<std::pair<Value, bool>> guards;
+      bool onlyGuards = true;
+      Operation *child = await;
+      for (Operation *parent = await->getParentOp(); parent != loop;
+           child = parent, parent = parent->getParentOp()) {
+        auto branch = dyn_cast<scf::IfOp>(parent);
+        if (!branch) {
+          onlyGuards = false;
+          break;
+        }
+        guards.push_back({branch.getCondition(),
+                          branch.getThenRegion().isAncestor(child->getParentRegion())});
+      }
+      if (!onlyGuards || guards.empty())
+        continue; // Awaited in every iteration: reported at the await.
+      std::reverse(guards.begin(), guards.end());
+      // Consumed by the loop either way; what cannot be proven is reported
+      // here only.
+      result.push_back(token);
+      if (!isAwaitedExactlyOnce(loop, await, guards))
+        continue;
+      // Until the await, the transfer is outstanding in the first
+      // iteration.
+      checkBeforeGuardedAwait(loop, await, outstanding);
+    }
+    return result;
+  }
+
+  /// Whether the guarded `await` runs in the first iteration of `loop` and
+  /// in no other, and the loop runs, in every instance; reports what fails.
+  bool isAwaitedExactlyOnce(scf::ForOp loop, AwaitOp await,
+                            ArrayRef<std::pair<Value, bool>> guards) {
+    auto report = [&](const CollisionResult &result, StringRef what) {
+      if (result.kind == CollisionResult::Collision &&
+          result.provenForAllValues) {
+        tokenError(await, what);
+      } else {
+        InFlightDiagnostic diag = await.emitWarning()
+                                  << "cannot prove that the token is "
+                                     "awaited exactly once: "
+                                  << what;
+        if (result.kind == CollisionResult::Unknown)
+          diag << " (" << result.reason << ")";
+        else
+          diag << formatAssumptions(result);
+      }
+      return false;
+    };
+    Block *body = loop.getBody();
+    // Two iterations reach the await.
+    PairRelation later = PairRelation::sameInstance();
+    later.withLoop(loop, PairRelation::Loop::Later);
+    CollisionResult twice = analysis.findCoExecution(await, await, later);
+    if (twice.kind != CollisionResult::Disjoint)
+      return report(twice, "token is awaited more than once (in two "
+                           "iterations of the loop)");
+    // The first iteration misses it: some guard fails there.
+    for (unsigned level = 0; level < guards.size(); ++level) {
+      SmallVector<std::pair<Value, bool>> conditions(guards.begin(),
+                                                     guards.begin() + level);
+      conditions.push_back({guards[level].first, !guards[level].second});
+      CollisionResult missed =
+          analysis.findExecution(body, conditions, loop);
+      if (missed.kind != CollisionResult::Disjoint)
+        return report(missed, "token is never awaited on some path: the "
+                              "first iteration of the loop does not reach "
+                              "the await");
+    }
+    // The loop runs no iteration.
+    CollisionResult empty = analysis.findExecution(
+        loop->getBlock(), {}, nullptr, loop);
+    if (empty.kind != CollisionResult::Disjoint)
+      return report(empty, "token is never awaited on some path: the loop "
+                           "may run no iteration");
+    return true;
+  }
+
+  /// Checks the accesses of `loop`'s first iteration before `await` against
+  /// the outstanding transfers.
+  void checkBeforeGuardedAwait(scf::ForOp loop, AwaitOp await,
+                               const Outstanding &outstanding) {
+    SmallVector<Pending, 1> first =
+        withLoop(outstanding.pendings, loop, PairRelation::Loop::First);
+    TokenState window;
+    window.insert({await.getToken(), {first, false}});
+    // The ops before the await in its block and before each guard in theirs.
+    for (Operation *marker = await;;) {
+      Block *block = marker->getBlock();
+      for (Operation &op : *block) {
+        if (&op == marker)
+          break;
+        checkAccessesWhileOutstanding(&op, window);
+      }
+      if (block == loop.getBody())
+        break;
+      marker = block->getParentOp();
     }
   }
 

@@ -337,6 +337,16 @@ public:
   CollisionResult findCoExecution(Operation *first, Operation *second,
                                   const PairRelation &relation);
 
+  /// Whether code in `block` can run where each of `conditions` (an i1 of
+  /// the body and its truth) holds, with `firstIterationOf` (a loop around
+  /// `block`, if any) in its first iteration and `emptyLoop` (an scf.for in
+  /// `block`, if any) running no iteration. Collision: such an execution
+  /// exists (for every value of the captured scalars when proven).
+  CollisionResult findExecution(Block *block,
+                                ArrayRef<std::pair<Value, bool>> conditions,
+                                Operation *firstIterationOf = nullptr,
+                                scf::ForOp emptyLoop = {});
+
   /// The grid dimensions that the address, the control and the memory
   /// reads of `access` depend on, and whether it depends on anything that
   /// differs within an instance.

@@ -303,6 +303,12 @@ OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
     ownership.kind = OwnershipResult::OwnedForAnyThreadCount;
     return ownership;
   }
+  // Code outside thread loops reads what one thread writes: every count
+  // above 1 fails.
+  if (!ownership.first->threadLoop || !ownership.second->threadLoop) {
+    ownership.kind = OwnershipResult::NotOwned;
+    return ownership;
+  }
   // Two linear iterations p != q touch one element: only thread counts that
   // divide p - q can keep it on one thread; check those.
   const CollisionResult &witness = ownership.witness;

@@ -500,6 +500,8 @@ private:
   std::vector<QueryConstraint> constraints;
   llvm::DenseSet<std::pair<unsigned, int>> instantiatedConstraints;
   std::optional<std::string> approximation;
+  /// The thread of each side, where the relation compares threads.
+  std::optional<LinearForm> threadOf[2];
 };
 
 } // namespace
@@ -1097,6 +1099,8 @@ void CombinedSystem::addThreadRelation() {
     thread[side] = *linear[side];
     thread[side].add(scaled, Int(-1));
   }
+  threadOf[0] = thread[0];
+  threadOf[1] = thread[1];
   differ(thread[0], thread[1]);
 }
 
@@ -1552,6 +1556,14 @@ CollisionResult CombinedSystem::solve() {
         value += coefficient * Int(valueOf(getColumn(column, side)));
       iteration.push_back(int64_t(value));
     }
+  }
+  for (unsigned side : {0u, 1u}) {
+    if (!threadOf[side])
+      continue;
+    Int thread = threadOf[side]->constant;
+    for (const auto &[column, coefficient] : threadOf[side]->terms)
+      thread += coefficient * Int(valueOf(column));
+    (side ? result.thread1 : result.thread0) = int64_t(thread);
   }
   // The values the witness needs: dynamic grid sizes, and the captured
   // scalars unless the collision holds for all of them.

@@ -29,7 +29,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-ATTENTION_SCALE = 0.176776695   # bench/kernels/attention.mlir: 1 / sqrt(32)
+ATTENTION_SCALE = 0.125   # bench/kernels/attention.mlir: 1 / sqrt(64)
 COPY_BYTES = 1 << 28
 
 

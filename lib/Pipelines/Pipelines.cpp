@@ -159,6 +159,7 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createVxLoopAllocationScopes());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -56,4 +56,22 @@ def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
   ];
 }
 
+def VxLoopAllocationScopes : Pass<"vx-loop-allocation-scopes"> {
+  let summary = "Free a loop iteration's stack allocations when it ends";
+  let description = [{
+    `scf.for`, `scf.parallel`, `scf.forall` and `scf.while` are allocation
+    scopes: a `memref.alloca` in a loop body lives until its iteration ends.
+    `convert-scf-to-cf` does not implement this, so run sequentially every
+    iteration's allocations stay on the stack until the function returns (a
+    CTA-per-row softmax keeps a 16 KiB row per parallel point, and overflows
+    the stack after a few hundred rows). This pass brackets each loop region
+    that allocates, outside nested scopes, with `llvm.intr.stacksave` and
+    `llvm.intr.stackrestore`, as the lowering of `memref.alloca_scope` does.
+    The CPU half of `vx-to-llvm` runs it right before `convert-scf-to-cf`.
+
+    Example: `vx-opt --vx-loop-allocation-scopes --convert-scf-to-cf`.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 #endif // VX_TRANSFORMS_PASSES

@@ -63,11 +63,11 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::scf:
     return {"allow-races", "reverse-parallel"};
   case Stage::gpu:
-    return {"threads-per-block"};
+    return {"threads-per-block", "fma"};
   case Stage::nvvm:
-    return {"threads-per-block", "chip", "features"};
+    return {"threads-per-block", "fma", "chip", "features"};
   case Stage::ptx:
-    return {"threads-per-block", "chip", "features", "format"};
+    return {"threads-per-block", "fma", "chip", "features", "format"};
   case Stage::llvm:
     return {"allow-races", "openmp", "reverse-parallel", "via-gpu",
             "threads-per-block"};
@@ -104,6 +104,11 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
         llvm::cl::desc("Threads per CTA along the innermost parallel "
                        "dimension (1-1024)"),
         llvm::cl::init(1));
+  if (takes("fma"))
+    fma.emplace(*this, "fma",
+                llvm::cl::desc("Let a float multiply feeding an add contract "
+                               "to an fma on the device"),
+                llvm::cl::init(true));
   if (takes("chip"))
     chip.emplace(*this, "chip",
                  llvm::cl::desc("The NVIDIA chip to compile for"),
@@ -135,9 +140,10 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
 /// is checked against the spawns' topologies.
 static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
-                          StringRef chip) {
+                          bool fma, StringRef chip) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
+  options.fma = fma;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
@@ -218,6 +224,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
   unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
+  bool fma = O::get(options.fma, true);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
@@ -248,7 +255,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, fma, chip);
     return success();
   case Stage::nvvm:
   case Stage::ptx: {
@@ -260,7 +267,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, fma, chip);
     addGPUToNVVM(pm, chip, features);
     if (toolkit) {
       GpuModuleToBinaryPassOptions binary;

@@ -69,7 +69,9 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
     Option<"chip", "chip", "std::string", "\"\"",
-           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
+           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
+    Option<"fma", "fma", "bool", "true",
+           "Let a float multiply feeding an add contract to an fma">
   ];
 }
 

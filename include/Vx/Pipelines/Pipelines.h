@@ -45,6 +45,7 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;
   OptionalOption<unsigned> threadsPerBlock;
+  OptionalOption<bool> fma;
   OptionalOption<std::string> chip;
   OptionalOption<std::string> features;
   OptionalOption<std::string> format;

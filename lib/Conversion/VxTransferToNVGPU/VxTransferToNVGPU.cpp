@@ -105,7 +105,8 @@ static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
   Value dstRoot = transfer.getDst(), srcRoot = transfer.getSrc();
   for (Value *root : {&dstRoot, &srcRoot})
     while (Operation *def = root->getDefiningOp()) {
-      if (!isa<memref::SubViewOp, memref::CastOp>(def))
+      if (!isa<memref::SubViewOp, memref::CastOp, memref::AssumeAlignmentOp>(
+              def))
         break;
       *root = def->getOperand(0);
     }

@@ -18,12 +18,15 @@ config.test_exec_root = os.path.join(config.vx_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%vx_root", os.path.dirname(config.test_source_root)))
+config.substitutions.append(("%vx_build", config.vx_obj_root))
 config.substitutions.append(("%python", sys.executable))
 # The C++ compiler that builds host programs of the tests (bench/cuda's
 # emulated check).
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(
     ("%vx_python_packages", os.path.join(config.vx_obj_root, "python_packages")))
+# The Python the bindings are built for (numpy, the vx extension).
+config.substitutions.append(("%vx_python", config.vx_python))
 config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
@@ -102,6 +105,12 @@ if cuda_toolkit:
     config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
     config.substitutions.append(
         ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
+
+# The README names the toolkit at /usr/local/cuda; its CUDA commands run
+# where that one is.
+config.substitutions.append(
+    ("%readme_cuda", "--cuda" if os.path.isfile("/usr/local/cuda/bin/ptxas") and os.path.isfile(
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc") else ""))
 
 # Kernels run only where the CUDA runtime wrappers were built and a GPU is
 # present at test time.

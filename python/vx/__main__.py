@@ -42,7 +42,7 @@ def _parse_stage_options(extra):
 def _option_value(text):
     if text in ("true", "false"):
         return text == "true"
-    if text.isdigit():
+    if text.lstrip("-").isdigit():
         return int(text)
     return text
 

@@ -36,10 +36,20 @@ def _check_stage(stage):
                          f"{', '.join(STAGES)}")
 
 
+def _option_kind(default):
+    """The Python type an option takes, from its default's text."""
+    if default in ("true", "false"):
+        return bool
+    if default.lstrip("-").isdigit():
+        return int
+    return str
+
+
 def _option_text(stage, options):
-    """The pipeline-option text of keyword options, checked by name and
-    type."""
+    """The pipeline-option text of keyword options, checked by name and by
+    the kind of value each option takes."""
     known = _vx.stage_options(stage)
+    defaults = _vx.stage_option_defaults(stage)
     entries = []
     for key, value in options.items():
         name = key.replace("_", "-")
@@ -47,14 +57,17 @@ def _option_text(stage, options):
             valid = ", ".join(n.replace("-", "_") for n in known) or "none"
             raise TypeError(f"stage {stage!r} has no option {key!r}; its "
                             f"options are: {valid}")
-        if isinstance(value, bool):
+        kind = _option_kind(defaults[name])
+        if kind is bool and isinstance(value, bool):
             text = "true" if value else "false"
-        elif isinstance(value, numbers.Integral):
+        elif (kind is int and isinstance(value, numbers.Integral)
+              and not isinstance(value, bool)):
             text = str(int(value))
-        elif isinstance(value, str):
+        elif kind is str and isinstance(value, str):
             text = value
         else:
-            raise TypeError(f"option {key!r} must be a bool, an int or a str, "
+            article = "an" if kind is int else "a"
+            raise TypeError(f"option {key!r} takes {article} {kind.__name__}, "
                             f"got {type(value).__name__}")
         if not text or any(c in text for c in " {}="):
             raise ValueError(f"option {key!r}: invalid value {value!r}")

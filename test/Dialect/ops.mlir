@@ -143,3 +143,29 @@ func.func @nested_query(%a: memref<4x4xindex>) {
 func.func @attributes() attributes {attrs = [#vx.topology<host>, #vx.topology<tensor_core>, #vx.topology<tensor_core5>, #vx.semantics<parallel>, #vx.semantics<arbitrary>, #vx.memory<private>, #vx.memory<smem>], token_type = !vx.token} {
   return
 }
+
+// Scratch chosen by an scf.if, or carried by an scf.for, stays in the body:
+// no escape.
+// CHECK-LABEL: func @scratch_through_regions
+// CHECK: scf.if
+// CHECK: scf.yield %{{.*}} : memref<4xf32>
+// CHECK: scf.for
+func.func @scratch_through_regions(%a: memref<4xf32>, %c: i1, %n: index) {
+  vx.spawn on tensor_core grid [2] semantics [arbitrary] {
+    %s1 = vx.scratch : memref<4xf32>
+    %s2 = vx.scratch : memref<4xf32>
+    %pick = scf.if %c -> memref<4xf32> {
+      scf.yield %s1 : memref<4xf32>
+    } else {
+      scf.yield %s2 : memref<4xf32>
+    }
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%b = %pick) -> memref<4xf32> {
+      scf.yield %s2 : memref<4xf32>
+    }
+    %x = memref.load %last[%c0] : memref<4xf32>
+    memref.store %x, %a[%c0] : memref<4xf32>
+  }
+  return
+}

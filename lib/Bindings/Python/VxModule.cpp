@@ -27,6 +27,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <optional>
 
 namespace py = pybind11;
@@ -378,8 +379,8 @@ std::string getStagePipeline(const std::string &stage,
     return failure();
   };
   OpPassManager pm("builtin.module");
-  if (failed(parsed.parseFromString(options)))
-    throw DiagnosedError{stage + ": invalid options '" + options + "'", {}};
+  if (failed(vx::parseVxPipelineOptions(parsed, options, error)))
+    throw DiagnosedError{stage + ": " + error, {}};
   if (failed(vx::buildVxPipeline(pm, parsed, fail)))
     throw DiagnosedError{stage + ": " + error, {}};
   std::string text;
@@ -421,6 +422,23 @@ PYBIND11_MODULE(_vx, m) {
     for (StringRef name : vx::getStageOptionNames(getStage(stage)))
       names.push_back(name.str());
     return names;
+  });
+  // {option: default value as text}: the text says the option's kind
+  // (true/false, an integer, or a string), which vx checks arguments against
+  // before llvm::cl would print its own complaint.
+  m.def("stage_option_defaults", [](const std::string &stage) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    vx::VxPipelineOptions(getStage(stage)).print(os);
+    std::map<std::string, std::string> defaults;
+    SmallVector<StringRef> entries;
+    StringRef(text).trim("{} ").split(entries, ' ', /*MaxSplit=*/-1,
+                                      /*KeepEmpty=*/false);
+    for (StringRef entry : entries) {
+      auto [name, value] = entry.split('=');
+      defaults[name.str()] = value.str();
+    }
+    return defaults;
   });
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));

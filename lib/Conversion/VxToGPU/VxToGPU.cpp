@@ -22,13 +22,17 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <memory>
@@ -139,14 +143,70 @@ static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
   return layout;
 }
 
-/// Dialects whose ops lower to device code.
+/// Dialects whose ops lower on every route of a device spawn: the GPU
+/// pipelines and the CPU ones (gpu, nvgpu and nvvm ops would run only on
+/// the GPU; the compiler places those itself).
 static bool isDeviceDialect(Dialect *dialect) {
   if (!dialect)
     return false;
-  return llvm::is_contained(
-      {"arith", "math", "index", "scf", "affine", "vector", "memref", "vx",
-       "gpu", "nvgpu", "nvvm", "linalg", "ub", "complex"},
-      dialect->getNamespace());
+  return llvm::is_contained({"arith", "math", "index", "scf", "affine",
+                             "vector", "memref", "vx", "linalg", "ub",
+                             "complex"},
+                            dialect->getNamespace());
+}
+
+/// Why `op`, in a device spawn body, would not lower on every route (or run
+/// on the device), or nothing when it would.
+static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (isa<CallOpInterface>(op))
+    return "cannot run on the device: device spawns may not call host "
+           "functions";
+  if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op))
+    return "cannot run on the device: allocate per-instance memory with "
+           "'vx.scratch'";
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return "cannot run on the device: device code works on memrefs, not "
+           "tensors (bufferize first)";
+  if (isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+          op->getDialect()))
+    return "cannot run in a spawn body: it runs only on the GPU, and a spawn "
+           "body runs on the CPU paths too";
+  if (!isDeviceDialect(op->getDialect()))
+    return "cannot run on the device: its dialect has no device lowering";
+  if (isa<math::IsInfOp, math::IsNormalOp, math::ClampFOp>(op))
+    return "has no lowering on the CPU paths (LLVM 22's math lowerings lack "
+           "it); write it with arith comparisons";
+  if (isa<vector::PrintOp>(op))
+    return "cannot run on the device: it prints through host functions";
+  if (isa<memref::AllocaScopeOp>(op))
+    return "cannot be lowered in a spawn body: its region must stay one "
+           "block while the control flow around it is lowered, and the "
+           "spawn body is an allocation scope already";
+  // Atomics as LLVM has them: cmpxchg on integers of a byte or more, and
+  // no atomic multiplication.
+  auto isAtomicInteger = [](Type type) {
+    return type.isInteger() && type.getIntOrFloatBitWidth() >= 8;
+  };
+  if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op);
+      atomic && !isAtomicInteger(atomic.getResult().getType()))
+    return "does not lower on a " +
+           llvm::formatv("{0}", atomic.getResult().getType()).str() +
+           " element (LLVM's cmpxchg takes integers of 8 bits or more); use "
+           "'memref.atomic_rmw' or an integer buffer";
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+    Type type = atomic.getValue().getType();
+    if (atomic.getKind() == arith::AtomicRMWKind::mulf ||
+        atomic.getKind() == arith::AtomicRMWKind::muli)
+      return "'" + arith::stringifyAtomicRMWKind(atomic.getKind()).str() +
+             "' does not lower (LLVM has no atomic multiplication); use "
+             "'memref.generic_atomic_rmw' on an integer buffer";
+    if (type.isInteger() && !isAtomicInteger(type))
+      return "does not lower on a " + llvm::formatv("{0}", type).str() +
+             " element (LLVM's atomics take integers of 8 bits or more)";
+  }
+  return std::nullopt;
 }
 
 /// The number of CTAs along each parallel dimension of `spawn` as far as
@@ -192,19 +252,9 @@ static LogicalResult checkDeviceOps(SpawnOp spawn, StringRef chip,
            << ") than the GPU mapping can count in an index (2^63-1); make "
               "a dimension 'arbitrary' or split the spawn";
   WalkResult result = spawn.getBody().walk([&](Operation *op) {
-    if (isa<CallOpInterface>(op)) {
-      op->emitOpError("cannot run on the device: device spawns may not call "
-                      "host functions");
-      return WalkResult::interrupt();
-    }
-    if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op)) {
-      op->emitOpError("cannot run on the device: allocate per-instance "
-                      "memory with 'vx.scratch'");
-      return WalkResult::interrupt();
-    }
-    if (!isDeviceDialect(op->getDialect())) {
-      op->emitOpError("cannot run on the device: its dialect has no device "
-                      "lowering");
+    if (std::optional<std::string> reason = getDeviceIllegalReason(op)) {
+      op->emitOpError(*reason).attachNote(spawn.getLoc())
+          << "in this device spawn";
       return WalkResult::interrupt();
     }
     auto scratch = dyn_cast<ScratchOp>(op);
@@ -265,6 +315,8 @@ static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
                                                    Location loc,
                                                    ArrayRef<Value> factors) {
   Value product = factors.front();
+  if (factors.size() == 1)
+    return {product, Value()};
   Value fits;
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -671,17 +723,19 @@ struct ConvertVxToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Option errors are about the pass, not an op: no op is attached (which
+    // would print the whole module in a note).
     if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
-      module.emitError("convert-vx-to-gpu: threads-per-block must be between "
-                       "1 and ")
+      emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
+                                 "be between 1 and ")
           << kMaxThreadsPerBlock << ", got "
-          << static_cast<unsigned>(threadsPerBlock);
+          << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
     std::string chipError;
     if (!chip.empty() &&
         failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
-      module.emitError("convert-vx-to-gpu: ") << chipError;
+      emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
     auto plans = std::make_shared<LaunchPlans>(
@@ -694,12 +748,13 @@ struct ConvertVxToGPUPass
         spawns.push_back(spawn);
     });
     bool valid = true;
+    for (SpawnOp spawn : spawns)
+      valid &= succeeded(
+          checkDeviceOps(spawn, chip, plans->at(spawn).getInstancesPerCTA()));
+    if (!valid || failed(lowerAffineInSpawns(module)))
+      return signalPassFailure();
     for (SpawnOp spawn : spawns) {
       const LaunchPlan &plan = plans->at(spawn);
-      if (failed(checkDeviceOps(spawn, chip, plan.getInstancesPerCTA()))) {
-        valid = false;
-        continue;
-      }
       if (plan.cooperative) {
         SmallVector<Operation *> shared;
         if (failed(mapInstanceOntoCTA(spawn, plan.threads, shared))) {

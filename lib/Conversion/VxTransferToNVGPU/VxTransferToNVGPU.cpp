@@ -116,7 +116,7 @@ static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
           "memref.subview)";
     return failure();
   }
-  if (spawn.getBody().isAncestor(srcRoot.getParentRegion()) ||
+  if (spawn.isDefinedInBody(srcRoot) ||
       cast<MemRefType>(srcRoot.getType()).getMemorySpace()) {
     why = "its source is not captured global memory";
     return failure();

@@ -101,10 +101,34 @@ def test_pipeline_rejects_unknown_stages_and_options():
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
-    with pytest.raises(TypeError, match="must be a bool, an int or a str"):
+    with pytest.raises(TypeError, match="option 'chip' takes a str, got float"):
         vx.pipeline("nvvm", chip=90.0)
+    with pytest.raises(TypeError, match="option 'openmp' takes a bool, got str"):
+        vx.pipeline("llvm", openmp="maybe")
+    with pytest.raises(TypeError, match="option 'threads_per_block' takes an "
+                                        "int, got bool"):
+        vx.pipeline("gpu", threads_per_block=True)
     with pytest.raises(ValueError, match="invalid value"):
         vx.pipeline("nvvm", chip="sm_90 features=+ptx80")
+
+
+def test_option_errors_print_nothing():
+    # Out-of-range values are the stage's errors (VxError), wrong kinds
+    # TypeErrors: llvm::cl never gets to print its own complaint.
+    script = ("import vx\n"
+              "for stage, options in [('gpu', {'threads_per_block': -1}),\n"
+              "                       ('llvm', {'openmp': 'maybe'})]:\n"
+              "    try:\n"
+              "        vx.pipeline(stage, **options)\n"
+              "    except (vx.VxError, TypeError) as error:\n"
+              "        print(type(error).__name__, error)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert result.stderr == ""
+    assert result.stdout == (
+        "VxError gpu: threads-per-block must be between 1 and 1024, got -1\n"
+        "TypeError option 'openmp' takes a bool, got str\n")
 
 
 def test_pipeline_option_values_refused_by_the_stage():
@@ -434,6 +458,36 @@ def test_run_softmax_against_numpy(softmax, options):
     shifted = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
     np.testing.assert_allclose(y, shifted / shifted.sum(axis=1, keepdims=True),
                                rtol=1e-5, atol=1e-12)
+
+
+NEGATIVE_GRID = """func.func @fill(%out: memref<64xi64>, %n: index, %m: index) {
+  vx.spawn on tensor_core grid [%n, %m] semantics [parallel, parallel] {
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %row = arith.muli %i, %m : index
+    %l = arith.addi %row, %j : index
+    %v = arith.index_cast %l : index to i64
+    %one = arith.constant 1 : i64
+    %w = arith.addi %v, %one : i64
+    memref.store %w, %out[%l] : memref<64xi64>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"via_gpu": True},
+                                     {"via_gpu": True, "threads_per_block": 4},
+                                     {"via_gpu": True, "threads_per_block": 32}])
+@pytest.mark.parametrize("n, m", [(-2, -3), (-1, 5), (5, -1), (0, 3), (1, 1), (3, 7)])
+def test_run_dynamic_grids_of_any_sign(options, n, m):
+    module = vx.parse(NEGATIVE_GRID)
+    out = np.zeros(64, dtype=np.int64)
+    vx.run(module, "fill", out, n, m, **options)
+    expected = np.zeros(64, dtype=np.int64)
+    count = max(n, 0) * max(m, 0)
+    expected[:count] = np.arange(1, count + 1)
+    np.testing.assert_array_equal(out, expected)
 
 
 def test_run_a_lowered_scf_module(matmul):

@@ -14,7 +14,7 @@
 // RUN: vx-opt %s --vx-to-llvm="openmp=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
-// RUN: vx-opt %s --vx-to-llvm="via-gpu=true openmp=true fma=false" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true openmp=true threads-per-block=3" | %mlir_runner -e main | FileCheck %s
 
 // CHECK: reverse 0
 // CHECK-NEXT: sums 0

@@ -71,10 +71,11 @@ func.func @ragged_and_nested(%out: memref<100x4xf32>) {
 
 // scf.reduce in a thread loop: each thread's partial sum from the identity,
 // a butterfly of xor shuffles per warp, lane 0 of each warp writes its
-// warp's value to shared memory, a barrier, and every thread combines the
-// warps' values in order (so all see the same result). Once-per-instance
-// stores to captured memory happen on thread 0; the thread loop after it
-// uses the reduced value on every thread.
+// warp's value to shared memory, a barrier, then every warp finishes by
+// itself: lane i reads warp i mod 2's value and one more butterfly step
+// combines both (addf is commutative: every lane of every warp has the same
+// bits). Once-per-instance stores to captured memory happen on thread 0;
+// the thread loop after it uses the reduced value on every thread.
 // CHECK-LABEL: func.func @reduce_and_once
 // CHECK: dynamic_shared_memory_size %c16_i32
 // CHECK: %[[TID:.*]] = gpu.thread_id x upper_bound 64
@@ -90,9 +91,11 @@ func.func @ragged_and_nested(%out: memref<100x4xf32>) {
 // CHECK: scf.if %[[FIRST_LANE]] {
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[WARP]]] : memref<2xf32>
 // CHECK: gpu.barrier
-// CHECK: %[[W0:.*]] = memref.load %{{.*}}[%c0] : memref<2xf32>
-// CHECK: %[[W1:.*]] = memref.load %{{.*}}[%c1] : memref<2xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[W0]], %[[W1]]
+// CHECK-NEXT: %[[SLOT:.*]] = arith.andi %[[LANE]], %c1
+// CHECK-NEXT: %[[OWN:.*]] = memref.load %{{.*}}[%[[SLOT]]] : memref<2xf32>
+// CHECK-NEXT: %[[OTHER:.*]], %{{.*}} = gpu.shuffle xor %[[OWN]], %c1_i32, %c32_i32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OWN]], %[[OTHER]]
+// CHECK-NOT: gpu.shuffle
 // CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[TID]], %c0
 // CHECK: scf.if %[[ONE]] {
 // CHECK-NEXT: memref.store
@@ -331,6 +334,60 @@ func.func @contract(%a: memref<64xf32>, %b: memref<64xf32>) {
     %m = arith.mulf %x, %x : f32
     %s = arith.addf %m, %x : f32
     memref.store %s, %b[%i] : memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+// A maximum as a compare and select may keep +0 or -0 depending on the
+// order of its operands: after the butterfly, lane 0's value goes to every
+// lane. With 48 threads (no whole warps) the threads' values combine through
+// shared memory only, every thread folding the 48 slots in order.
+// CHECK-LABEL: func.func @select_max
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32
+// CHECK-NEXT: arith.cmpf ogt
+// CHECK-NEXT: %[[LANE_MAX:.*]] = arith.select
+// CHECK-NEXT: gpu.shuffle idx %[[LANE_MAX]], %c0_i32, %c32_i32
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<48xf32>
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load %{{.*}}[%c0] : memref<48xf32>
+// CHECK-NEXT: scf.for %{{.*}} = %c1 to %c48 step %c1
+func.func @select_max(%a: memref<4x96xf32>, %out: memref<4xf32>) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c96 = arith.constant 96 : index
+    %low = arith.constant -1000.0 : f32
+    %m = scf.parallel (%i) = (%c0) to (%c96) step (%c1) init (%low) -> f32 {
+      %x = memref.load %a[%p, %i] : memref<4x96xf32>
+      scf.reduce(%x : f32) {
+      ^bb0(%l: f32, %r: f32):
+        %gt = arith.cmpf ogt, %l, %r : f32
+        %t = arith.select %gt, %l, %r : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %m, %out[%p] : memref<4xf32>
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 48 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c96 = arith.constant 96 : index
+    %low = arith.constant -1000.0 : f32
+    %m = scf.parallel (%i) = (%c0) to (%c96) step (%c1) init (%low) -> f32 {
+      %x = memref.load %a[%p, %i] : memref<4x96xf32>
+      scf.reduce(%x : f32) {
+      ^bb0(%l: f32, %r: f32):
+        %gt = arith.cmpf ogt, %l, %r : f32
+        %t = arith.select %gt, %l, %r : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %m, %out[%p] : memref<4xf32>
   }
   return
 }

@@ -142,6 +142,14 @@ static Value combine(OpBuilder &builder, Block &reducer, Value lhs, Value rhs) {
   return mapping.lookupOrDefault(reducer.getTerminator()->getOperand(0));
 }
 
+/// Whether `reducer` is one op with the Commutative trait: its two
+/// operand orders give the same bits, so the lanes of a butterfly agree.
+static bool isSingleCommutativeOp(Block &reducer) {
+  auto ops = reducer.without_terminator();
+  return llvm::hasSingleElement(ops) &&
+         ops.begin()->hasTrait<OpTrait::IsCommutative>();
+}
+
 bool vx::reducesThroughSharedMemory(scf::ParallelOp loop, int64_t numThreads) {
   if (numThreads == 1)
     return false;
@@ -205,37 +213,46 @@ struct CTAReducer {
         MemoryAttr::get(rewriter.getContext(), Memory::smem));
   }
 
+  /// A butterfly of xor shuffles over `lanes` lanes (a power of two): every
+  /// lane ends with the combination of its group's values. When `reducer`
+  /// is not one commutative op (a compare and select may order equal values
+  /// such as +0 and -0 differently on the two lanes of a pair), lane 0's
+  /// result goes to every lane, so that all threads see one value.
+  Value butterfly(Value value, Block &reducer, int64_t lanes) {
+    for (int64_t offset = lanes / 2; offset >= 1; offset /= 2)
+      value = combine(rewriter, reducer, value,
+                      shuffle(value, offset, gpu::ShuffleMode::XOR));
+    if (!isSingleCommutativeOp(reducer))
+      value = shuffle(value, 0, gpu::ShuffleMode::IDX);
+    return value;
+  }
+
   Value reduce(Value partial, Block &reducer) {
     if (share.count == 1)
       return partial;
     Type type = partial.getType();
-    bool butterfly = isShuffleable(type) && share.count % kWarpSize == 0;
+    bool shuffles = isShuffleable(type) && share.count % kWarpSize == 0;
+    if (shuffles && share.count == kWarpSize)
+      return butterfly(partial, reducer, kWarpSize);
     Value value = partial;
-    if (butterfly) {
-      // After the butterfly every lane holds its warp's combination.
+    if (shuffles) {
       for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
         value = combine(rewriter, reducer, value,
                         shuffle(value, offset, gpu::ShuffleMode::XOR));
-      // One warp: lane 0's value on every lane (the butterfly may leave
-      // lanes with equal but differently signed zeros).
-      if (share.count == kWarpSize)
-        return shuffle(value, 0, gpu::ShuffleMode::IDX);
     }
     // One slot per warp (per thread without shuffles), written by its first
-    // lane, read by every thread after a barrier and combined in slot order.
-    int64_t slots = butterfly ? share.count / kWarpSize : share.count;
+    // lane, read by every thread after a barrier.
+    int64_t slots = shuffles ? share.count / kWarpSize : share.count;
     Value scratch = createScratch(type, slots);
     Value slot = share.id;
-    Value writes;
-    if (butterfly) {
+    Value lane;
+    if (shuffles) {
       Value warp = arith::ConstantIndexOp::create(rewriter, loc, kWarpSize);
       slot = arith::DivUIOp::create(rewriter, loc, share.id, warp);
-      Value lane = arith::RemUIOp::create(rewriter, loc, share.id, warp);
+      lane = arith::RemUIOp::create(rewriter, loc, share.id, warp);
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      writes = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                     lane, zero);
-    }
-    if (writes) {
+      Value writes = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, lane, zero);
       auto ifFirstLane = scf::IfOp::create(rewriter, loc, writes);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(ifFirstLane.thenBlock()->getTerminator());
@@ -244,6 +261,16 @@ struct CTAReducer {
       memref::StoreOp::create(rewriter, loc, value, scratch, slot);
     }
     gpu::BarrierOp::create(rewriter, loc);
+    if (shuffles && llvm::isPowerOf2_64(slots)) {
+      // Every warp finishes by itself: lane i reads warp i mod W's value and
+      // a butterfly over W lanes combines them (one load per thread).
+      Value mask = arith::ConstantIndexOp::create(rewriter, loc, slots - 1);
+      Value own = memref::LoadOp::create(
+          rewriter, loc, scratch,
+          ValueRange{arith::AndIOp::create(rewriter, loc, lane, mask)});
+      return butterfly(own, reducer, slots);
+    }
+    // Every thread combines the slots in order.
     Value first = memref::LoadOp::create(
         rewriter, loc, scratch,
         ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)});

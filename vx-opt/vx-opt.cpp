@@ -8,6 +8,10 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 
+namespace mlir::vx::test {
+void registerTestThreadDependencesPass();
+} // namespace mlir::vx::test
+
 int main(int argc, char **argv) {
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "Vx version " VX_VERSION_STRING "\n"
@@ -15,6 +19,7 @@ int main(int argc, char **argv) {
   });
   mlir::vx::registerAllPassesForVxTools();
   mlir::vx::test::registerVxTestPasses();
+  mlir::vx::test::registerTestThreadDependencesPass();
   mlir::DialectRegistry registry;
   mlir::vx::registerAllDialectsForVxTools(registry);
   return mlir::asMainReturnCode(

@@ -63,11 +63,12 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::scf:
     return {"allow-races", "reverse-parallel"};
   case Stage::gpu:
-    return {"threads-per-block", "stages"};
+    return {"threads-per-block", "stages", "fma"};
   case Stage::nvvm:
-    return {"threads-per-block", "stages", "chip", "features"};
+    return {"threads-per-block", "stages", "fma", "chip", "features"};
   case Stage::ptx:
-    return {"threads-per-block", "stages", "chip", "features", "format"};
+    return {"threads-per-block", "stages", "fma", "chip", "features",
+            "format"};
   case Stage::llvm:
     return {"allow-races", "openmp",           "reverse-parallel",
             "via-gpu",     "threads-per-block", "stages"};
@@ -111,6 +112,11 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                        "dimensions for spawns without a stages clause (>= 1; "
                        "1 is no pipelining)"),
         llvm::cl::init(1));
+  if (takes("fma"))
+    fma.emplace(*this, "fma",
+                llvm::cl::desc("Let a float multiply feeding an add contract "
+                               "to an fma on the device"),
+                llvm::cl::init(true));
   if (takes("chip"))
     chip.emplace(*this, "chip",
                  llvm::cl::desc("The NVIDIA chip to compile for"),
@@ -161,10 +167,12 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 /// pointer, which the kernel's signature can hold (an nvgpu type there has
 /// no NVVM lowering).
 static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
-                          int64_t stages, StringRef chip, bool lowerNVGPU) {
+                          int64_t stages, bool fma, StringRef chip,
+                          bool lowerNVGPU) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
   options.stages = stages;
+  options.fma = fma;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
@@ -281,6 +289,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool viaGpu = O::get(options.viaGpu, false);
   int64_t threadsPerBlock = O::get<int64_t>(options.threadsPerBlock, 1);
   int64_t stages = O::get<int64_t>(options.stages, 1);
+  bool fma = O::get(options.fma, true);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
@@ -314,7 +323,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, chip, /*lowerNVGPU=*/false);
+    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
+                  /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
@@ -327,7 +337,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, chip, /*lowerNVGPU=*/true);
+    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
+                  /*lowerNVGPU=*/true);
     addGPUToNVVM(pm, chip, features);
     // Before serialization too: an op left here would only surface as a
     // failed translation to LLVM IR.

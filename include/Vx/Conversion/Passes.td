@@ -99,7 +99,9 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
            "Steps of transfers in flight along the arbitrary dimensions for "
            "spawns without a stages clause (>= 1; 1 is no pipelining)">,
     Option<"chip", "chip", "std::string", "\"\"",
-           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
+           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
+    Option<"fma", "fma", "bool", "true",
+           "Let a float multiply feeding an add contract to an fma">
   ];
 }
 

@@ -110,7 +110,8 @@ getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
 /// Whether `op` may write memory whose root is `root`, or writes memory it
 /// does not name.
 static bool mayWrite(Operation *op, Value root) {
-  if (isa<AwaitOp>(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (isa<AwaitOp, gpu::BarrierOp>(op) ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return false;
   auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effecting)
@@ -246,7 +247,8 @@ public:
         sharedByThreads(sharedByThreads),
         tma(transfers.front().tile.has_value()) {}
 
-  void build() {
+  /// Returns the transfers it creates.
+  SmallVector<Operation *> build() {
     Location loc = spawn.getLoc();
     Block &body = spawn.getBody().front();
     OpBuilder builder(spawn.getContext());
@@ -356,6 +358,7 @@ public:
     for (Operation *op : dead)
       if (op->use_empty())
         op->erase();
+    return created;
   }
 
 private:
@@ -432,8 +435,8 @@ private:
       Value source = mapping.lookupOrDefault(transfer.getSrc());
       Value destination = getSlot(builder, buffer, slot);
       if (!tma) {
-        TransferAsyncOp::create(builder, transfer.getLoc(), source,
-                                destination);
+        created.push_back(TransferAsyncOp::create(builder, transfer.getLoc(),
+                                                  source, destination));
         continue;
       }
       // The clone has the original's views, which matched.
@@ -464,13 +467,15 @@ private:
   SmallVector<Value> sizes;
   Value step, steps;
   SmallVector<SlotBuffer> slotBuffers;
+  SmallVector<Operation *> created;
 };
 } // namespace
 
-void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
+SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
+                                              const PipelineTarget &target) {
   int64_t requested = spawn.getPipelineStages(target.defaultStages);
   if (spawn.getArbitraryDims().empty())
-    return;
+    return {};
   // TMA on Hopper and newer, when a CTA runs one parallel point on one
   // instance (its barriers' phases then start with the first step).
   std::optional<unsigned> smNumber = getSMNumber(target.chip);
@@ -480,7 +485,7 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   // stay as they are, quietly.
   bool pipelining = requested > 1;
   if (!pipelining && !tmaTarget)
-    return;
+    return {};
   // The spawn's own clause asked for it: a refusal is a warning.
   bool explicitRequest = spawn.getStagesAttr() != nullptr;
   SmallVector<PipelinedTransfer> transfers;
@@ -504,7 +509,7 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
       diagnostic.attachNote(refusal->culprit->getLoc()) << "here";
   });
   if (transfers.empty())
-    return;
+    return {};
 
   // TMA when every transfer is a tile that TMA loads.
   if (tmaTarget) {
@@ -530,7 +535,7 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   }
   bool tma = transfers.front().tile.has_value();
   if (!pipelining && !tma)
-    return;
+    return {};
 
   // The most stages up to the requested that fit the shared memory left.
   int64_t slotBytes = 0, scratchBytes = 0;
@@ -565,6 +570,7 @@ void vx::pipelineTransfers(SpawnOp spawn, const PipelineTarget &target) {
   // One stage is the transfers as they are, unless TMA carries them (in a
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
-    return;
-  TransferPipeline(spawn, transfers, stages, target.sharedByThreads).build();
+    return {};
+  return TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
+      .build();
 }

@@ -39,8 +39,10 @@ struct PipelineTarget {
 /// the first N-1 steps, and each step waiting for its own transfers, then
 /// issuing those of the step N-1 ahead (guarded at the end of the grid).
 /// The new transfers' tokens are unused: the cp.async lowering leaves the
-/// commits to the explicit groups of the schedule.
-void pipelineTransfers(SpawnOp spawn, const PipelineTarget &target);
+/// commits to the explicit groups of the schedule. Returns the transfers it
+/// created (none with TMA).
+SmallVector<Operation *> pipelineTransfers(SpawnOp spawn,
+                                           const PipelineTarget &target);
 
 } // namespace vx
 } // namespace mlir

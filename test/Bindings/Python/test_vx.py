@@ -84,7 +84,9 @@ def test_pipeline_text_of_each_stage():
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert "convert-vx-to-gpu{chip=sm_100a stages=1 threads-per-block=128}" in text
+    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 "
+            "threads-per-block=128}") in text
+    assert "fma=false" in vx.pipeline("gpu", fma=False)
     assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
@@ -97,7 +99,7 @@ def test_pipeline_rejects_unknown_stages_and_options():
         vx.pipeline("cuda")
     with pytest.raises(TypeError, match="stage 'gpu' has no option 'chip'; "
                                         "its options are: threads_per_block, "
-                                        "stages"):
+                                        "stages, fma"):
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
@@ -330,7 +332,8 @@ def test_launches_name_each_kernel_as_its_ptx():
 
 
 def test_launches_at_each_stage(attention):
-    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1),
+    # One query block per CTA of the spawn's 64 threads.
+    expected = [vx.Launch("attention_kernel", (1, 2, 2), (64, 1, 1),
                           "attention.mlir:21:3")]
     assert attention.launches() == expected
     assert attention.lower("nvvm").launches() == expected
@@ -762,7 +765,7 @@ def test_cli_prints_every_stage():
 def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(1, 1, 1) "
+    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(64, 1, 1) "
                              f"at {os.path.join(EXAMPLES, 'attention.mlir')}:21:3\n")
 
 

@@ -135,6 +135,7 @@
 // TMA1-NEXT: %[[PARITY:.*]] = arith.index_castui %[[K]] : index to i1
 // TMA1: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]][%{{.*}}], %[[PARITY]]
 // TMA1-NOT: nvgpu.device_async
+// TMA1-LABEL: func.func @cta_rows
 
 // PTXTMA: mbarrier.init.shared.b64
 // PTXTMA: bar.sync
@@ -170,6 +171,46 @@ func.func @rows(%in: memref<4x64xf32>, %out: memref<4xf32>) {
     %a1 = arith.addf %a0, %s : f32
     memref.store %a1, %acc[%c0] : memref<1xf32>
     memref.store %a1, %out[%r] : memref<4xf32>
+  }
+  return
+}
+
+// A grid instance on a whole CTA (a thread loop, `threads 16`): the issues
+// spread their chunks over the threads, as the transfer they replace did,
+// and a barrier follows each step's wait, so that every thread has left
+// the slot the step refills (the CTA mapping's own barriers stay around
+// the transfer and after its await).
+// CHECK-LABEL: func.func @cta_rows
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[T:.*]] = gpu.thread_id x upper_bound 16
+// CHECK: %[[CHUNK:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: nvgpu.device_async_copy %{{.*}}[%[[CHUNK]]], %{{.*}}[%[[CHUNK]]], 4
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: gpu.thread_id x upper_bound 16
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+func.func @cta_rows(%in: memref<4x256xf32>, %out: memref<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  vx.spawn on tensor_core grid [4, 4] semantics [parallel, arbitrary] threads 16 stages 3 {
+    %tile = vx.scratch smem : memref<64xf32>
+    %r = vx.grid_index 0
+    %k = vx.grid_index 1
+    %col = arith.muli %k, %c64 : index
+    %src = memref.subview %in[%r, %col] [1, 64] [1, 1] : memref<4x256xf32> to memref<64xf32, strided<[1], offset: ?>>
+    %tok = vx.transfer_async %src to %tile : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32>
+    vx.await %tok
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      %x = memref.load %tile[%t] : memref<64xf32>
+      %y = memref.load %out[%r, %t] : memref<4x64xf32>
+      %z = arith.addf %x, %y : f32
+      memref.store %z, %out[%r, %t] : memref<4x64xf32>
+    }
   }
   return
 }

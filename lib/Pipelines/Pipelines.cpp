@@ -67,11 +67,10 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::nvvm:
     return {"threads-per-block", "stages", "fma", "chip", "features"};
   case Stage::ptx:
-    return {"threads-per-block", "stages", "fma", "chip", "features",
-            "format"};
+    return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
   case Stage::llvm:
-    return {"allow-races", "openmp",           "reverse-parallel",
-            "via-gpu",     "threads-per-block", "stages"};
+    return {"allow-races",       "openmp", "reverse-parallel", "via-gpu",
+            "threads-per-block", "stages"};
   }
   llvm_unreachable("unknown stage");
 }

@@ -472,7 +472,7 @@ private:
 } // namespace
 
 SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
-                                              const PipelineTarget &target) {
+                                               const PipelineTarget &target) {
   int64_t requested = spawn.getPipelineStages(target.defaultStages);
   if (spawn.getArbitraryDims().empty())
     return {};

@@ -51,6 +51,9 @@ using namespace mlir::vx;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// The threads of a CTA when neither the spawn nor threads-per-block says
+/// (docs/design.md, "Block": chosen on the benchmark kernels' PTX).
+static constexpr int64_t kDefaultCTASize = 256;
 /// Every smem buffer starts at a multiple of this many bytes in the CTA's
 /// dynamic shared memory (whose base has this alignment on the GPU): the
 /// widest shared-memory access (16-byte vectors and cp.async chunks).
@@ -280,15 +283,19 @@ static LogicalResult checkDeviceOps(SpawnOp spawn, StringRef chip,
 
 /// Whether the smem scratch of `spawn`, `instances` instances per CTA, fits
 /// the shared memory that `chip` (any chip, when empty) gives a CTA.
+/// The dynamic shared memory a CTA may use on `chip` (the largest of any
+/// chip when none is named), less the aligned byte of static shared memory
+/// that the symbol of the dynamic shared memory takes in LLVM's PTX.
+static int64_t getSharedMemoryLimit(StringRef chip) {
+  return getMaxSharedMemoryPerBlock(getSMNumber(chip).value_or(90)) -
+         kSmemAlignment;
+}
+
 static LogicalResult checkSharedMemory(SpawnOp spawn, StringRef chip,
                                        int64_t instances) {
   std::optional<unsigned> chipNumber = getSMNumber(chip);
-  // The CTA's shared memory against the chip's limit (the largest of any
-  // chip when none is named), less the aligned byte of static shared memory
-  // that the symbol of the dynamic shared memory takes in LLVM's PTX.
   SharedMemoryLayout layout = getSharedMemoryLayout(spawn, instances);
-  int64_t limit =
-      getMaxSharedMemoryPerBlock(chipNumber.value_or(90)) - kSmemAlignment;
+  int64_t limit = getSharedMemoryLimit(chip);
   if (layout.totalBytes <= limit)
     return success();
   InFlightDiagnostic error = spawn.emitOpError("needs ")
@@ -408,6 +415,20 @@ static LaunchPlans planLaunches(ModuleOp module, int64_t threadsPerBlock) {
       plan.threads = 1;
   });
   return plans;
+}
+
+/// With the default CTA size (no `threads` clause, no threads-per-block
+/// given), a spawn whose instances each run on a thread shares the CTA
+/// among fewer instances when the default's would not fit the shared
+/// memory of `chip`: the largest power of two that fits (at least 1).
+static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
+                              StringRef chip) {
+  if (plan.cooperative || spawn.getThreadsAttr())
+    return;
+  int64_t limit = getSharedMemoryLimit(chip);
+  while (plan.threads > 1 &&
+         getSharedMemoryLayout(spawn, plan.threads).totalBytes > limit)
+    plan.threads = llvm::PowerOf2Ceil(plan.threads) / 2;
 }
 
 /// Marks the float arithmetic of `spawn` contractible, so that a multiply
@@ -725,13 +746,14 @@ struct ConvertVxToGPUPass
     ModuleOp module = getOperation();
     // Option errors are about the pass, not an op: no op is attached (which
     // would print the whole module in a note).
-    if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
+    if (threadsPerBlock < 0 || threadsPerBlock > kMaxThreadsPerBlock) {
       emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
                                  "be between 1 and ")
-          << kMaxThreadsPerBlock << ", got "
+          << kMaxThreadsPerBlock << " (0: the default CTA size), got "
           << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
+    bool defaultCTASize = threadsPerBlock == 0;
     std::string chipError;
     if (!chip.empty() &&
         failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
@@ -739,7 +761,8 @@ struct ConvertVxToGPUPass
       return signalPassFailure();
     }
     auto plans = std::make_shared<LaunchPlans>(
-        planLaunches(module, threadsPerBlock));
+        planLaunches(module, defaultCTASize ? kDefaultCTASize
+                                            : int64_t(threadsPerBlock)));
     // Transfers that the threads of a CTA copy together, and how many.
     auto sharedTransfers = std::make_shared<DenseMap<Operation *, int64_t>>();
     SmallVector<SpawnOp> spawns;
@@ -754,7 +777,9 @@ struct ConvertVxToGPUPass
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
     for (SpawnOp spawn : spawns) {
-      const LaunchPlan &plan = plans->at(spawn);
+      LaunchPlan &plan = plans->at(spawn);
+      if (defaultCTASize)
+        fitDefaultCTASize(spawn, plan, chip);
       if (plan.cooperative) {
         SmallVector<Operation *> shared;
         if (failed(mapInstanceOntoCTA(spawn, plan.threads, shared))) {

@@ -431,6 +431,24 @@ static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
     plan.threads = llvm::PowerOf2Ceil(plan.threads) / 2;
 }
 
+/// The `scf.for` nest of the arbitrary dimensions of `spawn`, in grid order
+/// (each parallel point runs its arbitrary instances one at a time, as on
+/// the CPU), at the rewriter's point: sets their `coords` to the induction
+/// variables and leaves the rewriter in the innermost body, where the spawn
+/// body goes. What steps across the arbitrary instances (barriers between
+/// steps, pipelined transfers) sees this nest in the kernel.
+static void buildArbitraryLoops(RewriterBase &rewriter, Location loc,
+                                SpawnOp spawn, ArrayRef<Value> sizes,
+                                MutableArrayRef<Value> coords) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned dim : spawn.getArbitraryDims()) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
+    coords[dim] = loop.getInductionVar();
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+}
+
 /// Marks the float arithmetic of `spawn` contractible, so that a multiply
 /// feeding an add becomes one fma (nvcc's default, -fmad=true).
 static void allowContraction(SpawnOp spawn) {
@@ -568,7 +586,6 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<Value> sizes;
     for (unsigned dim = 0; dim < rank; ++dim)
       sizes.push_back(spawn.getGridSize(rewriter, loc, dim));
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
     // Scratch lives for the whole kernel: one instance runs at a time per
@@ -657,11 +674,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    for (unsigned dim : spawn.getArbitraryDims()) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
-      coords[dim] = loop.getInductionVar();
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    }
+    buildArbitraryLoops(rewriter, loc, spawn, sizes, coords);
     spawn.inlineBody(rewriter, coords, sizes);
     if (gridLoop && plan.cooperative && smem.totalBytes) {
       // The CTA's next parallel point reuses the shared memory.

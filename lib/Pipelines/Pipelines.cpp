@@ -101,9 +101,9 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
   if (takes("threads-per-block"))
     threadsPerBlock.emplace(
         *this, "threads-per-block",
-        llvm::cl::desc("Threads per CTA along the innermost parallel "
-                       "dimension (1-1024)"),
-        llvm::cl::init(1));
+        llvm::cl::desc("Threads per CTA of spawns without a threads "
+                       "clause (1-1024; unset: the default CTA size, 256)"),
+        llvm::cl::init(ConvertVxToGPUOptions().threadsPerBlock));
   if (takes("stages"))
     stages.emplace(
         *this, "stages",
@@ -286,14 +286,18 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool allowRaces = O::get(options.allowRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
-  int64_t threadsPerBlock = O::get<int64_t>(options.threadsPerBlock, 1);
+  int64_t threadsPerBlock = O::get<int64_t>(
+      options.threadsPerBlock, ConvertVxToGPUOptions().threadsPerBlock);
   int64_t stages = O::get<int64_t>(options.stages, 1);
   bool fma = O::get(options.fma, true);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
 
-  if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock)
+  bool threadsGiven =
+      options.threadsPerBlock && options.threadsPerBlock->hasValue();
+  if (threadsGiven &&
+      (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock))
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
                      Twine(threadsPerBlock));
@@ -356,7 +360,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   }
   case Stage::llvm:
-    if (!viaGpu && threadsPerBlock != 1)
+    if (!viaGpu && threadsGiven)
       return emitError("'threads-per-block' applies only with 'via-gpu=true'");
     if (!viaGpu && stages != 1)
       return emitError("'stages' applies only with 'via-gpu=true'");

@@ -3,30 +3,32 @@
 // steps 0..N-2 (each guarded, each committed), every step waiting for its
 // own group with N-2 left in flight, then issuing step s+N-1 into slot
 // (s+N-1) mod N under the end-of-grid guard, with a commit either way.
-// RUN: vx-opt %s --convert-vx-to-gpu="stages=3" | FileCheck %s
+// threads-per-block=1: a CTA per grid instance of a body without thread
+// loops (the default CTA has 256, each an instance with its own slots).
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=3 threads-per-block=1" | FileCheck %s
 // stages=1 is no pipelining: the transfer keeps its await.
-// RUN: vx-opt %s --convert-vx-to-gpu="stages=1" | FileCheck %s --check-prefix=ONE
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=1 threads-per-block=1" | FileCheck %s --check-prefix=ONE
 // The PTX waits for all but N-2 groups and assembles.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_80 stages=3" -o %t/three.mlir
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_80 stages=3 threads-per-block=1" -o %t/three.mlir
 // RUN: %extract_ptx %t/three.mlir %t/three
 // RUN: FileCheck %s --check-prefix=PTX3 < %t/three/rows_kernel.ptx
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_89 stages=4" -o %t/four.mlir
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_89 stages=4 threads-per-block=1" -o %t/four.mlir
 // RUN: %extract_ptx %t/four.mlir %t/four
 // RUN: FileCheck %s --check-prefix=PTX4 < %t/four/rows_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/three/rows_kernel.ptx -o %t/three.cubin %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_89 %t/four/rows_kernel.ptx -o %t/four.cubin %}
 // On sm_90 and newer the tiles are TMA loads: a tensor map per tile on the
 // host, an mbarrier per slot, and parity waits instead of groups.
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | FileCheck %s --check-prefix=TMA
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=3" -o %t/tma.mlir
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3 threads-per-block=1" | FileCheck %s --check-prefix=TMA
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=3 threads-per-block=1" -o %t/tma.mlir
 // RUN: %extract_ptx %t/tma.mlir %t/tma
 // RUN: FileCheck %s --check-prefix=PTXTMA < %t/tma/rows_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma/rows_kernel.ptx -o %t/tma.cubin %}
 // With one stage TMA loads each step's own tile into the one slot before
 // the wait.
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1" | FileCheck %s --check-prefix=TMA1
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=1" -o %t/tma1.mlir
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1 threads-per-block=1" | FileCheck %s --check-prefix=TMA1
+// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=1 threads-per-block=1" -o %t/tma1.mlir
 // RUN: %extract_ptx %t/tma1.mlir %t/tma1
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma1/rows_kernel.ptx -o %t/tma1.cubin %}
 

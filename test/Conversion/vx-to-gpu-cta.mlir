@@ -391,3 +391,24 @@ func.func @select_max(%a: memref<4x96xf32>, %out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// The default CTA size (256 threads) shared by instances that each run on a
+// thread is cut to the largest power of two whose smem scratch fits the
+// shared memory: 64 KiB per instance, 2 instances per CTA (3 would fit, but
+// CTA sizes stay powers of two).
+// CHECK-LABEL: func.func @default_size_fits_shared_memory
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, {{.*}}) threads({{.*}}) in (%{{.*}} = %c2, {{.*}}) dynamic_shared_memory_size %c131072_i32
+func.func @default_size_fits_shared_memory(%out: memref<8xf32>) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %big = vx.scratch smem : memref<16384xf32>
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %big[%c0] : memref<16384xf32>
+    %x = memref.load %big[%c0] : memref<16384xf32>
+    memref.store %x, %out[%i] : memref<8xf32>
+  }
+  return
+}

@@ -1,4 +1,7 @@
-// RUN: vx-opt %s --convert-vx-to-gpu | FileCheck %s
+// One instance per CTA (threads-per-block=1), 32 instances, and the default
+// CTA size of 256 threads.
+// RUN: vx-opt %s --convert-vx-to-gpu="threads-per-block=1" | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // RUN: vx-opt %s --convert-vx-to-gpu="threads-per-block=32" | FileCheck %s --check-prefix=TPB
 
 // Private scratch is a 16-byte aligned alloca at the top of the kernel; smem
@@ -8,6 +11,8 @@
 // scratch becomes cp.async chunks (here one 16-byte chunk per row) committed
 // as one group, and its await a wait for that group where the await was;
 // memref.copy becomes a loop copy in the kernel.
+// DEFAULT-LABEL: func @scratch
+// DEFAULT: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c4096_i32
 // CHECK-LABEL: func @scratch
 // CHECK: %[[BYTES:.*]] = arith.constant 16 : i32
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]

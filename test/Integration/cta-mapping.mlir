@@ -15,6 +15,8 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true openmp=true threads-per-block=3" | %mlir_runner -e main | FileCheck %s
+// The mlir-opt plugin runs the same mapping.
+// RUN: mlir-opt %s --load-dialect-plugin=%vx_plugin --load-pass-plugin=%vx_plugin --pass-pipeline="builtin.module(vx-to-llvm{via-gpu=true reverse-parallel=true})" | %mlir_runner -e main | FileCheck %s
 
 // CHECK: reverse 0
 // CHECK-NEXT: sums 0

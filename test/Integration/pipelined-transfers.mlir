@@ -9,17 +9,17 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=4" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3 threads-per-block=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=4 reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
-// On sm_90 the tiles are TMA loads with an mbarrier per slot (one slot at
+// On sm_90, with a CTA per grid instance, the tiles are TMA loads with an mbarrier per slot (one slot at
 // stages=1; @matmul's clause asks for 4 whatever the option).
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=2" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=4" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
-// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3" | FileCheck %s --check-prefix=TMA
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1 threads-per-block=1" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=2 threads-per-block=1" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3 threads-per-block=1" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=4 threads-per-block=1" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3 threads-per-block=1" | FileCheck %s --check-prefix=TMA
 // The CPU path ignores the stages.
 // RUN: vx-opt %s --vx-to-llvm="stages=1" | %mlir_runner -e main | FileCheck %s
 // The schedule is the one the GPU runs (convert-vx-to-gpu pipelines).
-// RUN: vx-opt %s --convert-vx-to-gpu="stages=3" | FileCheck %s --check-prefix=IR
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=3 threads-per-block=1" | FileCheck %s --check-prefix=IR
 
 func.func private @printMemrefF32(memref<*xf32>)
 

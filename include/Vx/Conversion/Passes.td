@@ -48,15 +48,29 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
     module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
-    Arbitrary dimensions stay an `scf.for` nest inside the kernel. One grid
-    instance runs per CTA; `threads-per-block=N` spreads the innermost
-    parallel dimension over N threads with a bounds guard.
+    Arbitrary dimensions stay an `scf.for` nest inside the kernel. A CTA has
+    the spawn's `threads N`, else `threads-per-block` threads; without
+    either (`threads-per-block=0`, the default) the default CTA size of 256
+    threads (docs/design.md says why), shared by fewer instances of a body
+    without thread loops when theirs would not fit the shared memory. A body with thread loops (`scf.parallel` ops
+    not inside another one of the body) runs one grid instance per CTA
+    (VX_SPEC 2.1): iteration i of a thread loop runs on thread i mod N,
+    `scf.reduce` becomes a CTA-wide reduction (warp shuffles and shared
+    memory) that every thread sees, the body's other code runs on every
+    thread with its stores to shared memory made by thread 0, barriers go
+    where threads exchange data (from the address model), private scratch
+    owned by threads keeps only each thread's part, and transfers are
+    copied by the whole CTA. A body without thread loops runs one instance
+    per thread, the CTA's threads spread over the innermost parallel
+    dimension with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
     (`private`) or a view of the launch's dynamic shared memory (`smem`, one
-    16-byte aligned slice per thread and scratch), seen through a
+    16-byte aligned buffer per instance and scratch), seen through a
     `memref.memory_space_cast` so that its type is unchanged; the CTA's total
-    is checked against the chip's limit (227 KiB on sm_90). Affine ops in
+    (with the reductions' slots) is checked against the chip's limit (227
+    KiB on sm_90). Float adds, subtracts and multiplies are marked
+    `contract` (fma contraction, nvcc's default) unless `fma=false`. Affine ops in
     spawn bodies are lowered first (grid indices become values that are no
     affine dimensions or symbols). A transfer from global memory into
     `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
@@ -93,8 +107,9 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
                            "ub::UBDialect", "vector::VectorDialect"];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "int64_t", "1",
-           "Threads per CTA along the innermost parallel dimension (1-1024)">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "Threads per CTA of spawns without a threads clause (1-1024; 0: "
+           "the default CTA size)">,
     Option<"stages", "stages", "int64_t", "1",
            "Steps of transfers in flight along the arbitrary dimensions for "
            "spawns without a stages clause (>= 1; 1 is no pipelining)">,

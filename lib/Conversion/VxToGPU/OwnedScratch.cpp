@@ -259,9 +259,11 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
           (block && *block != first)) {
         why = ("index " + Twine(dim) + " of '" +
                access.op->getName().getStringRef() +
-               "' is not a multiple of " + Twine(blockSize) +
-               " picked by the thread loop plus a part in one block of " +
-               Twine(blockSize))
+               "' is not c times a value of the thread loop's induction "
+               "variables plus an offset in [0, c) that every access shares "
+               "(c = " +
+               Twine(blockSize) +
+               "; cyclic layouts such as i * N + thread are not split yet)")
                   .str();
         return failure();
       }

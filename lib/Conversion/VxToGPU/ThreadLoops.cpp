@@ -214,14 +214,19 @@ struct CTAReducer {
   }
 
   /// A butterfly of xor shuffles over `lanes` lanes (a power of two): every
-  /// lane ends with the combination of its group's values. When `reducer`
-  /// is not one commutative op (a compare and select may order equal values
-  /// such as +0 and -0 differently on the two lanes of a pair), lane 0's
-  /// result goes to every lane, so that all threads see one value.
+  /// lane ends with the combination of its group's values.
   Value butterfly(Value value, Block &reducer, int64_t lanes) {
     for (int64_t offset = lanes / 2; offset >= 1; offset /= 2)
       value = combine(rewriter, reducer, value,
                       shuffle(value, offset, gpu::ShuffleMode::XOR));
+    return value;
+  }
+
+  /// The butterfly's result, the same on every lane: when `reducer` is not
+  /// one commutative op (a compare and select may order equal values such
+  /// as +0 and -0 differently on the two lanes of a pair), lane 0's.
+  Value uniformButterfly(Value value, Block &reducer, int64_t lanes) {
+    value = butterfly(value, reducer, lanes);
     if (!isSingleCommutativeOp(reducer))
       value = shuffle(value, 0, gpu::ShuffleMode::IDX);
     return value;
@@ -233,13 +238,8 @@ struct CTAReducer {
     Type type = partial.getType();
     bool shuffles = isShuffleable(type) && share.count % kWarpSize == 0;
     if (shuffles && share.count == kWarpSize)
-      return butterfly(partial, reducer, kWarpSize);
-    Value value = partial;
-    if (shuffles) {
-      for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
-        value = combine(rewriter, reducer, value,
-                        shuffle(value, offset, gpu::ShuffleMode::XOR));
-    }
+      return uniformButterfly(partial, reducer, kWarpSize);
+    Value value = shuffles ? butterfly(partial, reducer, kWarpSize) : partial;
     // One slot per warp (per thread without shuffles), written by its first
     // lane, read by every thread after a barrier.
     int64_t slots = shuffles ? share.count / kWarpSize : share.count;
@@ -268,7 +268,7 @@ struct CTAReducer {
       Value own = memref::LoadOp::create(
           rewriter, loc, scratch,
           ValueRange{arith::AndIOp::create(rewriter, loc, lane, mask)});
-      return butterfly(own, reducer, slots);
+      return uniformButterfly(own, reducer, slots);
     }
     // Every thread combines the slots in order.
     Value first = memref::LoadOp::create(

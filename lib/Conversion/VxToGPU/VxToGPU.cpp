@@ -52,6 +52,9 @@ using namespace mlir::vx;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// The threads of a CTA when neither the spawn nor threads-per-block says
+/// (docs/design.md, "Block": chosen on the benchmark kernels' PTX).
+static constexpr int64_t kDefaultCTASize = 256;
 /// Every smem buffer starts at a multiple of this many bytes in the CTA's
 /// dynamic shared memory (whose base has this alignment on the GPU): the
 /// widest shared-memory access (16-byte vectors and cp.async chunks).
@@ -416,6 +419,38 @@ static LaunchPlans planLaunches(ModuleOp module, int64_t threadsPerBlock) {
   return plans;
 }
 
+/// With the default CTA size (no `threads` clause, no threads-per-block
+/// given), a spawn whose instances each run on a thread shares the CTA
+/// among fewer instances when the default's would not fit the shared
+/// memory of `chip`: the largest power of two that fits (at least 1).
+static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
+                              StringRef chip) {
+  if (plan.cooperative || spawn.getThreadsAttr())
+    return;
+  int64_t limit = getSharedMemoryLimit(chip);
+  while (plan.threads > 1 &&
+         getSharedMemoryLayout(spawn, plan.threads).totalBytes > limit)
+    plan.threads = llvm::PowerOf2Ceil(plan.threads) / 2;
+}
+
+/// The `scf.for` nest of the arbitrary dimensions of `spawn`, in grid order
+/// (each parallel point runs its arbitrary instances one at a time, as on
+/// the CPU), at the rewriter's point: sets their `coords` to the induction
+/// variables and leaves the rewriter in the innermost body, where the spawn
+/// body goes. What steps across the arbitrary instances (barriers between
+/// steps, pipelined transfers) sees this nest in the kernel.
+static void buildArbitraryLoops(RewriterBase &rewriter, Location loc,
+                                SpawnOp spawn, ArrayRef<Value> sizes,
+                                MutableArrayRef<Value> coords) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned dim : spawn.getArbitraryDims()) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
+    coords[dim] = loop.getInductionVar();
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+}
+
 /// Marks the float arithmetic of `spawn` contractible, so that a multiply
 /// feeding an add becomes one fma (nvcc's default, -fmad=true).
 static void allowContraction(SpawnOp spawn) {
@@ -553,7 +588,6 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<Value> sizes;
     for (unsigned dim = 0; dim < rank; ++dim)
       sizes.push_back(spawn.getGridSize(rewriter, loc, dim));
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
     // Scratch lives for the whole kernel: one instance runs at a time per
@@ -642,11 +676,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    for (unsigned dim : spawn.getArbitraryDims()) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
-      coords[dim] = loop.getInductionVar();
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    }
+    buildArbitraryLoops(rewriter, loc, spawn, sizes, coords);
     spawn.inlineBody(rewriter, coords, sizes);
     if (gridLoop && plan.cooperative && smem.totalBytes) {
       // The CTA's next parallel point reuses the shared memory.
@@ -731,10 +761,10 @@ struct ConvertVxToGPUPass
     ModuleOp module = getOperation();
     // Option errors are about the pass, not an op: no op is attached (which
     // would print the whole module in a note).
-    if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
+    if (threadsPerBlock < 0 || threadsPerBlock > kMaxThreadsPerBlock) {
       emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
                                  "be between 1 and ")
-          << kMaxThreadsPerBlock << ", got "
+          << kMaxThreadsPerBlock << " (0: the default CTA size), got "
           << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
@@ -744,6 +774,7 @@ struct ConvertVxToGPUPass
           << static_cast<int64_t>(stages);
       return signalPassFailure();
     }
+    bool defaultCTASize = threadsPerBlock == 0;
     std::string chipError;
     if (!chip.empty() &&
         failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
@@ -751,7 +782,8 @@ struct ConvertVxToGPUPass
       return signalPassFailure();
     }
     auto plans = std::make_shared<LaunchPlans>(
-        planLaunches(module, threadsPerBlock));
+        planLaunches(module, defaultCTASize ? kDefaultCTASize
+                                            : int64_t(threadsPerBlock)));
     // Transfers that the threads of a CTA copy together, and how many.
     auto sharedTransfers = std::make_shared<DenseMap<Operation *, int64_t>>();
     SmallVector<SpawnOp> spawns;
@@ -766,7 +798,9 @@ struct ConvertVxToGPUPass
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
     for (SpawnOp spawn : spawns) {
-      const LaunchPlan &plan = plans->at(spawn);
+      LaunchPlan &plan = plans->at(spawn);
+      if (defaultCTASize)
+        fitDefaultCTASize(spawn, plan, chip);
       if (plan.cooperative) {
         SmallVector<Operation *> shared;
         if (failed(mapInstanceOntoCTA(spawn, plan.threads, shared))) {

@@ -287,10 +287,23 @@ def test_lower_refuses_tensor_core5_below_sm_100():
     ([3, 70000], ["parallel"] * 2, (210000, 1, 1)),
 ])
 def test_launches_of_1d_to_6d_grids(sizes, semantics, grid):
+    # One instance per CTA: the CTAs are the parallel points.
     module = vx.parse(grid_module(sizes, semantics))
-    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1),
-                                           "<string>:2:3")]
-    assert module.lower("gpu").launches() == module.launches()
+    assert module.launches(threads_per_block=1) == [
+        vx.Launch("f_kernel", grid, (1, 1, 1), "<string>:2:3")]
+    assert (module.lower("gpu", threads_per_block=1).launches() ==
+            module.launches(threads_per_block=1))
+
+
+def test_launches_with_the_default_cta_size():
+    # 256 threads per CTA, one instance each, without a threads clause or
+    # threads_per_block; a spawn without parallel dims is one thread.
+    module = vx.parse(grid_module([3, 700], ["parallel"] * 2))
+    assert module.launches() == [
+        vx.Launch("f_kernel", (3, 3, 1), (256, 1, 1), "<string>:2:3")]
+    module = vx.parse(grid_module([4, 8], ["arbitrary", "arbitrary"]))
+    assert module.launches() == [
+        vx.Launch("f_kernel", (1, 1, 1), (1, 1, 1), "<string>:2:3")]
 
 
 def test_launches_with_threads_per_block():
@@ -302,7 +315,7 @@ def test_launches_with_threads_per_block():
 def test_launches_of_a_dynamic_grid_are_none():
     module = vx.parse(grid_module([7, 3], ["parallel"] * 2, dynamic=(0,)))
     (launch,) = module.launches()
-    assert launch.grid == (None, 1, 1) and launch.block == (1, 1, 1)
+    assert launch.grid == (None, 1, 1) and launch.block == (256, 1, 1)
 
 
 TWO_SPAWNS = """func.func @f(%a: memref<8xf32>, %v: f32) {
@@ -323,8 +336,8 @@ def test_launches_name_each_kernel_as_its_ptx():
     module = vx.parse(TWO_SPAWNS, "two.mlir")
     launches = module.launches()
     assert [(l.kernel, l.grid, l.location) for l in launches] == [
-        ("f_kernel", (8, 1, 1), "two.mlir:2:3"),
-        ("f_kernel_0", (4, 1, 1), "two.mlir:6:3")]
+        ("f_kernel", (1, 1, 1), "two.mlir:2:3"),
+        ("f_kernel_0", (1, 1, 1), "two.mlir:6:3")]
     ptx = module.ptx()
     assert list(ptx) == ["f_kernel", "f_kernel_0"]
     for launch in launches:

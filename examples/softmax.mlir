@@ -32,12 +32,18 @@ func.func @softmax(%x: memref<6x2048xf32>, %y: memref<6x2048xf32>) {
         scf.reduce.return %larger : f32
       }
     }
-    %max_v = vector.broadcast %max : f32 to vector<4xf32>
+    // exp(x - m) = exp2(x log2(e) - m log2(e)): one fused multiply-add and
+    // one ex2 per element, as CUDA's expert kernels write it.
+    %log2e = arith.constant 1.44269504 : f32
+    %log2e_v = vector.broadcast %log2e : f32 to vector<4xf32>
+    %shift = arith.mulf %max, %log2e : f32
+    %shift_v = vector.broadcast %shift : f32 to vector<4xf32>
     %sum = scf.parallel (%t) = (%c0) to (%c512) step (%c1) init (%zero) -> f32 {
       %col = arith.muli %t, %c4 : index
       %v = vector.load %row[%col] : memref<2048xf32>, vector<4xf32>
-      %shifted = arith.subf %v, %max_v : vector<4xf32>
-      %e = math.exp %shifted : vector<4xf32>
+      %scaled = arith.mulf %v, %log2e_v : vector<4xf32>
+      %shifted = arith.subf %scaled, %shift_v : vector<4xf32>
+      %e = math.exp2 %shifted : vector<4xf32>
       vector.store %e, %row[%col] : memref<2048xf32>, vector<4xf32>
       %s = vector.reduction <add>, %e : vector<4xf32> into f32
       scf.reduce(%s : f32) {

@@ -30,6 +30,7 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     operation ::= `vx.spawn` `on` topology
                   `grid` `[` grid-size (`,` grid-size)* `]`
                   (`semantics` `[` dim-semantics (`,` dim-semantics)* `]`)?
+                  (`threads` integer-literal)? (`stages` integer-literal)?
                   region attr-dict
     topology ::= `host` | `tensor_core` | `tensor_core5`
     grid-size ::= integer-literal | ssa-use
@@ -57,6 +58,17 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     thread loop whose iterations the instance's threads share; on the CPU
     it is an ordinary loop and the clause has no effect.
 
+    The optional `stages N` clause (N >= 1, after `threads`) overrides the
+    pipeline option `stages` for this spawn: every `vx.transfer_async` into
+    `smem` scratch whose source moves with the arbitrary dimensions is
+    multi-buffered, so that while one step computes, the transfers of the
+    next N-1 steps (in grid order across all arbitrary dimensions) are in
+    flight. The body is written as if each transfer were awaited in its own
+    step; `stages 1` is no pipelining. The CPU paths ignore the clause. The
+    GPU mapping pipelines the transfers it can prove legal (a remark, or a
+    warning under this clause, says why it cannot for the others) with as
+    many stages as the shared memory holds, up to N (a remark when fewer).
+
     The body is one block without arguments, terminated by the implicit
     `vx.yield`. It may use values defined above (the op is not isolated from
     above) and may not contain another `vx.spawn`. `vx.grid_index` and
@@ -75,6 +87,10 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     vx.spawn on tensor_core grid [%rows] semantics [parallel] threads 256 {
       scf.parallel (%col) = (%c0) to (%c1024) step (%c1) { ... }
     }
+    vx.spawn on tensor_core grid [4, 32] semantics [parallel, arbitrary]
+        threads 128 stages 3 {
+      ...
+    }
     ```
   }];
 
@@ -83,7 +99,8 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     Variadic<Index>:$dynamic_grid,
     DenseI64ArrayAttr:$static_grid,
     Vx_DimensionSemanticsArrayAttr:$semantics,
-    OptionalAttr<I64Attr>:$threads);
+    OptionalAttr<I64Attr>:$threads,
+    OptionalAttr<I64Attr>:$stages);
   let regions = (region SizedRegion<1>:$body);
 
   let assemblyFormat = [{
@@ -91,6 +108,7 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     `grid` custom<DynamicIndexList>($dynamic_grid, $static_grid)
     custom<Semantics>($semantics, ref($static_grid))
     (`threads` custom<ThreadCount>($threads)^)?
+    (`stages` custom<StageCount>($stages)^)?
     $body attr-dict
   }];
 
@@ -98,7 +116,8 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     OpBuilder<(ins "Topology":$topology,
                    "ArrayRef<OpFoldResult>":$grid,
                    "ArrayRef<DimensionSemantics>":$semantics,
-                   CArg<"std::optional<int64_t>", "std::nullopt">:$threads)>
+                   CArg<"std::optional<int64_t>", "std::nullopt">:$threads,
+                   CArg<"std::optional<int64_t>", "std::nullopt">:$stages)>
   ];
 
   let extraClassDeclaration = [{
@@ -120,6 +139,13 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     int64_t getCTASize(int64_t defaultThreads) {
       IntegerAttr threads = getThreadsAttr();
       return threads ? threads.getInt() : defaultThreads;
+    }
+    /// The number of pipeline stages of the spawn's transfers along its
+    /// arbitrary dimensions: the `stages` clause, else `defaultStages` (the
+    /// pipeline's `stages` option).
+    int64_t getPipelineStages(int64_t defaultStages) {
+      IntegerAttr stages = getStagesAttr();
+      return stages ? stages.getInt() : defaultStages;
     }
     /// Whether the spawn runs on a GPU topology.
     bool isDeviceSpawn() { return getTopology() != Topology::host; }

@@ -110,23 +110,39 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
   printer << "]";
 }
 
-/// The count of a `threads N` clause: an integer, checked by the verifier.
-static ParseResult parseThreadCount(OpAsmParser &parser, IntegerAttr &threads) {
+/// The integer of a `threads N` or `stages N` clause, checked by the
+/// verifier; `expected` says what is missing when it is not an integer.
+static ParseResult parseClauseCount(OpAsmParser &parser, IntegerAttr &count,
+                                    StringRef expected) {
   SMLoc loc = parser.getCurrentLocation();
-  int64_t count;
-  OptionalParseResult result = parser.parseOptionalInteger(count);
+  int64_t value;
+  OptionalParseResult result = parser.parseOptionalInteger(value);
   if (!result.has_value())
-    return parser.emitError(loc, "expected the number of threads per CTA "
-                                 "after 'threads'");
+    return parser.emitError(loc, "expected ") << expected;
   if (failed(*result))
     return failure();
-  threads = parser.getBuilder().getI64IntegerAttr(count);
+  count = parser.getBuilder().getI64IntegerAttr(value);
   return success();
+}
+
+static ParseResult parseThreadCount(OpAsmParser &parser, IntegerAttr &threads) {
+  return parseClauseCount(parser, threads,
+                          "the number of threads per CTA after 'threads'");
+}
+
+static ParseResult parseStageCount(OpAsmParser &parser, IntegerAttr &stages) {
+  return parseClauseCount(parser, stages,
+                          "the number of pipeline stages after 'stages'");
 }
 
 static void printThreadCount(OpAsmPrinter &printer, SpawnOp,
                              IntegerAttr threads) {
   printer << threads.getInt();
+}
+
+static void printStageCount(OpAsmPrinter &printer, SpawnOp,
+                            IntegerAttr stages) {
+  printer << stages.getInt();
 }
 
 #define GET_OP_CLASSES
@@ -139,7 +155,8 @@ static void printThreadCount(OpAsmPrinter &printer, SpawnOp,
 void SpawnOp::build(OpBuilder &builder, OperationState &state,
                     Topology topology, ArrayRef<OpFoldResult> grid,
                     ArrayRef<DimensionSemantics> semantics,
-                    std::optional<int64_t> threads) {
+                    std::optional<int64_t> threads,
+                    std::optional<int64_t> stages) {
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
   dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
@@ -150,7 +167,8 @@ void SpawnOp::build(OpBuilder &builder, OperationState &state,
   build(builder, state, TopologyAttr::get(builder.getContext(), topology),
         dynamicGrid, builder.getDenseI64ArrayAttr(staticGrid),
         builder.getArrayAttr(semanticsAttrs),
-        threads ? builder.getI64IntegerAttr(*threads) : IntegerAttr());
+        threads ? builder.getI64IntegerAttr(*threads) : IntegerAttr(),
+        stages ? builder.getI64IntegerAttr(*stages) : IntegerAttr());
   Region *body = state.regions.front().get();
   body->push_back(new Block());
   SpawnOp::ensureTerminator(*body, builder, state.location);
@@ -188,6 +206,8 @@ LogicalResult SpawnOp::verify() {
     if (threads.getInt() < 1 || threads.getInt() > kMaxThreadsPerCTA)
       return emitOpError("threads must be between 1 and ")
              << kMaxThreadsPerCTA << ", got " << threads.getInt();
+  if (IntegerAttr stages = getStagesAttr(); stages && stages.getInt() < 1)
+    return emitOpError("stages must be at least 1, got ") << stages.getInt();
   return success();
 }
 

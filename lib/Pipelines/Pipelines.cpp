@@ -63,14 +63,14 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::scf:
     return {"allow-races", "reverse-parallel"};
   case Stage::gpu:
-    return {"threads-per-block"};
+    return {"threads-per-block", "stages", "fma"};
   case Stage::nvvm:
-    return {"threads-per-block", "chip", "features"};
+    return {"threads-per-block", "stages", "fma", "chip", "features"};
   case Stage::ptx:
-    return {"threads-per-block", "chip", "features", "format"};
+    return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
   case Stage::llvm:
-    return {"allow-races", "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block"};
+    return {"allow-races",       "openmp", "reverse-parallel", "via-gpu",
+            "threads-per-block", "stages"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -101,9 +101,21 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
   if (takes("threads-per-block"))
     threadsPerBlock.emplace(
         *this, "threads-per-block",
-        llvm::cl::desc("Threads per CTA along the innermost parallel "
-                       "dimension (1-1024)"),
+        llvm::cl::desc("Threads per CTA of spawns without a threads "
+                       "clause (1-1024; unset: the default CTA size, 256)"),
+        llvm::cl::init(ConvertVxToGPUOptions().threadsPerBlock));
+  if (takes("stages"))
+    stages.emplace(
+        *this, "stages",
+        llvm::cl::desc("Steps of transfers in flight along the arbitrary "
+                       "dimensions for spawns without a stages clause (>= 1; "
+                       "1 is no pipelining)"),
         llvm::cl::init(1));
+  if (takes("fma"))
+    fma.emplace(*this, "fma",
+                llvm::cl::desc("Let a float multiply feeding an add contract "
+                               "to an fma on the device"),
+                llvm::cl::init(true));
   if (takes("chip"))
     chip.emplace(*this, "chip",
                  llvm::cl::desc("The NVIDIA chip to compile for"),
@@ -148,17 +160,26 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 }
 
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
-/// is checked against the spawns' topologies.
+/// is checked against the spawns' topologies. With `lowerNVGPU`, nvgpu ops
+/// become NVVM before outlining, as upstream's gpu-lower-to-nvvm-pipeline
+/// does: a TMA tensor map made on the host crosses into the kernel as a
+/// pointer, which the kernel's signature can hold (an nvgpu type there has
+/// no NVVM lowering).
 static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
-                          StringRef chip) {
+                          int64_t stages, bool fma, StringRef chip,
+                          bool lowerNVGPU) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
+  options.stages = stages;
+  options.fma = fma;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
   pm.addPass(createConvertMathToFuncs());
+  if (lowerNVGPU)
+    pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createCanonicalizerPass());
@@ -220,7 +241,6 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
 static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
                          StringRef features) {
   pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   // affine.for and affine.if become scf before scf becomes cf.
   pm.addPass(createLowerAffinePass());
@@ -266,15 +286,23 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool allowRaces = O::get(options.allowRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
-  int64_t threadsPerBlock = O::get<int64_t>(options.threadsPerBlock, 1);
+  int64_t threadsPerBlock = O::get<int64_t>(
+      options.threadsPerBlock, ConvertVxToGPUOptions().threadsPerBlock);
+  int64_t stages = O::get<int64_t>(options.stages, 1);
+  bool fma = O::get(options.fma, true);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
 
-  if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock)
+  bool threadsGiven =
+      options.threadsPerBlock && options.threadsPerBlock->hasValue();
+  if (threadsGiven &&
+      (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock))
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
                      Twine(threadsPerBlock));
+  if (stages < 1)
+    return emitError("stages must be at least 1, got " + Twine(stages));
   if (options.chip) {
     std::string error;
     if (failed(checkNVPTXTarget(chip, features, error)))
@@ -298,7 +326,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
+                  /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
@@ -311,7 +340,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, chip);
+    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
+                  /*lowerNVGPU=*/true);
     addGPUToNVVM(pm, chip, features);
     // Before serialization too: an op left here would only surface as a
     // failed translation to LLVM IR.
@@ -330,12 +360,15 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   }
   case Stage::llvm:
-    if (!viaGpu && threadsPerBlock != 1)
+    if (!viaGpu && threadsGiven)
       return emitError("'threads-per-block' applies only with 'via-gpu=true'");
+    if (!viaGpu && stages != 1)
+      return emitError("'stages' applies only with 'via-gpu=true'");
     addChecker(pm, allowRaces);
     if (viaGpu) {
       ConvertVxToGPUOptions mapping;
       mapping.threadsPerBlock = threadsPerBlock;
+      mapping.stages = stages;
       pm.addPass(createConvertVxToGPU(mapping));
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = reverseParallel;

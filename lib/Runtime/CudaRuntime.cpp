@@ -25,6 +25,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace {
@@ -53,6 +56,17 @@ const char *getFallbackErrorName(CUresult result) {
   }
 }
 
+/// Reports an error: prints it and exits, or keeps it for vxCudaTakeError
+/// (the first of the thread) when the caller checks errors itself.
+void reportError(std::string message) {
+  if (!reportErrors) {
+    std::fprintf(stderr, "vx_cuda_runtime: %s\n", message.c_str());
+    std::exit(1);
+  }
+  if (pendingError.empty())
+    pendingError = std::move(message);
+}
+
 /// Reports a failing driver call; returns whether `result` is a failure.
 bool check(CUresult result, const char *call) {
   if (result == CUDA_SUCCESS)
@@ -69,12 +83,7 @@ bool check(CUresult result, const char *call) {
                         (name ? name : "CUDA error " + std::to_string(result));
   if (description)
     message += std::string(" (") + description + ")";
-  if (!reportErrors) {
-    std::fprintf(stderr, "vx_cuda_runtime: %s\n", message.c_str());
-    std::exit(1);
-  }
-  if (pendingError.empty())
-    pendingError = std::move(message);
+  reportError(std::move(message));
   return true;
 }
 
@@ -118,6 +127,40 @@ public:
 private:
   bool pushed = false;
 };
+
+/// The size of an element of a CUtensorMapDataType that
+/// nvgpu.tma.create.descriptor's lowering passes (UINT8 to TFLOAT32_FTZ), 0
+/// for the others.
+int64_t getTensorMapElementBytes(int64_t dataType) {
+  static const int64_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  if (dataType < 0 || dataType >= static_cast<int64_t>(std::size(bytes)))
+    return 0;
+  return bytes[dataType];
+}
+
+/// A device copy of `map`, made once per distinct map and kept for the life
+/// of the process: kernels read a tensor map through a pointer (the ABI of
+/// nvgpu.tma.create.descriptor's lowering) and the host code never frees it,
+/// so repeated calls with the same tensor reuse one copy. Needs a current
+/// context; null with the error reported.
+void *getDeviceTensorMap(const CUtensorMap &map) {
+  static std::mutex mutex;
+  static std::map<std::string, CUdeviceptr> copies;
+  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = copies.find(key);
+  if (found != copies.end())
+    return reinterpret_cast<void *>(found->second);
+  CUdeviceptr copy = 0;
+  if (VX_CUDA_CHECK(cuMemAlloc(&copy, sizeof(map))))
+    return nullptr;
+  if (VX_CUDA_CHECK(cuMemcpyHtoD(copy, &map, sizeof(map)))) {
+    cuMemFree(copy);
+    return nullptr;
+  }
+  copies.emplace(std::move(key), copy);
+  return reinterpret_cast<void *>(copy);
+}
 
 } // namespace
 
@@ -318,6 +361,70 @@ void mgpuMemHostUnregister(void *pointer) {
   ScopedContext context;
   if (context.active())
     VX_CUDA_CHECK(cuMemHostUnregister(pointer));
+}
+
+/// The tensor map of a tiled TMA copy from the memref of rank `rank` that
+/// `descriptor` describes, in boxes of `boxDims` (outermost first), for
+/// nvgpu.tma.create.descriptor, whose lowering calls it with these arguments
+/// (the enums as int64_t); returns a device pointer to the map. Unlike
+/// upstream's CudaRuntimeWrappers, the memref's offset counts, and an
+/// innermost stride other than 1 is an error rather than ignored. The
+/// driver checks the rest (alignment of the address and the strides, box
+/// sizes).
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
+                                     StridedMemRefType<char, 1> *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  if (failed())
+    return nullptr;
+  constexpr int64_t kMaxRank = 5;
+  if (rank < 1 || rank > kMaxRank) {
+    reportError("mgpuTensorMapEncodeTiledMemref: a tensor map has rank 1 to " +
+                std::to_string(kMaxRank) + ", got " + std::to_string(rank));
+    return nullptr;
+  }
+  int64_t elementBytes = getTensorMapElementBytes(dataType);
+  if (!elementBytes) {
+    reportError("mgpuTensorMapEncodeTiledMemref: unknown data type " +
+                std::to_string(dataType));
+    return nullptr;
+  }
+  int64_t *sizes = descriptor->sizes;
+  int64_t *strides = sizes + rank;
+  if (strides[rank - 1] != 1) {
+    reportError("mgpuTensorMapEncodeTiledMemref: the innermost stride must "
+                "be 1, got " +
+                std::to_string(strides[rank - 1]));
+    return nullptr;
+  }
+  // The driver lists dimensions innermost first, and the strides (in bytes)
+  // of all but the innermost.
+  cuuint64_t globalDim[kMaxRank], globalStrides[kMaxRank - 1];
+  cuuint32_t box[kMaxRank], elementStrides[kMaxRank];
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    globalDim[dim] = sizes[rank - 1 - dim];
+    box[dim] = boxDims[rank - 1 - dim];
+    elementStrides[dim] = 1;
+  }
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    globalStrides[dim] = strides[rank - 2 - dim] * elementBytes;
+  ScopedContext context;
+  if (!context.active())
+    return nullptr;
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  if (VX_CUDA_CHECK(cuTensorMapEncodeTiled(
+          &map, static_cast<CUtensorMapDataType>(dataType),
+          static_cast<cuuint32_t>(rank),
+          descriptor->data + descriptor->offset * elementBytes, globalDim,
+          globalStrides, box, elementStrides,
+          static_cast<CUtensorMapInterleave>(interleave),
+          static_cast<CUtensorMapSwizzle>(swizzle),
+          static_cast<CUtensorMapL2promotion>(l2Promotion),
+          static_cast<CUtensorMapFloatOOBfill>(oobFill))))
+    return nullptr;
+  return getDeviceTensorMap(map);
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,

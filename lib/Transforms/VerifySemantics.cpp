@@ -1,24 +1,27 @@
 //===- VerifySemantics.cpp - Check the dimension-semantics contract -------===//
 //
 // A parallel dimension promises that instances differing in it neither write
-// the same element nor read what another writes. This pass proves violations
-// (errors), says where it cannot prove race freedom (warnings), checks that
-// tokens are awaited exactly once on every path with their buffers left
-// alone in between, and remarks on arbitrary dimensions that could be
-// parallel and on device spawns that run on one CTA. See docs/design.md.
+// the same element nor read what another writes; a thread loop promises the
+// same of its iterations, and private scratch used in thread loops stays
+// with one thread. This pass proves violations (errors), says where it
+// cannot prove their absence (warnings), checks that tokens are awaited
+// exactly once on every path with the memory of their transfers left alone
+// in between, checks the aliasing contract at call sites, and remarks on
+// arbitrary dimensions that could be parallel and on device spawns that run
+// on one CTA. See docs/design.md, "Static checking".
 //
 //===----------------------------------------------------------------------===//
 
-#include "AddressModel.h"
-
+#include "Vx/Analysis/AddressModel.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir {
 namespace vx {
@@ -32,208 +35,417 @@ using namespace mlir::vx;
 
 namespace {
 
-/// Computes which grid dimensions of `spawn` the values inside its body
-/// depend on, through SSA operands and the bounds of enclosing loops.
-class GridDependence {
-public:
-  explicit GridDependence(SpawnOp spawn) : spawn(spawn) {}
-
-  /// Adds the grid dimensions `value` depends on to `dims`.
-  void collect(Value value, llvm::SmallBitVector &dims) {
-    SmallVector<Value> worklist{value};
-    llvm::SmallPtrSet<void *, 16> visited;
-    while (!worklist.empty()) {
-      Value current = worklist.pop_back_val();
-      if (!visited.insert(current.getAsOpaquePointer()).second)
-        continue;
-      if (!spawn.getBody().isAncestor(current.getParentRegion()))
-        continue; // Defined above the spawn: the same for every instance.
-      if (auto arg = dyn_cast<BlockArgument>(current)) {
-        // A loop induction variable or iter_arg depends on the loop's
-        // operands (bounds, steps, initial values).
-        Operation *owner = arg.getOwner()->getParentOp();
-        if (owner != spawn)
-          llvm::append_range(worklist, owner->getOperands());
-        continue;
-      }
-      Operation *def = current.getDefiningOp();
-      if (auto index = dyn_cast<GridIndexOp>(def)) {
-        dims.set(index.getDim());
-        continue;
-      }
-      llvm::append_range(worklist, def->getOperands());
-    }
-  }
-
-private:
-  SpawnOp spawn;
-};
-
-std::string formatInstance(ArrayRef<int64_t> coordinates) {
+std::string formatTuple(ArrayRef<int64_t> values) {
   std::string text = "(";
   llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(coordinates, os);
+  llvm::interleaveComma(values, os);
   os << ")";
   return text;
+}
+
+/// " when %off = 1 and %n = 2", the values a witness assumes.
+std::string formatAssumptions(const CollisionResult &result) {
+  if (result.assumptions.empty())
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << (result.provenForAllValues ? " (with " : " when ");
+  llvm::interleave(
+      result.assumptions, os,
+      [&](const std::pair<Value, APInt> &assumption) {
+        assumption.first.printAsOperand(os, OpPrintingFlags());
+        os << " = ";
+        if (assumption.second.getBitWidth() == 1)
+          os << (assumption.second.isOne() ? "true" : "false");
+        else
+          os << assumption.second.getSExtValue();
+      },
+      " and ");
+  if (result.provenForAllValues)
+    os << ")";
+  return text;
+}
+
+/// The kind of the atomic update an access makes, for messages.
+StringRef getAtomicName(const Access &access) {
+  return arith::stringifyAtomicRMWKind(*access.atomicKind);
 }
 
 /// The checks of one spawn.
 class SpawnChecker {
 public:
   SpawnChecker(SpawnOp spawn, bool allowRaces)
-      : spawn(spawn), allowRaces(allowRaces), dependence(spawn),
-        accesses(collectAccesses(spawn)) {
-    for (const Access &access : accesses)
-      accessesByOp[access.op].push_back(&access);
-  }
+      : spawn(spawn), allowRaces(allowRaces), analysis(spawn) {}
 
   LogicalResult check() {
+    collectRoots();
     checkWritesIndependentOfParallelDims();
     checkWriteCollisions();
     checkReadsOfWrites();
+    checkThreadLoops();
+    checkOwnership();
     checkTokens();
     remarkOrderFreeDims();
     if (spawn.getTopology() != Topology::host &&
-        llvm::none_of(spawn.getSemantics(), [](Attribute attr) {
-          return cast<DimensionSemanticsAttr>(attr).getValue() ==
-                 DimensionSemantics::parallel;
-        }))
+        spawn.getParallelDims().empty())
       spawn.emitRemark("device spawn has no parallel dimension: it runs on "
                        "a single CTA");
     return failure(failed);
   }
 
 private:
-  bool isCaptured(Value root) {
-    return !spawn.getBody().isAncestor(root.getParentRegion());
+  /// The shared memory the spawn touches; the Unknown root last.
+  void collectRoots() {
+    for (const Access &access : analysis.getAccesses())
+      for (const Access::Candidate &candidate : access.candidates)
+        if (candidate.root.isShared() &&
+            !llvm::is_contained(sharedRoots, candidate.root))
+          sharedRoots.push_back(candidate.root);
+    // The Unknown root last.
+    auto unknown = llvm::find_if(sharedRoots, [](const MemoryRoot &root) {
+      return root.kind == MemoryRoot::Kind::Unknown;
+    });
+    if (unknown != sharedRoots.end()) {
+      MemoryRoot root = *unknown;
+      sharedRoots.erase(unknown);
+      sharedRoots.push_back(root);
+    }
   }
 
-  /// A proven race: an error, or a warning under allow-races.
-  InFlightDiagnostic reportRace(Operation *op) {
+  /// The accesses that may touch `root`; for the Unknown root, those that
+  /// go through untraced memrefs only (others are compared with their own
+  /// roots).
+  SmallVector<const Access *> getAccessesOf(const MemoryRoot &root,
+                                            function_ref<bool(const Access &)> filter) {
+    SmallVector<const Access *> result;
+    for (const Access &access : analysis.getAccesses()) {
+      if (!filter(access))
+        continue;
+      bool touches =
+          root.kind == MemoryRoot::Kind::Unknown
+              ? llvm::any_of(access.candidates,
+                             [](const Access::Candidate &candidate) {
+                               return candidate.root.kind ==
+                                      MemoryRoot::Kind::Unknown;
+                             })
+              : access.touches(root);
+      if (touches)
+        result.push_back(&access);
+    }
+    return result;
+  }
+
+  /// A proven race: an error (a warning under allow-races); a race for some
+  /// values: a warning.
+  InFlightDiagnostic reportRace(Operation *op, const CollisionResult &result) {
     raced.insert(op);
-    if (allowRaces)
+    if (allowRaces || !result.provenForAllValues)
       return op->emitWarning();
     failed = true;
     return op->emitError();
   }
 
-  /// Rule 1: a captured write whose address ignores a parallel dimension of
-  /// extent > 1 is written by every instance along it.
-  void checkWritesIndependentOfParallelDims() {
-    for (const Access &access : accesses) {
-      if (!access.isWrite || access.unmodelled || !isCaptured(access.root))
-        continue;
-      llvm::SmallBitVector dims(spawn.getRank());
-      for (Value index : access.indices)
-        dependence.collect(index, dims);
-      // A condition on a dimension may leave one writer along it: rule 2
-      // decides those.
-      for (Operation *parent = access.op->getParentOp(); parent != spawn;
-           parent = parent->getParentOp())
-        if (auto branch = dyn_cast<scf::IfOp>(parent))
-          dependence.collect(branch.getCondition(), dims);
-      // The offsets and sizes of the views are part of the address.
-      for (Value buffer = access.buffer; buffer != access.root;) {
-        auto view = buffer.getDefiningOp<ViewLikeOpInterface>();
-        for (Value operand : view->getOperands())
-          if (operand != view.getViewSource())
-            dependence.collect(operand, dims);
-        buffer = view.getViewSource();
-      }
-      for (unsigned dim = 0; dim < spawn.getRank(); ++dim) {
-        if (spawn.getDimSemantics(dim) != DimensionSemantics::parallel ||
-            dims.test(dim) || spawn.getStaticGrid()[dim] == 1)
-          continue;
-        InFlightDiagnostic diag = reportRace(access.op);
-        diag << "write to memory captured by the spawn does not depend on "
-                "parallel dimension "
-             << dim << ": every instance along it writes the same address";
-        diag.attachNote(spawn.getLoc())
-            << "mark dimension " << dim
-            << " 'arbitrary' or index the write by 'vx.grid_index " << dim
-            << "'";
-        break;
-      }
-    }
-  }
-
   void warnOnce(Operation *op, const Twine &message) {
-    if (warned.insert(op).second)
+    if (warned.insert(op).second && !raced.contains(op))
       op->emitWarning(message);
   }
 
-  /// Rule 2: two parallel instances writing one captured element.
+  /// Rule 1: a captured write whose address and control ignore a parallel
+  /// dimension of extent > 1 is written by every instance along it.
+  void checkWritesIndependentOfParallelDims() {
+    for (const Access &access : analysis.getAccesses()) {
+      if (access.kind != AccessKind::Write || raced.contains(access.op))
+        continue;
+      auto [dims, varies] = analysis.getDependences(access);
+      for (unsigned dim : spawn.getParallelDims()) {
+        if (dims.test(dim) || spawn.getStaticGrid()[dim] == 1)
+          continue;
+        for (const MemoryRoot &root : sharedRoots) {
+          if (root.kind == MemoryRoot::Kind::Unknown || !access.touches(root))
+            continue;
+          CollisionResult result = analysis.findCollision(
+              access, access, root,
+              PairRelation::alongDimension(dim, /*sameParallelPoint=*/true));
+          if (result.kind != CollisionResult::Collision)
+            continue;
+          InFlightDiagnostic diag = reportRace(access.op, result);
+          diag << "write to memory captured by the spawn does not depend on "
+                  "parallel dimension "
+               << dim
+               << (result.provenForAllValues
+                       ? ": every instance along it writes the same address"
+                       : ": instances along it write the same address")
+               << formatAssumptions(result);
+          diag.attachNote(spawn.getLoc())
+              << "mark dimension " << dim
+              << " 'arbitrary' or index the write by 'vx.grid_index " << dim
+              << "'";
+          break;
+        }
+        if (raced.contains(access.op))
+          break;
+      }
+    }
+  }
+
+  /// Rule 2: two parallel instances writing one element (atomic updates of
+  /// one commutative kind excepted).
   void checkWriteCollisions() {
-    for (auto [position, first] : llvm::enumerate(accesses)) {
-      if (!first.isWrite || !isCaptured(first.root))
-        continue;
-      for (const Access &second : ArrayRef(accesses).drop_front(position)) {
-        if (!second.isWrite || second.root != first.root ||
-            raced.contains(first.op) || raced.contains(second.op))
-          continue;
-        CollisionResult result = findCollision(
-            spawn, first, second, InstanceRelation::differentParallelPoints());
-        if (result.kind == CollisionResult::Unknown) {
-          warnOnce(second.op,
-                   "cannot prove that parallel instances write distinct "
-                   "elements: " +
-                       result.reason);
-          continue;
-        }
-        if (result.kind != CollisionResult::Collision)
-          continue;
-        InFlightDiagnostic diag = reportRace(second.op);
-        diag << "parallel instances " << formatInstance(result.instance0)
-             << " and " << formatInstance(result.instance1)
-             << " write the same element of memory captured by the spawn";
-        if (&first != &second)
-          diag.attachNote(first.op->getLoc()) << "the other write";
-        diag.attachNote(spawn.getLoc())
-            << "mark the dimensions the address does not tell apart "
-               "'arbitrary', or index the write so that parallel instances "
-               "write distinct elements";
-      }
+    for (const MemoryRoot &root : sharedRoots) {
+      SmallVector<const Access *> writes = getAccessesOf(
+          root, [](const Access &access) { return access.isWrite(); });
+      DenseMap<const Access *, unsigned> order;
+      for (auto [position, access] : llvm::enumerate(writes))
+        order[access] = position;
+      auto skip = [&](const Access *first, const Access *second) {
+        return order.lookup(first) > order.lookup(second) ||
+               raced.contains(first->op) || raced.contains(second->op) ||
+               (first->kind == AccessKind::AtomicUpdate &&
+                second->kind == AccessKind::AtomicUpdate &&
+                first->atomicKind == second->atomicKind);
+      };
+      for (const SpawnAnalysis::PairCollision &found : analysis.findCollisions(
+               writes, writes, root,
+               PairRelation::differentParallelPoints(), skip,
+               /*stopAtFirst=*/false))
+        reportWriteCollision(*found.first, *found.second, found.result);
     }
   }
 
-  /// Rule 3: a parallel instance reading what another writes.
+  void reportWriteCollision(const Access &first, const Access &second,
+                            const CollisionResult &result) {
+    if (raced.contains(second.op) || raced.contains(first.op))
+      return;
+    if (result.kind == CollisionResult::Unknown) {
+      warnOnce(second.op, "cannot prove that parallel instances write distinct "
+                          "elements: " +
+                              result.reason);
+      return;
+    }
+    InFlightDiagnostic diag = reportRace(second.op, result);
+    std::string instances = formatTuple(result.instance0) + " and " +
+                            formatTuple(result.instance1);
+    if (first.kind == AccessKind::AtomicUpdate &&
+        second.kind == AccessKind::AtomicUpdate)
+      diag << "parallel instances " << instances
+           << " update the same element of memory captured by the spawn with "
+              "atomic updates that do not commute ('"
+           << getAtomicName(first) << "' and '" << getAtomicName(second)
+           << "')";
+    else if (first.kind == AccessKind::AtomicUpdate ||
+             second.kind == AccessKind::AtomicUpdate)
+      diag << "parallel instances " << instances
+           << " write the same element of memory captured by the spawn, one "
+              "with an atomic update and one with a plain write: the result "
+              "depends on their order";
+    else
+      diag << "parallel instances " << instances
+           << (result.provenForAllValues ? " write" : " may write")
+           << " the same element of memory captured by the spawn";
+    diag << formatAssumptions(result);
+    if (first.op != second.op)
+      diag.attachNote(first.op->getLoc()) << "the other write";
+    diag.attachNote(spawn.getLoc())
+        << "mark the dimensions the address does not tell apart "
+           "'arbitrary', or index the write so that parallel instances "
+           "write distinct elements";
+  }
+
+  /// Rule 3: a parallel instance reading what another writes (or updates
+  /// atomically).
   void checkReadsOfWrites() {
-    for (const Access &read : accesses) {
-      if (read.isWrite || !isCaptured(read.root) || raced.contains(read.op))
+    for (const MemoryRoot &root : sharedRoots) {
+      SmallVector<const Access *> reads = getAccessesOf(
+          root, [](const Access &access) { return !access.isWrite(); });
+      SmallVector<const Access *> writes = getAccessesOf(
+          root, [](const Access &access) { return access.isWrite(); });
+      auto skip = [&](const Access *read, const Access *) {
+        return raced.contains(read->op);
+      };
+      for (const SpawnAnalysis::PairCollision &found : analysis.findCollisions(
+               reads, writes, root, PairRelation::differentParallelPoints(),
+               skip, /*stopAtFirst=*/false))
+        reportReadOfWrite(*found.first, *found.second, found.result);
+    }
+  }
+
+  void reportReadOfWrite(const Access &read, const Access &write,
+                         const CollisionResult &result) {
+    if (raced.contains(read.op))
+      return;
+    if (result.kind == CollisionResult::Unknown) {
+      warnOnce(read.op, "cannot prove that this read does not see another "
+                        "parallel instance's write: " +
+                            result.reason);
+      return;
+    }
+    InFlightDiagnostic diag = reportRace(read.op, result);
+    std::string reader = formatTuple(result.instance0);
+    std::string writer = formatTuple(result.instance1);
+    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(read.op))
+      diag << "'" << read.op->getName()
+           << "' returns the old value of an element that other parallel "
+              "instances update: instance "
+           << reader << " reads what instance " << writer
+           << " writes, so the value depends on their order";
+    else if (write.kind == AccessKind::AtomicUpdate)
+      diag << "read of memory that the spawn updates atomically: parallel "
+              "instance "
+           << reader << " reads the element that instance " << writer
+           << " updates, so the value read depends on their order";
+    else
+      diag << "read of memory that the spawn writes: parallel instance "
+           << reader << " reads the element that instance " << writer
+           << " writes";
+    diag << formatAssumptions(result);
+    if (write.op != read.op)
+      diag.attachNote(write.op->getLoc()) << "written here";
+    diag.attachNote(spawn.getLoc())
+        << "parallel instances must not read what another writes; mark "
+           "the dimension 'arbitrary' to order them";
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Thread loops
+  //===--------------------------------------------------------------------===//
+
+  /// The roots of accesses in `loop` other than allocations inside it (one
+  /// per iteration).
+  SmallVector<MemoryRoot> getThreadLoopRoots(scf::ParallelOp loop) {
+    SmallVector<MemoryRoot> roots;
+    for (const Access &access : analysis.getAccesses()) {
+      if (access.threadLoop != loop)
         continue;
-      for (const Access &write : accesses) {
-        if (!write.isWrite || write.root != read.root ||
-            raced.contains(read.op))
+      for (const Access::Candidate &candidate : access.candidates) {
+        const MemoryRoot &root = candidate.root;
+        if (root.kind == MemoryRoot::Kind::Allocation &&
+            loop->isAncestor(root.value.getDefiningOp()))
           continue;
-        CollisionResult result = findCollision(
-            spawn, read, write, InstanceRelation::differentParallelPoints());
-        if (result.kind == CollisionResult::Unknown) {
-          warnOnce(read.op, "cannot prove that this read does not see "
-                            "another parallel instance's write: " +
-                                result.reason);
-          continue;
-        }
-        if (result.kind != CollisionResult::Collision)
-          continue;
-        InFlightDiagnostic diag = reportRace(read.op);
-        diag << "read of memory that the spawn writes: parallel instance "
-             << formatInstance(result.instance0)
-             << " reads the element that instance "
-             << formatInstance(result.instance1) << " writes";
-        diag.attachNote(write.op->getLoc()) << "written here";
-        diag.attachNote(spawn.getLoc())
-            << "parallel instances must not read what another writes; mark "
-               "the dimension 'arbitrary' to order them";
+        if (!llvm::is_contained(roots, root))
+          roots.push_back(root);
+      }
+    }
+    return roots;
+  }
+
+  /// (a) The iterations of a thread loop are independent.
+  void checkThreadLoops() {
+    for (scf::ParallelOp loop : analysis.getThreadLoops()) {
+      for (const MemoryRoot &root : getThreadLoopRoots(loop)) {
+        SmallVector<const Access *> members = getAccessesOf(
+            root, [&](const Access &access) { return access.threadLoop == loop; });
+        SmallVector<const Access *> writes;
+        for (const Access *access : members)
+          if (access->isWrite())
+            writes.push_back(access);
+        PairRelation relation = PairRelation::sameInstance();
+        relation.threads = PairRelation::Threads::DifferentIterations;
+        relation.threadLoop = loop;
+        auto skip = [&](const Access *first, const Access *second) {
+          return raced.contains(first->op) ||
+                 (first->kind == AccessKind::AtomicUpdate &&
+                  second->kind == AccessKind::AtomicUpdate &&
+                  first->atomicKind == second->atomicKind);
+        };
+        for (const SpawnAnalysis::PairCollision &found :
+             analysis.findCollisions(members, writes, root, relation, skip,
+                                     /*stopAtFirst=*/false))
+          reportIterationConflict(loop, *found.first, *found.second,
+                                  found.result);
       }
     }
   }
 
-  /// Rule 6: an arbitrary dimension along which no two instances touch a
-  /// common element (one a write) could be parallel.
+  void reportIterationConflict(scf::ParallelOp loop, const Access &first,
+                               const Access &second,
+                               const CollisionResult &result) {
+    if (raced.contains(first.op))
+      return;
+    if (result.kind == CollisionResult::Unknown) {
+      warnOnce(first.op, "cannot prove that the iterations of the thread "
+                         "loop touch distinct elements: " +
+                             result.reason);
+      return;
+    }
+    InFlightDiagnostic diag = reportRace(first.op, result);
+    diag << "iterations " << formatTuple(result.iteration0) << " and "
+         << formatTuple(result.iteration1) << " of a thread loop (instance "
+         << formatTuple(result.instance0) << ") "
+         << (first.isWrite() ? "write" : "read and write")
+         << " the same element" << formatAssumptions(result);
+    if (first.op != second.op)
+      diag.attachNote(second.op->getLoc()) << "the other access";
+    diag.attachNote(loop.getLoc())
+        << "the iterations of a thread loop must be independent";
+  }
+
+  /// (b) Private scratch used in thread loops is owned by threads.
+  void checkOwnership() {
+    if (analysis.getThreadLoops().empty())
+      return;
+    for (ScratchOp scratch : spawn.getBody().getOps<ScratchOp>()) {
+      if (scratch.getPlacement() != Memory::private_)
+        continue;
+      MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
+      bool inThreadLoop = llvm::any_of(analysis.getAccesses(), [&](const Access &access) {
+        return access.threadLoop && access.touches(root);
+      });
+      if (!inThreadLoop)
+        continue;
+      OwnershipResult ownership = analysis.checkOwnership(scratch, std::nullopt);
+      switch (ownership.kind) {
+      case OwnershipResult::OwnedForAnyThreadCount:
+        break;
+      case OwnershipResult::Unknown:
+        scratch.emitWarning("cannot prove that the threads own this private "
+                            "scratch: ")
+            << ownership.reason;
+        break;
+      case OwnershipResult::OwnedForSomeThreadCounts: {
+        InFlightDiagnostic diag = scratch.emitWarning(
+            "private scratch used in thread loops is owned by threads only "
+            "when their number is one of ");
+        llvm::interleaveComma(ownership.threadCounts, diag);
+        break;
+      }
+      case OwnershipResult::NotOwned: {
+        const CollisionResult &witness = ownership.witness;
+        InFlightDiagnostic diag =
+            witness.provenForAllValues && !allowRaces
+                ? scratch.emitError()
+                : scratch.emitWarning();
+        if (witness.provenForAllValues && !allowRaces)
+          failed = true;
+        diag << "private scratch used in thread loops is not owned by "
+                "threads: ";
+        if (ownership.second->threadLoop)
+          diag << "iterations " << formatTuple(witness.iteration0) << " and "
+               << formatTuple(witness.iteration1)
+               << " touch one element on different threads";
+        else
+          diag << "code outside thread loops reads an element that "
+                  "iteration "
+               << formatTuple(witness.iteration0) << " writes on one thread";
+        diag << " (instances " << formatTuple(witness.instance0) << " and "
+             << formatTuple(witness.instance1) << ")"
+             << formatAssumptions(witness);
+        diag.attachNote(ownership.first->op->getLoc()) << "one access";
+        diag.attachNote(ownership.second->op->getLoc()) << "the other access";
+        break;
+      }
+      }
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Rule 6: remarks
+  //===--------------------------------------------------------------------===//
+
+  /// An arbitrary dimension along which no two instances touch a common
+  /// element (one a write) could be parallel. Silent when unsure.
   void remarkOrderFreeDims() {
-    for (unsigned dim = 0; dim < spawn.getRank(); ++dim) {
-      if (spawn.getDimSemantics(dim) != DimensionSemantics::arbitrary ||
-          spawn.getStaticGrid()[dim] == 1)
+    for (unsigned dim : spawn.getArbitraryDims()) {
+      if (spawn.getStaticGrid()[dim] == 1)
         continue;
       if (isOrderFree(dim))
         spawn.emitRemark("arbitrary dimension ")
@@ -242,21 +454,34 @@ private:
   }
 
   bool isOrderFree(unsigned dim) {
-    for (const Access &write : accesses) {
-      if (!write.isWrite)
+    SmallVector<MemoryRoot> roots;
+    for (const Access &access : analysis.getAccesses())
+      for (const Access::Candidate &candidate : access.candidates)
+        if ((candidate.root.isShared() ||
+             candidate.root.kind == MemoryRoot::Kind::Scratch) &&
+            !llvm::is_contained(roots, candidate.root))
+          roots.push_back(candidate.root);
+    for (const MemoryRoot &root : roots) {
+      SmallVector<const Access *> all = getAccessesOf(
+          root, [](const Access &) { return true; });
+      SmallVector<const Access *> writes;
+      for (const Access *access : all)
+        if (access->isWrite())
+          writes.push_back(access);
+      if (writes.empty())
         continue;
-      bool scratch = write.root.getDefiningOp<ScratchOp>() != nullptr;
-      if (!scratch && !isCaptured(write.root))
-        continue; // Per-instance memory.
-      for (const Access &other : accesses) {
-        if (other.root != write.root)
-          continue;
-        CollisionResult result = findCollision(
-            spawn, write, other,
-            InstanceRelation::alongDimension(dim, /*sameParallelPoint=*/scratch));
-        if (result.kind != CollisionResult::Disjoint)
-          return false;
-      }
+      auto skip = [](const Access *first, const Access *second) {
+        return first->kind == AccessKind::AtomicUpdate &&
+               second->kind == AccessKind::AtomicUpdate &&
+               first->atomicKind == second->atomicKind;
+      };
+      bool scratch = root.kind == MemoryRoot::Kind::Scratch;
+      if (!analysis
+               .findCollisions(writes, all, root,
+                               PairRelation::alongDimension(dim, scratch), skip,
+                               /*stopAtFirst=*/true)
+               .empty())
+        return false;
     }
     return true;
   }
@@ -265,13 +490,20 @@ private:
   // Rule 4: tokens
   //===--------------------------------------------------------------------===//
 
-  /// An outstanding token: the transfers it may stand for, whether it is the
-  /// transfer's own result (not carried through a loop), and whether this
+  /// A transfer a token may stand for, and how its execution relates to the
+  /// code that holds the token (the loops it was carried through).
+  struct Pending {
+    TransferAsyncOp transfer;
+    SmallVector<std::pair<Operation *, PairRelation::Loop>, 1> loops;
+  };
+  /// An outstanding token: the transfers it may stand for, and whether this
   /// region may consume it (tokens from outside a loop body may not).
   struct Outstanding {
-    SmallVector<TransferAsyncOp, 1> transfers;
-    bool direct;
+    SmallVector<Pending, 1> pendings;
     bool consumable;
+    /// A token from outside a loop that the loop awaits in exactly one
+    /// iteration (under a guard): its await in the body consumes it.
+    bool awaitedOnceInLoop = false;
   };
   using TokenState = llvm::MapVector<Value, Outstanding>;
 
@@ -291,8 +523,9 @@ private:
 
   void reportNeverAwaited(Value token, StringRef where) {
     failed = true;
-    Operation *at = token.getDefiningOp() ? token.getDefiningOp()
-                                          : token.getParentBlock()->getParentOp();
+    Operation *at = token.getDefiningOp()
+                        ? token.getDefiningOp()
+                        : token.getParentBlock()->getParentOp();
     at->emitError("token is never awaited on ") << where;
   }
 
@@ -310,7 +543,7 @@ private:
       tokenError(user, "token is awaited more than once");
       return;
     }
-    if (!it->second.consumable) {
+    if (!it->second.consumable && !it->second.awaitedOnceInLoop) {
       tokenError(user, "token from outside the loop is awaited in every "
                        "iteration of the loop; await it once, outside");
       return;
@@ -319,52 +552,71 @@ private:
   }
 
   /// Checks the accesses of `op` (and of the ops nested in it) against the
-  /// buffers of the outstanding transfers.
+  /// memory of the outstanding transfers.
   void checkAccessesWhileOutstanding(Operation *op, const TokenState &state) {
     if (state.empty())
       return;
     op->walk([&](Operation *nested) {
-      auto found = accessesByOp.find(nested);
-      if (found == accessesByOp.end())
-        return;
-      for (const Access *access : found->second)
+      for (const Access *access : analysis.getAccesses(nested))
         for (auto &[token, outstanding] : state)
-          for (TransferAsyncOp transfer : outstanding.transfers)
-            checkAgainstTransfer(*access, transfer, outstanding.direct);
+          for (const Pending &pending : outstanding.pendings)
+            checkAgainstTransfer(*access, pending);
     });
   }
 
-  void checkAgainstTransfer(const Access &access, TransferAsyncOp transfer,
-                            bool direct) {
-    if (access.op == transfer)
+  void checkAgainstTransfer(const Access &access, const Pending &pending) {
+    TransferAsyncOp transfer = pending.transfer;
+    if (access.op == transfer || tokenReported.contains(access.op))
       return;
-    const Access *dst = nullptr, *src = nullptr;
-    for (const Access *own : accessesByOp[transfer])
-      (own->isWrite ? dst : src) = own;
-    auto overlaps = [&](const Access &buffer) {
-      if (buffer.root != access.root)
-        return false;
-      if (!direct) // Carried from another iteration: only the same view.
-        return buffer.buffer == access.buffer;
-      return findCollision(spawn, buffer, access,
-                           InstanceRelation::sameInstance())
-                 .kind == CollisionResult::Collision;
-    };
-    std::string message;
-    if (overlaps(*dst))
-      message = (access.isWrite ? "writes" : "reads") +
-                std::string(" the destination");
-    else if (access.isWrite && overlaps(*src))
-      message = "writes the source";
-    else
-      return;
-    failed = true;
-    InFlightDiagnostic diag = access.op->emitError()
-                              << "'" << access.op->getName() << "' "
-                              << message
-                              << " of a 'vx.transfer_async' before its "
-                                 "'vx.await'";
-    diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+    PairRelation relation = PairRelation::sameInstance();
+    relation.loops.assign(pending.loops.begin(), pending.loops.end());
+    for (const Access *own : analysis.getAccesses(transfer)) {
+      // The destination must not be touched, the source not written.
+      if (!own->isWrite() && !access.isWrite())
+        continue;
+      for (const Access::Candidate &candidate : own->candidates) {
+        if (!access.touches(candidate.root))
+          continue;
+        CollisionResult result =
+            analysis.findCollision(*own, access, candidate.root, relation);
+        if (result.kind == CollisionResult::Disjoint)
+          continue;
+        tokenReported.insert(access.op);
+        std::string what =
+            own->isWrite() ? (access.isWrite() ? "writes the destination"
+                                               : "reads the destination")
+                           : "writes the source";
+        if (result.kind == CollisionResult::Unknown) {
+          InFlightDiagnostic diag = access.op->emitWarning()
+                                    << "cannot prove that '"
+                                    << access.op->getName() << "' "
+                                    << "leaves the memory of a "
+                                       "'vx.transfer_async' alone before its "
+                                       "'vx.await': "
+                                    << result.reason;
+          diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+          return;
+        }
+        InFlightDiagnostic diag = result.provenForAllValues
+                                      ? access.op->emitError()
+                                      : access.op->emitWarning();
+        if (result.provenForAllValues)
+          failed = true;
+        diag << "'" << access.op->getName() << "' " << what
+             << " of a 'vx.transfer_async' before its 'vx.await'"
+             << formatAssumptions(result);
+        diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+        return;
+      }
+    }
+  }
+
+  /// The transfers a token yielded from `block` may stand for.
+  static SmallVector<Pending, 1> getPendings(Value token,
+                                             const TokenState &state) {
+    if (auto it = state.find(token); it != state.end())
+      return it->second.pendings;
+    return {};
   }
 
   void checkBlock(Block &block, TokenState &state) {
@@ -376,7 +628,7 @@ private:
       if (op.getNumRegions() == 0)
         checkAccessesWhileOutstanding(&op, state);
       if (auto transfer = dyn_cast<TransferAsyncOp>(op)) {
-        state.insert({transfer.getToken(), {{transfer}, true, true}});
+        state.insert({transfer.getToken(), {{{transfer, {}}}, true}});
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -416,61 +668,250 @@ private:
     }
   }
 
-  /// The transfers that the loop's token iter_arg `position` may stand for.
-  static SmallVector<TransferAsyncOp, 1>
-  getCarriedTransfers(scf::ForOp loop, unsigned position,
-                      const TokenState &state) {
-    SmallVector<TransferAsyncOp, 1> transfers;
-    if (auto it = state.find(loop.getInitArgs()[position]); it != state.end())
-      llvm::append_range(transfers, it->second.transfers);
-    Value yielded = loop.getBody()->getTerminator()->getOperand(position);
-    if (auto transfer = yielded.getDefiningOp<TransferAsyncOp>())
-      transfers.push_back(transfer);
-    return transfers;
+  /// The transfers that a value yielded by `loop`'s body may stand for,
+  /// seen from the body's next iteration.
+  static SmallVector<Pending, 1> withLoop(SmallVector<Pending, 1> pendings,
+                                          Operation *loop,
+                                          PairRelation::Loop order) {
+    for (Pending &pending : pendings)
+      pending.loops.push_back({loop, order});
+    return pendings;
   }
 
   void checkLoop(scf::ForOp loop, TokenState &state) {
-    TokenState body;
-    for (auto &[token, outstanding] : state)
-      body.insert({token, {outstanding.transfers, outstanding.direct, false}});
-    SmallVector<SmallVector<TransferAsyncOp, 1>> carried;
+    using L = PairRelation::Loop;
+    // What the body's yields stand for, found before checking the body so
+    // that the carried tokens know their transfers.
+    TokenState preview = state;
+    SmallVector<SmallVector<Pending, 1>> initPendings, yieldedPendings;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [position, init] : llvm::enumerate(loop.getInitArgs())) {
-      carried.emplace_back();
+      initPendings.push_back(isToken(init) ? getPendings(init, state)
+                                           : SmallVector<Pending, 1>());
+      yieldedPendings.push_back(
+          isToken(init) ? getStaticPendings(yield.getOperand(position), loop)
+                        : SmallVector<Pending, 1>());
+    }
+    TokenState body;
+    SmallVector<Value> awaitedOnce = getTokensAwaitedOnce(loop, state);
+    for (auto &[token, outstanding] : state)
+      body.insert({token,
+                   {outstanding.pendings, false,
+                    llvm::is_contained(awaitedOnce, token)}});
+    for (auto [position, init] : llvm::enumerate(loop.getInitArgs())) {
       if (!isToken(init))
         continue;
-      carried.back() = getCarriedTransfers(loop, position, state);
-      body.insert({loop.getRegionIterArgs()[position],
-                   {carried.back(), false, true}});
+      SmallVector<Pending, 1> carried =
+          withLoop(initPendings[position], loop, L::First);
+      llvm::append_range(carried,
+                         withLoop(yieldedPendings[position], loop, L::Successor));
+      body.insert({loop.getRegionIterArgs()[position], {carried, true}});
     }
     for (Value init : loop.getInitArgs())
       if (isToken(init)) {
         consume(init, loop, state);
         body.erase(init);
       }
+    for (Value token : awaitedOnce)
+      state.erase(token);
     checkBlock(*loop.getBody(), body);
-    for (Value yielded : loop.getBody()->getTerminator()->getOperands())
+    for (Value yielded : yield.getOperands())
       if (isToken(yielded))
-        consume(yielded, loop.getBody()->getTerminator(), body);
+        consume(yielded, yield, body);
     for (auto &[token, outstanding] : body)
       if (outstanding.consumable)
         reportNeverAwaited(token, "the loop iteration that holds it (await "
                                   "it or carry it to the next iteration)");
-    for (auto [position, result] : llvm::enumerate(loop.getResults()))
-      if (isToken(result))
-        state.insert({result, {carried[position], false, true}});
+    for (auto [position, result] : llvm::enumerate(loop.getResults())) {
+      if (!isToken(result))
+        continue;
+      SmallVector<Pending, 1> after =
+          withLoop(initPendings[position], loop, L::Empty);
+      llvm::append_range(after,
+                         withLoop(yieldedPendings[position], loop, L::Last));
+      state.insert({result, {after, true}});
+    }
+  }
+
+  /// The tokens from outside `loop` that its body awaits only under
+  /// guards that hold in exactly one iteration: the first, in every
+  /// instance, and the loop runs at least once (`if %k == 0 { vx.await }`).
+  /// The tokens returned are consumed by the loop; what cannot be proven of
+  /// them is reported.
+  SmallVector<Value> getTokensAwaitedOnce(scf::ForOp loop,
+                                          const TokenState &state) {
+    SmallVector<Value> result;
+    for (auto &[token, outstanding] : state) {
+      if (!outstanding.consumable)
+        continue;
+      SmallVector<AwaitOp> awaits;
+      for (Operation *user : token.getUsers())
+        if (auto await = dyn_cast<AwaitOp>(user);
+            await && loop->isProperAncestor(await))
+          awaits.push_back(await);
+      if (awaits.size() != 1)
+        continue;
+      AwaitOp await = awaits.front();
+      // The scf.if guards between the loop body and the await.
+      SmallVector<std::pair<Value, bool>> guards;
+      bool onlyGuards = true;
+      Operation *child = await;
+      for (Operation *parent = await->getParentOp(); parent != loop;
+           child = parent, parent = parent->getParentOp()) {
+        auto branch = dyn_cast<scf::IfOp>(parent);
+        if (!branch) {
+          onlyGuards = false;
+          break;
+        }
+        guards.push_back({branch.getCondition(),
+                          branch.getThenRegion().isAncestor(child->getParentRegion())});
+      }
+      if (!onlyGuards || guards.empty())
+        continue; // Awaited in every iteration: reported at the await.
+      std::reverse(guards.begin(), guards.end());
+      // Consumed by the loop either way; what cannot be proven is reported
+      // here only.
+      result.push_back(token);
+      if (!isAwaitedExactlyOnce(loop, await, guards))
+        continue;
+      // Until the await, the transfer is outstanding in the first
+      // iteration.
+      checkBeforeGuardedAwait(loop, await, outstanding);
+    }
+    return result;
+  }
+
+  /// Whether the guarded `await` runs in the first iteration of `loop` and
+  /// in no other, and the loop runs, in every instance; reports what fails.
+  bool isAwaitedExactlyOnce(scf::ForOp loop, AwaitOp await,
+                            ArrayRef<std::pair<Value, bool>> guards) {
+    auto report = [&](const CollisionResult &result, StringRef what) {
+      if (result.kind == CollisionResult::Collision &&
+          result.provenForAllValues) {
+        tokenError(await, what);
+      } else {
+        InFlightDiagnostic diag = await.emitWarning()
+                                  << "cannot prove that the token is "
+                                     "awaited exactly once: "
+                                  << what;
+        if (result.kind == CollisionResult::Unknown)
+          diag << " (" << result.reason << ")";
+        else
+          diag << formatAssumptions(result);
+      }
+      return false;
+    };
+    Block *body = loop.getBody();
+    // Two iterations reach the await.
+    PairRelation later = PairRelation::sameInstance();
+    later.withLoop(loop, PairRelation::Loop::Later);
+    CollisionResult twice = analysis.findCoExecution(await, await, later);
+    if (twice.kind != CollisionResult::Disjoint)
+      return report(twice, "token is awaited more than once (in two "
+                           "iterations of the loop)");
+    // The first iteration misses it: some guard fails there.
+    for (unsigned level = 0; level < guards.size(); ++level) {
+      SmallVector<std::pair<Value, bool>> conditions(guards.begin(),
+                                                     guards.begin() + level);
+      conditions.push_back({guards[level].first, !guards[level].second});
+      CollisionResult missed =
+          analysis.findExecution(body, conditions, loop);
+      if (missed.kind != CollisionResult::Disjoint)
+        return report(missed, "token is never awaited on some path: the "
+                              "first iteration of the loop does not reach "
+                              "the await");
+    }
+    // The loop runs no iteration.
+    CollisionResult empty = analysis.findExecution(
+        loop->getBlock(), {}, nullptr, loop);
+    if (empty.kind != CollisionResult::Disjoint)
+      return report(empty, "token is never awaited on some path: the loop "
+                           "may run no iteration");
+    return true;
+  }
+
+  /// Checks the accesses of `loop`'s first iteration before `await` against
+  /// the outstanding transfers.
+  void checkBeforeGuardedAwait(scf::ForOp loop, AwaitOp await,
+                               const Outstanding &outstanding) {
+    SmallVector<Pending, 1> first =
+        withLoop(outstanding.pendings, loop, PairRelation::Loop::First);
+    TokenState window;
+    window.insert({await.getToken(), {first, false}});
+    // The ops before the await in its block and before each guard in theirs.
+    for (Operation *marker = await;;) {
+      Block *block = marker->getBlock();
+      for (Operation &op : *block) {
+        if (&op == marker)
+          break;
+        checkAccessesWhileOutstanding(&op, window);
+      }
+      if (block == loop.getBody())
+        break;
+      marker = block->getParentOp();
+    }
+  }
+
+  /// The transfers a token value of `loop`'s body stands for, from its
+  /// definition (transfers, and scf.if and scf.for results in the body).
+  SmallVector<Pending, 1> getStaticPendings(Value token, scf::ForOp loop) {
+    SmallVector<Pending, 1> result;
+    SmallVector<std::pair<Value, SmallVector<std::pair<Operation *, PairRelation::Loop>, 1>>> stack{{token, {}}};
+    unsigned steps = 0;
+    while (!stack.empty() && ++steps < 64) {
+      auto [value, loops] = stack.pop_back_val();
+      Operation *def = value.getDefiningOp();
+      if (auto transfer = dyn_cast_or_null<TransferAsyncOp>(def)) {
+        result.push_back({transfer, loops});
+        continue;
+      }
+      if (auto branch = dyn_cast_or_null<scf::IfOp>(def)) {
+        unsigned position = cast<OpResult>(value).getResultNumber();
+        stack.push_back({branch.thenYield().getOperand(position), loops});
+        stack.push_back({branch.elseYield().getOperand(position), loops});
+        continue;
+      }
+      if (auto inner = dyn_cast_or_null<scf::ForOp>(def)) {
+        unsigned position = cast<OpResult>(value).getResultNumber();
+        auto emptyLoops = loops;
+        emptyLoops.push_back({inner, PairRelation::Loop::Empty});
+        stack.push_back({inner.getInitArgs()[position], emptyLoops});
+        auto lastLoops = loops;
+        lastLoops.push_back({inner, PairRelation::Loop::Last});
+        stack.push_back(
+            {inner.getBody()->getTerminator()->getOperand(position), lastLoops});
+        continue;
+      }
+      // The loop's own iteration argument carried unchanged: the transfers
+      // of earlier iterations, at any distance.
+      if (auto arg = dyn_cast<BlockArgument>(value);
+          arg && arg.getOwner() == loop.getBody()) {
+        OpOperand *init = loop.getTiedLoopInit(arg);
+        if (init)
+          if (auto transfer = init->get().getDefiningOp<TransferAsyncOp>())
+            result.push_back({transfer, loops});
+      }
+    }
+    return result;
   }
 
   void checkIf(scf::IfOp branch, TokenState &state) {
     SmallVector<TokenState, 2> branches;
+    SmallVector<SmallVector<Pending, 1>> resultPendings(branch.getNumResults());
     for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
       TokenState &branchState = branches.emplace_back(state);
       if (region->empty())
         continue;
       Block &block = region->front();
       checkBlock(block, branchState);
-      for (Value yielded : block.getTerminator()->getOperands())
-        if (isToken(yielded))
-          consume(yielded, block.getTerminator(), branchState);
+      for (auto [position, yielded] :
+           llvm::enumerate(block.getTerminator()->getOperands())) {
+        if (!isToken(yielded))
+          continue;
+        llvm::append_range(resultPendings[position],
+                           getPendings(yielded, branchState));
+        consume(yielded, block.getTerminator(), branchState);
+      }
       branchState.remove_if([&](const auto &entry) {
         if (state.contains(entry.first))
           return false;
@@ -485,26 +926,83 @@ private:
       failed = true;
       InFlightDiagnostic diag = branch.emitError(
           "token is awaited in one branch of 'scf.if' but not the other");
-      for (TransferAsyncOp transfer : outstanding.transfers)
-        diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+      for (const Pending &pending : outstanding.pendings)
+        diag.attachNote(pending.transfer->getLoc()) << "the transfer starts here";
       // Reported: do not report it again as never awaited.
       branches[0].erase(token);
       branches[1].erase(token);
     }
     state = branches[0];
-    for (Value result : branch.getResults())
+    for (auto [position, result] : llvm::enumerate(branch.getResults()))
       if (isToken(result))
-        state.insert({result, {{}, false, true}});
+        state.insert({result, {resultPendings[position], true}});
   }
 
   SpawnOp spawn;
   bool allowRaces;
-  GridDependence dependence;
-  SmallVector<Access> accesses;
-  DenseMap<Operation *, SmallVector<const Access *>> accessesByOp;
-  llvm::SmallPtrSet<Operation *, 8> raced, warned;
+  SpawnAnalysis analysis;
+  SmallVector<MemoryRoot> sharedRoots;
+  llvm::SmallPtrSet<Operation *, 8> raced, warned, tokenReported;
   bool failed = false;
 };
+
+/// The aliasing contract at call sites: distinct memref arguments of a
+/// function with spawns do not overlap.
+LogicalResult checkCallSites(Operation *root) {
+  bool failed = false;
+  SymbolTableCollection symbols;
+  root->walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        call.resolveCallableInTable(&symbols));
+    if (!callee || callee.isExternal())
+      return;
+    SmallVector<SpawnOp> spawns;
+    callee->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    if (spawns.empty())
+      return;
+    ValueRange operands = call.getArgOperands();
+    // A memref root of each argument (its only one), as the caller sees it.
+    SmallVector<std::optional<Access::Candidate>> roots;
+    for (Value operand : operands) {
+      roots.emplace_back();
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      SmallVector<Access::Candidate, 1> candidates =
+          traceMemoryRoots(operand, spawns.front());
+      if (candidates.size() == 1 &&
+          candidates.front().root.kind != MemoryRoot::Kind::Unknown)
+        roots.back() = candidates.front();
+    }
+    // Whether a spawn of the callee writes argument `position`.
+    auto isWritten = [&](unsigned position) {
+      Value argument = callee.getArgument(position);
+      MemoryRoot root{MemoryRoot::Kind::Captured, argument, {}};
+      return llvm::any_of(spawns, [&](SpawnOp spawn) {
+        return SpawnAnalysis(spawn).mayBeWritten(root);
+      });
+    };
+    for (unsigned first = 0; first < operands.size(); ++first) {
+      for (unsigned second = first + 1; second < operands.size(); ++second) {
+        if (!roots[first] || !roots[second] ||
+            !(roots[first]->root == roots[second]->root))
+          continue;
+        if (!isWritten(first) && !isWritten(second))
+          continue;
+        bool identical = operands[first] == operands[second];
+        failed |= identical;
+        InFlightDiagnostic diag =
+            identical ? call->emitError() : call->emitWarning();
+        diag << (identical ? "passes one buffer" : "passes views of one buffer")
+             << " as arguments " << first << " and " << second << " of @"
+             << callee.getName()
+             << ", whose spawns write one of them and assume distinct memref "
+                "arguments do not overlap";
+        diag.attachNote(spawns.front().getLoc()) << "the spawn";
+      }
+    }
+  });
+  return failure(failed);
+}
 
 struct VxVerifySemanticsPass
     : public vx::impl::VxVerifySemanticsBase<VxVerifySemanticsPass> {
@@ -516,6 +1014,8 @@ struct VxVerifySemanticsPass
       if (failed(SpawnChecker(spawn, allowRaces).check()))
         anyFailed = true;
     });
+    if (failed(checkCallSites(getOperation())))
+      anyFailed = true;
     if (anyFailed)
       signalPassFailure();
   }

@@ -383,10 +383,10 @@ def compile(module: "Module", target: str = "cpu", *,
     returns it as a vx.Library (`.path`, one callable per function).
 
     target "cpu" lowers with --vx-to-llvm (options openmp, reverse_parallel,
-    via_gpu, threads_per_block, allow_races); the library needs libc, libm
-    and, with openmp, libomp (copied beside it). target "cuda" lowers with
-    --vx-to-ptx (options chip, features, format (default fatbin),
-    threads_per_block): the host code is compiled ahead of time with the
+    via_gpu, threads_per_block, stages, allow_races); the library needs libc,
+    libm and, with openmp, libomp (copied beside it). target "cuda" lowers
+    with --vx-to-ptx (options chip, features, format (default fatbin),
+    threads_per_block, stages): the host code is compiled ahead of time with the
     device binary embedded, and the library needs libvx_cuda_runtime.so
     (copied beside it) and the driver's libcuda.so.1. `functions` keeps only
     those functions (and what they call). `output` is where the library is
@@ -423,7 +423,7 @@ def _copy_atomically(source: str, destination: str) -> None:
 
 def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
-    `options` (openmp, reverse_parallel, via_gpu, threads_per_block,
+    `options` (openmp, reverse_parallel, via_gpu, threads_per_block, stages,
     allow_races): the module is compiled to a CPU library (cached, see the
     module docstring) and @fn called through vx.runtime. numpy arrays are
     passed as memrefs and updated in place; ints and floats as scalars.

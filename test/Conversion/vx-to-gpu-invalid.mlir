@@ -191,10 +191,11 @@ func.func @host_call(%v: f32) {
 // -----
 
 // The GPU mapping counts CTAs in an index: a static grid beyond it is an
-// error before anything is rewritten (the CPU path needs no product).
+// error before anything is rewritten (the CPU path needs no product). One
+// instance per CTA, so that the CTAs are as many as the instances.
 func.func @static_overflow(%out: memref<?x?xi64>) {
   // expected-error @below {{'vx.spawn' op has more CTAs along its parallel dimensions (4611686018427387904 x 3) than the GPU mapping can count in an index (2^63-1); make a dimension 'arbitrary' or split the spawn}}
-  vx.spawn on tensor_core grid [4611686018427387904, 3] semantics [parallel, parallel] {
+  vx.spawn on tensor_core grid [4611686018427387904, 3] semantics [parallel, parallel] threads 1 {
     %i = vx.grid_index 0
     %j = vx.grid_index 1
     %one = arith.constant 1 : i64

@@ -1,12 +1,18 @@
-// RUN: vx-opt %s --convert-vx-to-gpu | FileCheck %s
+// One instance per CTA (threads-per-block=1), 32 instances, and the default
+// CTA size of 256 threads.
+// RUN: vx-opt %s --convert-vx-to-gpu="threads-per-block=1" | FileCheck %s
+// RUN: vx-opt %s --convert-vx-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // RUN: vx-opt %s --convert-vx-to-gpu="threads-per-block=32" | FileCheck %s --check-prefix=TPB
 
-// Private scratch is an alloca at the top of the kernel; smem scratch a view
-// of the launch's dynamic shared memory seen through a memory-space cast, so
-// its users keep their types. A transfer from global memory into smem
+// Private scratch is a 16-byte aligned alloca at the top of the kernel; smem
+// scratch a view of the launch's dynamic shared memory seen through a
+// memory-space cast, so its users keep their types. The kernel assumes that
+// captured buffers are 16-byte aligned. A transfer from global memory into smem
 // scratch becomes cp.async chunks (here one 16-byte chunk per row) committed
 // as one group, and its await a wait for that group where the await was;
 // memref.copy becomes a loop copy in the kernel.
+// DEFAULT-LABEL: func @scratch
+// DEFAULT: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c4096_i32
 // CHECK-LABEL: func @scratch
 // CHECK: %[[BYTES:.*]] = arith.constant 16 : i32
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]
@@ -14,9 +20,10 @@
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TILE:.*]] = memref.memory_space_cast %[[VIEW]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
-// CHECK: %[[ACC:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: %[[ACC:.*]] = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+// CHECK: %[[A:.*]] = memref.assume_alignment %arg0, 16 : memref<64x16xf32>
 // CHECK: scf.for %[[K:.*]] =
-// CHECK: %[[SRC:.*]] = memref.subview
+// CHECK: %[[SRC:.*]] = memref.subview %[[A]]
 // CHECK: %[[WGTILE:.*]] = memref.memory_space_cast %[[TILE]] : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[E:.*]] =
 // CHECK-NEXT: nvgpu.device_async_copy %[[SRC]][%[[E]]], %[[WGTILE]][%[[E]]], 4 {bypassL1} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, #gpu.address_space<workgroup>>

@@ -91,6 +91,52 @@ func.func @threads_not_i64() {
 
 // -----
 
+func.func @zero_stages() {
+  // expected-error @+1 {{'vx.spawn' op stages must be at least 1, got 0}}
+  vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] stages 0 {
+  }
+  return
+}
+
+// -----
+
+func.func @negative_stages() {
+  // expected-error @+1 {{'vx.spawn' op stages must be at least 1, got -2}}
+  vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] threads 32 stages -2 {
+  }
+  return
+}
+
+// -----
+
+func.func @stages_before_threads() {
+  // expected-error @+1 {{expected '{' to begin a region}}
+  vx.spawn on tensor_core grid [4] semantics [arbitrary] stages 2 threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @stages_not_integer() {
+  // expected-error @+1 {{expected the number of pipeline stages after 'stages'}}
+  vx.spawn on tensor_core grid [4] semantics [arbitrary] stages double {
+  }
+  return
+}
+
+// -----
+
+func.func @stages_not_i64() {
+  // expected-error @+1 {{'vx.spawn' op attribute 'stages' failed to satisfy constraint: 64-bit signless integer attribute}}
+  "vx.spawn"() <{semantics = [#vx.semantics<arbitrary>], stages = 2 : i32, static_grid = array<i64: 4>, topology = #vx.topology<host>}> ({
+    "vx.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
 func.func @unknown_semantics() {
   // expected-error @+1 {{expected 'parallel' or 'arbitrary', got 'sequential'}}
   vx.spawn on host grid [4] semantics [sequential] {

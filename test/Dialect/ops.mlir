@@ -77,6 +77,26 @@ func.func @threads(%rows: index, %x: memref<?x1024xf32>) {
   return
 }
 
+// The pipeline stages of a spawn's transfers: printed after the threads
+// clause when present, with or without it.
+// CHECK-LABEL: func @stages
+// CHECK: vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] threads 128 stages 3 {
+// CHECK: vx.spawn on tensor_core grid [4] semantics [arbitrary] stages 1 {
+// CHECK: vx.spawn on host grid [2] semantics [arbitrary] {
+// GENERIC-LABEL: sym_name = "stages"
+// GENERIC: "vx.spawn"() <{semantics = [#vx.semantics<parallel>, #vx.semantics<arbitrary>], stages = 3 : i64, static_grid = array<i64: 4, 8>, threads = 128 : i64, topology = #vx.topology<tensor_core>}>
+// GENERIC: "vx.spawn"() <{semantics = [#vx.semantics<arbitrary>], stages = 1 : i64, static_grid = array<i64: 4>, topology = #vx.topology<tensor_core>}>
+// GENERIC: "vx.spawn"() <{semantics = [#vx.semantics<arbitrary>], static_grid = array<i64: 2>, topology = #vx.topology<host>}>
+func.func @stages() {
+  vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] threads 128 stages 3 {
+  }
+  vx.spawn on tensor_core grid [4] stages 1 {
+  }
+  vx.spawn on host grid [2] {
+  }
+  return
+}
+
 // CHECK-LABEL: func @six_dims
 // CHECK: vx.spawn on tensor_core grid [2, %{{.*}}, 3, 1, %{{.*}}, 5] semantics [parallel, arbitrary, parallel, arbitrary, parallel, parallel]
 // CHECK: vx.grid_index 5

@@ -9,6 +9,11 @@
 // RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
+// Pipelined transfers (stages=4) change no number.
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --vx-to-llvm="via-gpu=true stages=4" | %mlir_runner -e main | FileCheck %s
+// On sm_90 the tiles are TMA loads issued by thread 0 of the CTA.
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --convert-vx-to-gpu="chip=sm_90a stages=4" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %S/../../examples/attention.mlir %s | vx-opt --convert-vx-to-gpu="chip=sm_90a stages=4" | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 

@@ -69,7 +69,7 @@ func.func @masked_kernel(%x: memref<8x8xf32>, %out: memref<8xf32>) {
   return
 }
 
-// out[i] = max over k of x[i, k] * x[i, k], as a two-op reduction.
+// out[i] = max over k of x[i, k] * x[i, k], by a two-op combiner.
 func.func @reduce_kernel(%x: memref<8x8xf32>, %out: memref<8xf32>) {
   vx.spawn on tensor_core grid [8] semantics [parallel] {
     %i = vx.grid_index 0
@@ -79,10 +79,13 @@ func.func @reduce_kernel(%x: memref<8x8xf32>, %out: memref<8xf32>) {
     %zero = arith.constant 0.0 : f32
     %m = scf.parallel (%k) = (%c0) to (%c8) step (%c1) init (%zero) -> f32 {
       %v = memref.load %x[%i, %k] : memref<8x8xf32>
-      scf.reduce(%v : f32) {
+      %sq = arith.mulf %v, %v : f32
+      // An associative and commutative combiner, as a reduction's must be
+      // (the order of its combinations is unspecified).
+      scf.reduce(%sq : f32) {
       ^bb0(%l: f32, %r: f32):
-        %sq = arith.mulf %r, %r : f32
-        %mx = arith.maximumf %l, %sq : f32
+        %gt = arith.cmpf ogt, %l, %r : f32
+        %mx = arith.select %gt, %l, %r : f32
         scf.reduce.return %mx : f32
       }
     }

@@ -6,6 +6,9 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
+// The stages of pipelined transfers (VX_SPEC 2.2) change no number: the
+// option, and the clause of @row_sums that overrides it.
+// RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -17,7 +20,7 @@ func.func @row_sums(%in: memref<8x8xf32>, %sums: memref<8xf32>) {
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   %zero = arith.constant 0.0 : f32
-  vx.spawn on tensor_core grid [4, 2] semantics [parallel, arbitrary] {
+  vx.spawn on tensor_core grid [4, 2] semantics [parallel, arbitrary] stages 2 {
     %tile = vx.scratch smem : memref<2x4xf32>
     %acc = vx.scratch : memref<2xf32>
     %band = vx.grid_index 0

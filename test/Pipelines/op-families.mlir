@@ -303,8 +303,11 @@ func.func @scf_ops(%in: memref<64xf32>, %out: memref<64xf32>) {
       %x = memref.load %in[%idx] : memref<64xf32>
       scf.reduce(%x : f32) {
       ^bb0(%l: f32, %r: f32):
-        %m = arith.mulf %l, %r : f32
-        %q = arith.maximumf %m, %l : f32
+        // The minimum as a compare and select: associative and commutative,
+        // as a reduction must be (the order of its combinations is
+        // unspecified).
+        %lt = arith.cmpf olt, %l, %r : f32
+        %q = arith.select %lt, %l, %r : f32
         scf.reduce.return %q : f32
       }
     }
@@ -563,7 +566,11 @@ func.func @atomics(%in: memref<64xi32>, %facc: memref<64xf32>, %iacc: memref<64x
     %a2 = memref.atomic_rmw minimumf %f, %facc[%c2] : (f32, memref<64xf32>) -> f32
     %a3 = memref.atomic_rmw maxnumf %f, %facc[%c3] : (f32, memref<64xf32>) -> f32
     %a4 = memref.atomic_rmw minnumf %f, %facc[%c4] : (f32, memref<64xf32>) -> f32
-    %a5 = memref.atomic_rmw assign %one, %facc[%c5] : (f32, memref<64xf32>) -> f32
+    // An assignment is no commutative update: one instance makes it.
+    %first = arith.cmpi eq, %i, %c0 : index
+    scf.if %first {
+      %a5 = memref.atomic_rmw assign %one, %facc[%c5] : (f32, memref<64xf32>) -> f32
+    }
     %b0 = memref.atomic_rmw addi %v, %iacc[%c0] : (i32, memref<64xi32>) -> i32
     %b1 = memref.atomic_rmw maxs %v, %iacc[%c1] : (i32, memref<64xi32>) -> i32
     %b2 = memref.atomic_rmw mins %v, %iacc[%c2] : (i32, memref<64xi32>) -> i32
@@ -572,9 +579,9 @@ func.func @atomics(%in: memref<64xi32>, %facc: memref<64xf32>, %iacc: memref<64x
     %b5 = memref.atomic_rmw ori %v, %iacc[%c5] : (i32, memref<64xi32>) -> i32
     %b6 = memref.atomic_rmw andi %v, %iacc[%c6] : (i32, memref<64xi32>) -> i32
     %b7 = memref.atomic_rmw xori %v, %iacc[%c7] : (i32, memref<64xi32>) -> i32
+    %twice = arith.addi %v, %v : i32
     %g = memref.generic_atomic_rmw %iacc[%c8] : memref<64xi32> {
     ^bb0(%cur: i32):
-      %twice = arith.addi %v, %v : i32
       %next = arith.addi %cur, %twice : i32
       memref.atomic_yield %next : i32
     }

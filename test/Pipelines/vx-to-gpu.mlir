@@ -1,5 +1,6 @@
 // Launch geometry of the gpu stage: grid -> gpu.launch_func dims.
-// RUN: vx-opt %s --vx-to-gpu | FileCheck %s
+// RUN: vx-opt %s --vx-to-gpu="threads-per-block=1" | FileCheck %s
+// RUN: vx-opt %s --vx-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // RUN: vx-opt %s --vx-to-gpu="threads-per-block=128" | FileCheck %s --check-prefix=TPB
 // The delinearization of over_y_limit.
 // CHECK-DAG: #[[QUOTIENT:.*]] = affine_map<()[s0] -> (s0 floordiv 70000)>
@@ -9,6 +10,12 @@
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: gpu.launch_func @one_d_kernel::@one_d_kernel blocks in (%[[C64]], %[[C1]], %[[C1]]) threads in (%[[C1]], %[[C1]], %[[C1]])
+// Without the option, CTAs of 256 threads (the default CTA size): one CTA
+// runs the 64 instances.
+// DEFAULT-LABEL: func.func @one_d
+// DEFAULT-DAG: %[[C1:.*]] = arith.constant 1 : index
+// DEFAULT-DAG: %[[C256:.*]] = arith.constant 256 : index
+// DEFAULT: gpu.launch_func @one_d_kernel::@one_d_kernel blocks in (%[[C1]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
 // TPB-LABEL: func.func @one_d
 // TPB-DAG: %[[C1:.*]] = arith.constant 1 : index
 // TPB-DAG: %[[C128:.*]] = arith.constant 128 : index

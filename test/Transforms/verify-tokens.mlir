@@ -216,6 +216,248 @@ func.func @through_a_while(%a: memref<4xf32>, %c: i1) {
 
 // -----
 
+// A token out of scf.if stands for the transfers of both branches.
+func.func @token_out_of_if(%a: memref<4xf32>, %out: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    %first = arith.cmpi eq, %p, %c0 : index
+    %t = scf.if %first -> !vx.token {
+      // expected-note @+1 {{the transfer starts here}}
+      %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t1 : !vx.token
+    } else {
+      %t2 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t2 : !vx.token
+    }
+    // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+    %x = memref.load %s[%c0] : memref<4xf32>
+    vx.await %t
+    memref.store %x, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// The same on a captured flag: the transfers are checked one by one, so
+// each collides for one value of the flag (a warning naming it).
+func.func @token_out_of_if_on_flag(%a: memref<4xf32>, %out: memref<2xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    %t = scf.if %c -> !vx.token {
+      // expected-note @+1 {{the transfer starts here}}
+      %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t1 : !vx.token
+    } else {
+      %t2 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t2 : !vx.token
+    }
+    // expected-warning @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await' when %arg2 = true}}
+    %x = memref.load %s[%c0] : memref<4xf32>
+    vx.await %t
+    memref.store %x, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// The classic double-buffering bug: iteration k reads slot k % 2, which the
+// transfer carried from iteration k - 1 (or, for k = 0, the first one) is
+// still filling.
+func.func @reads_the_filling_slot(%a: memref<8x4xf32>, %out: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %buf = vx.scratch : memref<2x4xf32>
+    %first = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1]>>
+    %slot0 = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    // expected-note @+1 {{the transfer starts here}}
+    %t0 = vx.transfer_async %first to %slot0 : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[1]>>
+    %last = scf.for %k = %c0 to %c7 step %c1 iter_args(%t = %t0) -> !vx.token {
+      %next = arith.addi %k, %c1 : index
+      %slot = arith.remui %next, %c2 : index
+      %src = memref.subview %a[%next, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %dst = memref.subview %buf[%slot, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %tn = vx.transfer_async %src to %dst : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      %cur = arith.remui %k, %c2 : index
+      // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+      %x = memref.load %buf[%cur, %c0] : memref<2x4xf32>
+      vx.await %t
+      memref.store %x, %out[%p, %k] : memref<2x8xf32>
+      scf.yield %tn : !vx.token
+    }
+    vx.await %last
+  }
+  return
+}
+
+// -----
+
+// The last prefetched slot read after the loop before its await.
+func.func @reads_last_slot_early(%a: memref<8x4xf32>, %out: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %buf = vx.scratch : memref<2x4xf32>
+    %first = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1]>>
+    %slot0 = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    %t0 = vx.transfer_async %first to %slot0 : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[1]>>
+    %last = scf.for %k = %c0 to %c7 step %c1 iter_args(%t = %t0) -> !vx.token {
+      %next = arith.addi %k, %c1 : index
+      %slot = arith.remui %next, %c2 : index
+      %src = memref.subview %a[%next, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %dst = memref.subview %buf[%slot, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      // expected-note @+1 {{the transfer starts here}}
+      %tn = vx.transfer_async %src to %dst : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      vx.await %t
+      scf.yield %tn : !vx.token
+    }
+    // The last transfer (k = 6) fills slot 7 % 2 = 1.
+    // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+    %x = memref.load %buf[%c1, %c0] : memref<2x4xf32>
+    vx.await %last
+    memref.store %x, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// Writing the in-flight slot at the top of the next iteration.
+func.func @writes_the_filling_slot(%a: memref<8x4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %buf = vx.scratch : memref<2x4xf32>
+    %first = memref.subview %a[0, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1]>>
+    %slot0 = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+    // expected-note @+1 {{the transfer starts here}}
+    %t0 = vx.transfer_async %first to %slot0 : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[1]>>
+    %last = scf.for %k = %c0 to %c7 step %c1 iter_args(%t = %t0) -> !vx.token {
+      %cur = arith.remui %k, %c2 : index
+      // expected-error @+1 {{'memref.store' writes the destination of a 'vx.transfer_async' before its 'vx.await'}}
+      memref.store %v, %buf[%cur, %c0] : memref<2x4xf32>
+      vx.await %t
+      %next = arith.addi %k, %c1 : index
+      %slot = arith.remui %next, %c2 : index
+      %src = memref.subview %a[%next, 0] [1, 4] [1, 1] : memref<8x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %dst = memref.subview %buf[%slot, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %tn = vx.transfer_async %src to %dst : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      scf.yield %tn : !vx.token
+    }
+    vx.await %last
+  }
+  return
+}
+
+// -----
+
+// Near miss: a token from outside the loop awaited only in its first
+// iteration is awaited exactly once.
+func.func @awaited_in_first_iteration(%a: memref<4xf32>, %out: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      scf.if %first {
+        vx.await %t
+      }
+      %x = memref.load %s[%k] : memref<4xf32>
+      memref.store %x, %out[%p, %k] : memref<2x4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Awaited under a guard that holds in two iterations.
+func.func @awaited_in_two_iterations(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %early = arith.cmpi ult, %k, %c2 : index
+      scf.if %early {
+        // expected-error @+1 {{token is awaited more than once (in two iterations of the loop)}}
+        vx.await %t
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Awaited only in the last iteration: the first iteration reads too early.
+func.func @awaited_in_last_iteration(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %last = arith.cmpi eq, %k, %c3 : index
+      scf.if %last {
+        // expected-error @+1 {{token is never awaited on some path: the first iteration of the loop does not reach the await}}
+        vx.await %t
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Awaited in the first iteration, but read before the await there.
+func.func @read_before_guarded_await(%a: memref<4xf32>, %out: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    // expected-note @+1 {{the transfer starts here}}
+    %t = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+    scf.for %k = %c0 to %c4 step %c1 {
+      // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+      %x = memref.load %s[%k] : memref<4xf32>
+      %first = arith.cmpi eq, %k, %c0 : index
+      scf.if %first {
+        vx.await %t
+      }
+      memref.store %x, %out[%p, %k] : memref<2x4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 // A token through scf.while is one error: the await of the loop's result is
 // not also "awaited more than once".
 func.func @token_through_while(%a: memref<4xf32>) {

@@ -48,15 +48,29 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
     module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
-    Arbitrary dimensions stay an `scf.for` nest inside the kernel. One grid
-    instance runs per CTA; `threads-per-block=N` spreads the innermost
-    parallel dimension over N threads with a bounds guard.
+    Arbitrary dimensions stay an `scf.for` nest inside the kernel. A CTA has
+    the spawn's `threads N`, else `threads-per-block` threads; without
+    either (`threads-per-block=0`, the default) the default CTA size of 256
+    threads (docs/design.md says why), shared by fewer instances of a body
+    without thread loops when theirs would not fit the shared memory. A body with thread loops (`scf.parallel` ops
+    not inside another one of the body) runs one grid instance per CTA
+    (VX_SPEC 2.1): iteration i of a thread loop runs on thread i mod N,
+    `scf.reduce` becomes a CTA-wide reduction (warp shuffles and shared
+    memory) that every thread sees, the body's other code runs on every
+    thread with its stores to shared memory made by thread 0, barriers go
+    where threads exchange data (from the address model), private scratch
+    owned by threads keeps only each thread's part, and transfers are
+    copied by the whole CTA. A body without thread loops runs one instance
+    per thread, the CTA's threads spread over the innermost parallel
+    dimension with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
     (`private`) or a view of the launch's dynamic shared memory (`smem`, one
-    16-byte aligned slice per thread and scratch), seen through a
+    16-byte aligned buffer per instance and scratch), seen through a
     `memref.memory_space_cast` so that its type is unchanged; the CTA's total
-    is checked against the chip's limit (227 KiB on sm_90). Affine ops in
+    (with the reductions' slots) is checked against the chip's limit (227
+    KiB on sm_90). Float adds, subtracts and multiplies are marked
+    `contract` (fma contraction, nvcc's default) unless `fma=false`. Affine ops in
     spawn bodies are lowered first (grid indices become values that are no
     affine dimensions or symbols). A transfer from global memory into
     `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
@@ -69,6 +83,22 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     names it. With `chip` set (checked against LLVM's NVPTX chips), a
     `tensor_core5` spawn needs sm_100 or newer.
 
+    `stages=N` (or a spawn's `stages N` clause) pipelines the cp.async
+    transfers into whole `smem` scratch that are directly in the body,
+    awaited there, and whose source moves with the arbitrary dimensions:
+    each such scratch gets N slots (step s uses slot s mod N, s the linear
+    arbitrary step), the first step issues steps 0..N-2, and each step
+    waits with `numGroups = N-2` and then issues step s+N-1 (guarded at the
+    end of the grid, one group per step, empty past it). The transformation
+    is refused with a remark saying why (a warning under a `stages` clause)
+    when a source may be written in the spawn, depends on memory or on no
+    arbitrary dimension, or the scratch is used before the await; N drops,
+    with a remark, to what the shared memory holds. On sm_90 and newer,
+    with one parallel point and one instance per CTA, such transfers of
+    tiles of rank 2 or more are TMA loads (`nvgpu.tma.async.load`, tensor
+    maps encoded on the host) with an mbarrier per slot and parity waits,
+    also with one stage (one slot, loaded in its own step).
+
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
@@ -77,10 +107,16 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
                            "ub::UBDialect", "vector::VectorDialect"];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "int64_t", "1",
-           "Threads per CTA along the innermost parallel dimension (1-1024)">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "Threads per CTA of spawns without a threads clause (1-1024; 0: "
+           "the default CTA size)">,
+    Option<"stages", "stages", "int64_t", "1",
+           "Steps of transfers in flight along the arbitrary dimensions for "
+           "spawns without a stages clause (>= 1; 1 is no pipelining)">,
     Option<"chip", "chip", "std::string", "\"\"",
-           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
+           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
+    Option<"fma", "fma", "bool", "true",
+           "Let a float multiply feeding an add contract to an fma">
   ];
 }
 
@@ -115,7 +151,14 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
     (`gpu.dynamic_shared_memory`, sized by the launch) are one buffer per
     block. cp.async copies
     (`nvgpu.device_async_copy`) complete where they are issued, so their
-    groups and waits disappear and their tokens become `i1`.
+    groups and waits disappear and their tokens become `i1`. So do TMA
+    loads (`nvgpu.tma.async.load`, a copy of the box, zeros or NaNs outside
+    the tensor as the tensor map fills, from the memref that
+    `nvgpu.tma.create.descriptor` was given): an mbarrier becomes counters in
+    a workgroup buffer of the launch (arrivals and bytes pending, phase
+    parity), and `nvgpu.mbarrier.try_wait.parity` a barrier after which the
+    awaited phase must have completed, else the program prints a message and
+    exits with status 1 (on a GPU it would wait forever).
 
     `reverse-parallel=true` runs the blocks, and the threads of each phase,
     from the last to the first: a kernel whose numbers change under it is
@@ -123,8 +166,8 @@ def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
 
     Example: `vx-opt --convert-vx-to-gpu --convert-gpu-launch-to-scf`.
   }];
-  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
-                           "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
   let options = [
     Option<"reverseParallel", "reverse-parallel", "bool", "false",
            "Run the blocks, and the threads of each phase, from last to first">

@@ -45,6 +45,8 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;
   OptionalOption<int64_t> threadsPerBlock;
+  OptionalOption<int64_t> stages;
+  OptionalOption<bool> fma;
   OptionalOption<std::string> chip;
   OptionalOption<std::string> features;
   OptionalOption<std::string> format;

@@ -3,15 +3,17 @@
 // Blocks become an scf.parallel; the threads of a block run phase by phase
 // between barriers and shuffles (ThreadPhases.h), so the index arithmetic
 // and the cooperation of a GPU mapping can be checked on the CPU. cp.async
-// copies complete where they are issued.
+// copies and TMA loads complete where they are issued (TMAToSCF.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/GPULaunchToSCF/GPULaunchToSCF.h"
 
+#include "TMAToSCF.h"
 #include "ThreadPhases.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -79,7 +81,8 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
     }
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
+  if (result.wasInterrupted() ||
+      failed(vx::checkTMARunnableOnCPU(launch, report)))
     return failure();
   // Workgroup memory and its views in the workgroup space.
   SmallVector<Value> workgroup = getWorkgroupBuffers(launch);
@@ -308,9 +311,24 @@ struct ConvertGPULaunchToSCFPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(asyncPatterns))))
       return signalPassFailure();
-    // After the async copies, whose tokens (now i1) may live across phases.
+    // A divergent mbarrier wait is reported as one, before it becomes a
+    // barrier; then the phases, after the async copies, whose tokens (now
+    // i1) may live across them.
     getOperation()->walk([&](gpu::LaunchOp launch) {
+      runnable &= succeeded(
+          vx::checkCollectivesReachedByAllThreads(launch, /*report=*/true));
+    });
+    if (!runnable)
+      return signalPassFailure();
+    IRRewriter rewriter(context);
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      vx::lowerTMAToSCF(rewriter, launch);
       runnable &= succeeded(vx::checkThreadPhases(launch, /*report=*/true));
+    });
+    // The tensor maps, used by the loads only, are no longer made.
+    getOperation()->walk([&](nvgpu::TmaCreateDescriptorOp descriptor) {
+      if (descriptor->use_empty())
+        rewriter.eraseOp(descriptor);
     });
     if (!runnable)
       return signalPassFailure();

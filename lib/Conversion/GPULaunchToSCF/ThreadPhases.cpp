@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ThreadPhases.h"
+#include "TMAToSCF.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,9 +43,10 @@ static constexpr int64_t kWarpSize = 32;
 /// The alignment of the buffers that keep values per thread.
 static constexpr uint64_t kBufferAlignment = 64;
 
-/// Ops that the threads of a block (of a warp, for a shuffle) meet at.
+/// Ops that the threads of a block (of a warp, for a shuffle) meet at. An
+/// mbarrier wait becomes a barrier on the CPU (TMAToSCF.h).
 static bool isCollective(Operation *op) {
-  return isa<gpu::BarrierOp, gpu::ShuffleOp>(op);
+  return isa<gpu::BarrierOp, gpu::ShuffleOp>(op) || isMBarrierWait(op);
 }
 
 static bool containsCollective(Operation *op) {
@@ -429,14 +431,7 @@ static SmallVector<Step> splitIntoSteps(Block &block) {
 }
 
 FailureOr<PhasePlan> PhasePlan::build(gpu::LaunchOp launch, bool report) {
-  Divergence divergence(launch);
-  WalkResult walk = launch.getBody().walk([&](Operation *op) {
-    if (isCollective(op) &&
-        failed(checkReachedByAllThreads(op, divergence, launch, report)))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
+  if (failed(checkCollectivesReachedByAllThreads(launch, report)))
     return failure();
   PhasePlan plan(launch, report);
   if (failed(plan.planBlock(launch.getBody().front())))
@@ -598,6 +593,18 @@ bool PhasePlan::dependsOnIdsOnly(Operation *op) {
                 });
   idsOnly[op] = result;
   return result;
+}
+
+LogicalResult vx::checkCollectivesReachedByAllThreads(gpu::LaunchOp launch,
+                                                      bool report) {
+  Divergence divergence(launch);
+  WalkResult walk = launch.getBody().walk([&](Operation *op) {
+    if (isCollective(op) &&
+        failed(checkReachedByAllThreads(op, divergence, launch, report)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult vx::checkThreadPhases(gpu::LaunchOp launch, bool report) {

@@ -16,6 +16,12 @@
 namespace mlir {
 namespace vx {
 
+/// Whether every barrier, shuffle and mbarrier wait of `launch` is reached
+/// by all threads of a block (uniform control flow, inside scf.for, scf.if,
+/// scf.index_switch and scf.while only). With `report`, says why not.
+LogicalResult checkCollectivesReachedByAllThreads(gpu::LaunchOp launch,
+                                                  bool report);
+
 /// Whether the threads of a block of `launch` can run phase by phase: every
 /// barrier and shuffle is reached by all threads of the block (uniform
 /// control flow, inside scf.for, scf.if, scf.index_switch and scf.while

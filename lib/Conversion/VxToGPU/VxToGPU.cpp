@@ -1,14 +1,18 @@
 //===- VxToGPU.cpp - Map device spawns onto gpu.launch grids --------------===//
 //
 // A device spawn becomes one gpu.launch whose grid is made of the spawn's
-// parallel dimensions; each CTA (or, with threads-per-block > 1, each
-// thread) runs one parallel point and, inside it, the arbitrary dimensions
-// as an scf.for nest in grid order. gpu-kernel-outlining then turns the
-// launches into gpu.launch_func + gpu.module.
+// parallel dimensions. A body with thread loops runs each parallel point on
+// a whole CTA (CTAMapping.h rewrites it first into what every thread runs);
+// a body without them runs one parallel point per thread, the CTA's threads
+// spread over the innermost parallel dimension. Inside, the arbitrary
+// dimensions are an scf.for nest in grid order. gpu-kernel-outlining then
+// turns the launches into gpu.launch_func + gpu.module.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "CTAMapping.h"
+#include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
@@ -48,6 +52,9 @@ using namespace mlir::vx;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// The threads of a CTA when neither the spawn nor threads-per-block says
+/// (docs/design.md, "Block": chosen on the benchmark kernels' PTX).
+static constexpr int64_t kDefaultCTASize = 256;
 /// Every smem buffer starts at a multiple of this many bytes in the CTA's
 /// dynamic shared memory (whose base has this alignment on the GPU): the
 /// widest shared-memory access (16-byte vectors and cp.async chunks).
@@ -103,7 +110,7 @@ static std::optional<std::pair<int64_t, int64_t>> getElementLayout(Type type) {
 
 namespace {
 /// Where the smem scratch of a device spawn lives in its CTA's dynamic
-/// shared memory: with `threads` instances per CTA, instance t's buffer of
+/// shared memory: with `instances` instances per CTA, instance t's buffer of
 /// `scratch[k]` starts at byte `offsets[k] + t * sliceBytes[k]`.
 struct SharedMemoryLayout {
   SmallVector<ScratchOp> scratch;
@@ -117,9 +124,9 @@ struct SharedMemoryLayout {
 } // namespace
 
 /// The layout of the smem scratch of `spawn` (whose element types
-/// checkDeviceSpawn has admitted), `threads` instances per CTA.
+/// checkDeviceOps has admitted), `instances` instances per CTA.
 static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
-                                                int64_t threads) {
+                                                int64_t instances) {
   SharedMemoryLayout layout;
   for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
     if (scratch.getPlacement() == Memory::smem) {
@@ -135,7 +142,7 @@ static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
     int64_t slice = llvm::alignTo(bytes, layout.alignment);
     layout.sliceBytes.push_back(slice);
     layout.offsets.push_back(layout.totalBytes);
-    layout.totalBytes += threads * slice;
+    layout.totalBytes += instances * slice;
   }
   return layout;
 }
@@ -207,34 +214,43 @@ static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
 }
 
 /// The number of CTAs along each parallel dimension of `spawn` as far as
-/// they are static: threads-per-block divides the innermost one.
+/// they are static: the instances per CTA divide the innermost one.
 static SmallVector<std::optional<int64_t>>
-getStaticExtents(SpawnOp spawn, int64_t threads) {
+getStaticExtents(SpawnOp spawn, int64_t instances) {
   SmallVector<std::optional<int64_t>> extents;
   SmallVector<unsigned> parallelDims = spawn.getParallelDims();
   for (auto [position, dim] : llvm::enumerate(parallelDims)) {
     std::optional<int64_t> size = getConstantIntValue(spawn.getMixedGrid()[dim]);
     if (size && position + 1 == parallelDims.size())
-      size = llvm::divideCeil(*size, threads);
+      size = llvm::divideCeil(*size, instances);
     extents.push_back(size);
   }
   return extents;
 }
 
-LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
-                                   int64_t threads) {
+/// The dynamic shared memory a CTA may use on `chip` (the largest of any
+/// chip when none is named): the chip's limit less the aligned byte of
+/// static shared memory that the symbol of the dynamic shared memory takes
+/// in LLVM's PTX.
+static int64_t getSharedMemoryLimit(StringRef chip) {
+  return getMaxSharedMemoryPerBlock(getSMNumber(chip).value_or(90)) -
+         kSmemAlignment;
+}
+
+/// Whether `spawn` can run on the device (and on `chip`, when named):
+/// reports its ops that cannot, and grids the mapping cannot count.
+static LogicalResult checkDeviceOps(SpawnOp spawn, StringRef chip,
+                                    int64_t instances) {
   std::optional<unsigned> chipNumber = getSMNumber(chip);
   if (chipNumber && spawn.getTopology() == Topology::tensor_core5 &&
       *chipNumber < 100)
     return spawn.emitOpError("on 'tensor_core5' needs a Blackwell chip "
                              "(sm_100 or newer), got '")
            << chip << "'";
-  if (spawn.getParallelDims().empty())
-    threads = 1;
   int64_t staticTotal = 1;
   SmallVector<int64_t> staticExtents;
   bool overflows = false;
-  for (std::optional<int64_t> extent : getStaticExtents(spawn, threads))
+  for (std::optional<int64_t> extent : getStaticExtents(spawn, instances))
     if (extent) {
       staticExtents.push_back(*extent);
       overflows |= llvm::MulOverflow(staticTotal, *extent, staticTotal);
@@ -272,22 +288,23 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
     }
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
-    return failure();
+  return failure(result.wasInterrupted());
+}
 
-  // The CTA's shared memory against the chip's limit (the largest of any
-  // chip when none is named), less the aligned byte of static shared memory
-  // that the symbol of the dynamic shared memory takes in LLVM's PTX.
-  SharedMemoryLayout layout = getSharedMemoryLayout(spawn, threads);
-  int64_t limit =
-      getMaxSharedMemoryPerBlock(chipNumber.value_or(90)) - kSmemAlignment;
+/// Whether the smem scratch of `spawn`, `instances` instances per CTA, fits
+/// the shared memory that `chip` (any chip, when empty) gives a CTA.
+static LogicalResult checkSharedMemory(SpawnOp spawn, StringRef chip,
+                                       int64_t instances) {
+  std::optional<unsigned> chipNumber = getSMNumber(chip);
+  SharedMemoryLayout layout = getSharedMemoryLayout(spawn, instances);
+  int64_t limit = getSharedMemoryLimit(chip);
   if (layout.totalBytes <= limit)
     return success();
   InFlightDiagnostic error = spawn.emitOpError("needs ")
                              << layout.totalBytes
                              << " bytes of shared memory per CTA (";
-  if (threads > 1)
-    error << threads << " instances per CTA x ";
+  if (instances > 1)
+    error << instances << " instances per CTA x ";
   error << llvm::sum_of(layout.sliceBytes)
         << " bytes of smem scratch per instance), more than the " << limit
         << " bytes of dynamic shared memory that "
@@ -353,14 +370,31 @@ static std::string getOverflowMessage(SpawnOp spawn) {
          "GPU mapping cannot count its instances; nothing is launched";
 }
 
-/// The kernel name of each device spawn.
-using KernelNames = DenseMap<Operation *, StringAttr>;
+namespace {
+/// How a device spawn maps onto the GPU.
+struct LaunchPlan {
+  /// The name of its kernel, and of the kernel's module.
+  StringAttr kernelName;
+  /// The threads of a CTA.
+  int64_t threads = 1;
+  /// Whether a grid instance runs on the whole CTA (a body with thread
+  /// loops) rather than on one of its threads.
+  bool cooperative = false;
 
-/// Names the device spawns of `module` in program order: in function @f,
-/// `f_kernel`, `f_kernel_0`, `f_kernel_1`, ... (the names outlining would
-/// give the modules), skipping names the module already has.
-static std::shared_ptr<const KernelNames> nameKernels(ModuleOp module) {
-  auto names = std::make_shared<KernelNames>();
+  /// The grid instances that share a CTA.
+  int64_t getInstancesPerCTA() const { return cooperative ? 1 : threads; }
+};
+using LaunchPlans = DenseMap<Operation *, LaunchPlan>;
+} // namespace
+
+/// Plans the device spawns of `module` in program order. In function @f the
+/// kernels are `f_kernel`, `f_kernel_0`, `f_kernel_1`, ... (the names
+/// outlining would give the modules), skipping names the module already
+/// has. A CTA has the spawn's `threads`, else `threadsPerBlock`; a body
+/// without thread loops or parallel dimensions runs one instance, on one
+/// thread.
+static LaunchPlans planLaunches(ModuleOp module, int64_t threadsPerBlock) {
+  LaunchPlans plans;
   SymbolTable symbols(module);
   llvm::StringSet<> taken;
   module.walk([&](SpawnOp spawn) {
@@ -375,9 +409,88 @@ static std::shared_ptr<const KernelNames> nameKernels(ModuleOp module) {
          ++suffix)
       name = base + "_" + std::to_string(suffix);
     taken.insert(name);
-    (*names)[spawn] = StringAttr::get(module.getContext(), name);
+    LaunchPlan &plan = plans[spawn];
+    plan.kernelName = StringAttr::get(module.getContext(), name);
+    plan.threads = spawn.getCTASize(threadsPerBlock);
+    plan.cooperative = !getThreadLoops(spawn).empty();
+    if (!plan.cooperative && spawn.getParallelDims().empty())
+      plan.threads = 1;
   });
-  return names;
+  return plans;
+}
+
+/// With the default CTA size (no `threads` clause, no threads-per-block
+/// given), a spawn whose instances each run on a thread shares the CTA
+/// among fewer instances when the default's would not fit the shared
+/// memory of `chip`: the largest power of two that fits (at least 1).
+static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
+                              StringRef chip) {
+  if (plan.cooperative || spawn.getThreadsAttr())
+    return;
+  int64_t limit = getSharedMemoryLimit(chip);
+  while (plan.threads > 1 &&
+         getSharedMemoryLayout(spawn, plan.threads).totalBytes > limit)
+    plan.threads = llvm::PowerOf2Ceil(plan.threads) / 2;
+}
+
+/// The `scf.for` nest of the arbitrary dimensions of `spawn`, in grid order
+/// (each parallel point runs its arbitrary instances one at a time, as on
+/// the CPU), at the rewriter's point: sets their `coords` to the induction
+/// variables and leaves the rewriter in the innermost body, where the spawn
+/// body goes. What steps across the arbitrary instances (barriers between
+/// steps, pipelined transfers) sees this nest in the kernel.
+static void buildArbitraryLoops(RewriterBase &rewriter, Location loc,
+                                SpawnOp spawn, ArrayRef<Value> sizes,
+                                MutableArrayRef<Value> coords) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned dim : spawn.getArbitraryDims()) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
+    coords[dim] = loop.getInductionVar();
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+}
+
+/// Marks the float arithmetic of `spawn` contractible, so that a multiply
+/// feeding an add becomes one fma (nvcc's default, -fmad=true).
+static void allowContraction(SpawnOp spawn) {
+  spawn.getBody().walk([](arith::ArithFastMathInterface op) {
+    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op))
+      return;
+    arith::FastMathFlags flags = arith::FastMathFlags::contract;
+    if (arith::FastMathFlagsAttr current = op.getFastMathFlagsAttr())
+      flags = flags | current.getValue();
+    op->setAttr(op.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(op->getContext(), flags));
+  });
+}
+
+/// Lets the body of `spawn` assume, from the builder's point on, that the
+/// captured buffers it accesses start at 16-byte aligned addresses
+/// (cudaMalloc's are 256-byte aligned), so that vector accesses whose
+/// indices keep that alignment become 128-bit ones. Buffers with a dynamic
+/// or non-zero offset are left alone.
+static void assumeCapturedAlignment(RewriterBase &rewriter, SpawnOp spawn) {
+  SetVector<Value> captured;
+  spawn.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.getType());
+      if (!type || type.getMemorySpace() ||
+          spawn.getBody().isAncestor(operand.getParentRegion()))
+        continue;
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (succeeded(type.getStridesAndOffset(strides, offset)) && offset == 0)
+        captured.insert(operand);
+    }
+  });
+  for (Value buffer : captured) {
+    Value aligned = memref::AssumeAlignmentOp::create(
+        rewriter, spawn.getLoc(), buffer, kSmemAlignment);
+    for (OpOperand &use : llvm::make_early_inc_range(buffer.getUses()))
+      if (spawn->isProperAncestor(use.getOwner()))
+        rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(aligned); });
+  }
 }
 
 namespace {
@@ -399,10 +512,8 @@ struct GridMapping {
 };
 
 struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
-  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock,
-                std::shared_ptr<const KernelNames> kernelNames)
-      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock),
-        kernelNames(std::move(kernelNames)) {}
+  SpawnToLaunch(MLIRContext *context, std::shared_ptr<const LaunchPlans> plans)
+      : OpConversionPattern(context), plans(std::move(plans)) {}
 
   LogicalResult
   matchAndRewrite(SpawnOp spawn, OpAdaptor,
@@ -410,9 +521,11 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     Location loc = spawn.getLoc();
     unsigned rank = spawn.getRank();
     SmallVector<unsigned> parallelDims = spawn.getParallelDims();
-    int64_t threads = parallelDims.empty() ? 1 : threadsPerBlock;
-    // checkDeviceSpawn has refused static totals that overflow.
-    GridMapping mapping = mapGrid(rewriter, loc, spawn, parallelDims, threads);
+    const LaunchPlan &plan = plans->at(spawn);
+    int64_t instances = plan.getInstancesPerCTA();
+    // checkDeviceOps has refused static totals that overflow.
+    GridMapping mapping =
+        mapGrid(rewriter, loc, spawn, parallelDims, instances);
 
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     SmallVector<Value> gridDims(3, one);
@@ -449,15 +562,15 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     // smem scratch is dynamic shared memory: a kernel may use what the chip
     // has (static shared memory stops at 48 KiB), and every buffer is
     // aligned for the widest access.
-    SharedMemoryLayout smem = getSharedMemoryLayout(spawn, threads);
+    SharedMemoryLayout smem = getSharedMemoryLayout(spawn, instances);
     Value smemBytes;
     if (smem.totalBytes)
       smemBytes = arith::ConstantIntOp::create(rewriter, loc, smem.totalBytes,
                                                /*width=*/32);
-    Value blockX = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    Value blockX = arith::ConstantIndexOp::create(rewriter, loc, plan.threads);
     // The outlined module and its kernel share one name, unique in the
     // module: what Python's launches and PTX keys show.
-    auto kernelName = FlatSymbolRefAttr::get(kernelNames->at(spawn));
+    auto kernelName = FlatSymbolRefAttr::get(plan.kernelName);
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
         smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
@@ -475,7 +588,6 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<Value> sizes;
     for (unsigned dim = 0; dim < rank; ++dim)
       sizes.push_back(spawn.getGridSize(rewriter, loc, dim));
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
     // Scratch lives for the whole kernel: one instance runs at a time per
@@ -495,7 +607,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       MemRefType type = scratch.getType();
       Location scratchLoc = scratch.getLoc();
       Value shift;
-      if (threads > 1)
+      if (instances > 1)
         shift = arith::MulIOp::create(
             rewriter, scratchLoc, threadX,
             arith::ConstantIndexOp::create(rewriter, scratchLoc, sliceBytes));
@@ -512,14 +624,20 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       rewriter.replaceOp(scratch, memref::MemorySpaceCastOp::create(
                                       rewriter, scratchLoc, type, slice));
     }
+    // Private scratch is aligned like shared memory, for vector accesses.
     for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
-      if (scratch.getPlacement() == Memory::private_)
-        rewriter.replaceOp(scratch, memref::AllocaOp::create(
-                                        rewriter, scratch.getLoc(),
-                                        scratch.getType()));
+      if (scratch.getPlacement() == Memory::private_) {
+        auto alloca = memref::AllocaOp::create(rewriter, scratch.getLoc(),
+                                               scratch.getType());
+        alloca.setAlignment(kSmemAlignment);
+        rewriter.replaceOp(scratch, alloca);
+      }
+
+    assumeCapturedAlignment(rewriter, spawn);
 
     // The CTA coordinates along the parallel dimensions.
     SmallVector<Value> blockCoords;
+    scf::ForOp gridLoop;
     gpu::KernelDim3 blockIds = launch.getBlockIds();
     if (mapping.direct) {
       Value ids[] = {blockIds.x, blockIds.y, blockIds.z};
@@ -527,10 +645,10 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     } else if (!parallelDims.empty()) {
       Value linear = blockIds.x;
       if (mapping.gridStride) {
-        auto loop = scf::ForOp::create(rewriter, loc, linear, total,
-                                       launch.getGridSize().x);
-        rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-        linear = loop.getInductionVar();
+        gridLoop = scf::ForOp::create(rewriter, loc, linear, total,
+                                      launch.getGridSize().x);
+        rewriter.setInsertionPoint(gridLoop.getBody()->getTerminator());
+        linear = gridLoop.getInductionVar();
       }
       blockCoords = *affine::delinearizeIndex(rewriter, loc, linear,
                                               mapping.extents);
@@ -539,13 +657,13 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<Value> coords(rank);
     for (auto [dim, coord] : llvm::zip_equal(parallelDims, blockCoords))
       coords[dim] = coord;
-    if (threads > 1) {
+    if (instances > 1) {
       unsigned inner = parallelDims.back();
-      Value stride = arith::ConstantIndexOp::create(rewriter, loc, threads);
+      Value stride = arith::ConstantIndexOp::create(rewriter, loc, instances);
       Value base = arith::MulIOp::create(rewriter, loc, coords[inner], stride);
       coords[inner] = arith::AddIOp::create(rewriter, loc, base, threadX);
       std::optional<int64_t> innerSize = getConstantIntValue(sizes[inner]);
-      if (!innerSize || *innerSize % threads != 0) {
+      if (!innerSize || *innerSize % instances != 0) {
         // The last CTA of a ragged dimension has idle threads. A launch
         // happens only when every parallel size is at least 1, and the
         // coordinate stays below 2^64 (the last CTA ends before size +
@@ -558,18 +676,20 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    for (unsigned dim : spawn.getArbitraryDims()) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, sizes[dim], one);
-      coords[dim] = loop.getInductionVar();
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    }
+    buildArbitraryLoops(rewriter, loc, spawn, sizes, coords);
     spawn.inlineBody(rewriter, coords, sizes);
+    if (gridLoop && plan.cooperative && smem.totalBytes) {
+      // The CTA's next parallel point reuses the shared memory.
+      rewriter.setInsertionPoint(gridLoop.getBody()->getTerminator());
+      gpu::BarrierOp::create(rewriter, loc);
+    }
     return success();
   }
 
   /// Decides how the parallel dimensions map onto the launch grid.
   GridMapping mapGrid(OpBuilder &builder, Location loc, SpawnOp spawn,
-                      ArrayRef<unsigned> parallelDims, int64_t threads) const {
+                      ArrayRef<unsigned> parallelDims,
+                      int64_t instances) const {
     GridMapping mapping;
     SmallVector<OpFoldResult> grid = spawn.getMixedGrid();
     for (auto [position, dim] : llvm::enumerate(parallelDims)) {
@@ -583,11 +703,12 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
                                         zero)
                      .getResult();
       }
-      if (position + 1 == parallelDims.size() && threads > 1) {
+      if (position + 1 == parallelDims.size() && instances > 1) {
         if (size) {
-          extent = builder.getIndexAttr(llvm::divideCeil(*size, threads));
+          extent = builder.getIndexAttr(llvm::divideCeil(*size, instances));
         } else {
-          Value divisor = arith::ConstantIndexOp::create(builder, loc, threads);
+          Value divisor =
+              arith::ConstantIndexOp::create(builder, loc, instances);
           extent = arith::CeilDivUIOp::create(builder, loc,
                                               cast<Value>(extent), divisor)
                        .getResult();
@@ -629,8 +750,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     return mapping;
   }
 
-  int64_t threadsPerBlock;
-  std::shared_ptr<const KernelNames> kernelNames;
+  std::shared_ptr<const LaunchPlans> plans;
 };
 
 struct ConvertVxToGPUPass
@@ -641,51 +761,115 @@ struct ConvertVxToGPUPass
     ModuleOp module = getOperation();
     // Option errors are about the pass, not an op: no op is attached (which
     // would print the whole module in a note).
-    if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
+    if (threadsPerBlock < 0 || threadsPerBlock > kMaxThreadsPerBlock) {
       emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
                                  "be between 1 and ")
-          << kMaxThreadsPerBlock << ", got "
+          << kMaxThreadsPerBlock << " (0: the default CTA size), got "
           << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
+    if (stages < 1) {
+      emitError(module.getLoc(), "convert-vx-to-gpu: stages must be at least "
+                                 "1, got ")
+          << static_cast<int64_t>(stages);
+      return signalPassFailure();
+    }
+    bool defaultCTASize = threadsPerBlock == 0;
     std::string chipError;
     if (!chip.empty() &&
         failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
       emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
-    bool valid = true;
+    auto plans = std::make_shared<LaunchPlans>(
+        planLaunches(module, defaultCTASize ? kDefaultCTASize
+                                            : int64_t(threadsPerBlock)));
+    // Transfers that the threads of a CTA copy together, and how many.
+    auto sharedTransfers = std::make_shared<DenseMap<Operation *, int64_t>>();
+    SmallVector<SpawnOp> spawns;
     module.walk([&](SpawnOp spawn) {
       if (spawn.isDeviceSpawn())
-        valid &= succeeded(checkDeviceSpawn(spawn, chip, threadsPerBlock));
+        spawns.push_back(spawn);
     });
+    bool valid = true;
+    for (SpawnOp spawn : spawns)
+      valid &= succeeded(
+          checkDeviceOps(spawn, chip, plans->at(spawn).getInstancesPerCTA()));
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
+    for (SpawnOp spawn : spawns) {
+      LaunchPlan &plan = plans->at(spawn);
+      if (defaultCTASize)
+        fitDefaultCTASize(spawn, plan, chip);
+      if (plan.cooperative) {
+        SmallVector<Operation *> shared;
+        if (failed(mapInstanceOntoCTA(spawn, plan.threads, shared))) {
+          valid = false;
+          continue;
+        }
+        for (Operation *transfer : shared)
+          (*sharedTransfers)[transfer] = plan.threads;
+      }
+      if (fma)
+        allowContraction(spawn);
+      valid &= succeeded(
+          checkSharedMemory(spawn, chip, plan.getInstancesPerCTA()));
+    }
+    if (!valid)
+      return signalPassFailure();
+    // The transfers' pipelines, on the body that every thread runs (the
+    // transfers they issue are the CTA's, like the ones they replace).
+    for (SpawnOp spawn : spawns) {
+      const LaunchPlan &plan = plans->at(spawn);
+      PipelineTarget target;
+      target.chip = chip;
+      target.defaultStages = stages;
+      target.instancesPerCTA = plan.getInstancesPerCTA();
+      target.freeSharedBytes =
+          getSharedMemoryLimit(chip) -
+          getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+      // Static extents within the launch grid need no grid-stride loop.
+      int64_t total = 1;
+      target.onePointPerCTA = true;
+      for (std::optional<int64_t> extent :
+           getStaticExtents(spawn, target.instancesPerCTA))
+        target.onePointPerCTA &= extent &&
+                                 !llvm::MulOverflow(total, *extent, total) &&
+                                 total <= kMaxGridX;
+      target.sharedByThreads = plan.cooperative;
+      for (Operation *transfer : pipelineTransfers(spawn, target))
+        if (plan.cooperative)
+          (*sharedTransfers)[transfer] = plan.threads;
+    }
 
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     configureVxToGPUConversionLegality(target);
     TypeConverter typeConverter;
     RewritePatternSet patterns(context);
+    GetThreadShare getShare = [sharedTransfers](OpBuilder &builder,
+                                                Operation *op)
+        -> std::optional<ThreadShare> {
+      auto shared = sharedTransfers->find(op);
+      if (shared == sharedTransfers->end())
+        return std::nullopt;
+      auto id = gpu::ThreadIdOp::create(builder, op->getLoc(),
+                                        gpu::Dimension::x);
+      id.setUpperBoundAttr(builder.getIndexAttr(shared->second));
+      return ThreadShare{id, shared->second};
+    };
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
-                                                isInDeviceCode);
+                                                isInDeviceCode, getShare);
     populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
-                                                module, chip);
-    populateVxToGPUConversionPatterns(patterns, threadsPerBlock, module);
+                                                module, chip, getShare);
+    patterns.add<SpawnToLaunch>(context, std::move(plans));
+    populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
 };
 
 } // namespace
-
-void vx::populateVxToGPUConversionPatterns(RewritePatternSet &patterns,
-                                           int64_t threadsPerBlock,
-                                           ModuleOp module) {
-  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock,
-                              nameKernels(module));
-  populateMemRefCopyToLoopsPatterns(patterns);
-}
 
 void vx::configureVxToGPUConversionLegality(ConversionTarget &target) {
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

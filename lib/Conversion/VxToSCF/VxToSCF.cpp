@@ -35,18 +35,138 @@ namespace vx {
 using namespace mlir;
 using namespace mlir::vx;
 
-/// Copies `src` into `dst` (same shape) element by element with an scf.for
-/// nest, which runs anywhere, including device code and strided views.
-static void buildLoopCopy(OpBuilder &builder, Location loc, Value src,
-                          Value dst) {
+OpFoldResult vx::getProduct(OpBuilder &builder, Location loc,
+                            ArrayRef<OpFoldResult> sizes) {
+  int64_t constant = 1;
+  Value dynamic;
+  for (OpFoldResult size : sizes) {
+    if (std::optional<int64_t> value = getConstantIntValue(size)) {
+      constant *= *value;
+      continue;
+    }
+    dynamic = dynamic ? arith::MulIOp::create(builder, loc, dynamic,
+                                              cast<Value>(size))
+                            .getResult()
+                      : cast<Value>(size);
+  }
+  if (!dynamic)
+    return builder.getIndexAttr(constant);
+  if (constant == 1)
+    return dynamic;
+  return arith::MulIOp::create(
+             builder, loc, dynamic,
+             arith::ConstantIndexOp::create(builder, loc, constant))
+      .getResult();
+}
+
+SmallVector<Value> vx::delinearizeIndex(OpBuilder &builder, Location loc,
+                                        Value linear,
+                                        ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> indices(sizes.size());
+  for (int64_t dim = sizes.size() - 1; dim > 0; --dim) {
+    if (getConstantIntValue(sizes[dim]) == 1) {
+      indices[dim] = arith::ConstantIndexOp::create(builder, loc, 0);
+      continue;
+    }
+    Value size = getValueOrCreateConstantIndexOp(builder, loc, sizes[dim]);
+    indices[dim] = arith::RemUIOp::create(builder, loc, linear, size);
+    linear = arith::DivUIOp::create(builder, loc, linear, size);
+  }
+  if (!sizes.empty())
+    indices.front() = linear;
+  return indices;
+}
+
+SmallVector<Value> vx::buildSharedLoop(OpBuilder &builder, Location loc,
+                                       OpFoldResult total,
+                                       std::optional<ThreadShare> share,
+                                       ValueRange inits, SharedLoopBody body) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto yieldBody = [&](Value index, Value round) {
+    return [&, index, round](OpBuilder &nested, Location nestedLoc, Value iv,
+                             ValueRange iterArgs) {
+      Value i = index ? index : iv, r = round;
+      if (!r)
+        r = share ? arith::DivUIOp::create(
+                        nested, nestedLoc, i,
+                        arith::ConstantIndexOp::create(nested, nestedLoc,
+                                                       share->count))
+                        .getResult()
+                  : zero;
+      scf::YieldOp::create(nested, nestedLoc,
+                           body(nested, nestedLoc, i, r, iterArgs));
+    };
+  };
+  Value upper = getValueOrCreateConstantIndexOp(builder, loc, total);
+  if (!share) {
+    auto loop = scf::ForOp::create(builder, loc, zero, upper, one, inits,
+                                   yieldBody(Value(), zero));
+    return loop.getResults();
+  }
+  std::optional<int64_t> staticTotal = getConstantIntValue(total);
+  Value count = arith::ConstantIndexOp::create(builder, loc, share->count);
+  if (staticTotal && *staticTotal <= share->count) {
+    // One round: thread id runs iteration id, if there is one.
+    if (*staticTotal == share->count)
+      return body(builder, loc, share->id, zero, inits);
+    Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                         share->id, upper);
+    auto guard = scf::IfOp::create(
+        builder, loc, active,
+        [&](OpBuilder &nested, Location nestedLoc) {
+          scf::YieldOp::create(nested, nestedLoc,
+                               body(nested, nestedLoc, share->id, zero, inits));
+        },
+        [&](OpBuilder &nested, Location nestedLoc) {
+          scf::YieldOp::create(nested, nestedLoc, inits);
+        });
+    return guard.getResults();
+  }
+  if (staticTotal && *staticTotal % share->count == 0) {
+    // Whole rounds: iteration round * count + id.
+    Value rounds =
+        arith::ConstantIndexOp::create(builder, loc, *staticTotal / share->count);
+    auto loop = scf::ForOp::create(
+        builder, loc, zero, rounds, one, inits,
+        [&](OpBuilder &nested, Location nestedLoc, Value round,
+            ValueRange iterArgs) {
+          Value base = arith::MulIOp::create(nested, nestedLoc, round, count);
+          Value index = arith::AddIOp::create(nested, nestedLoc, base, share->id);
+          scf::YieldOp::create(nested, nestedLoc,
+                               body(nested, nestedLoc, index, round, iterArgs));
+        });
+    return loop.getResults();
+  }
+  auto loop = scf::ForOp::create(builder, loc, share->id, upper, count, inits,
+                                 yieldBody(Value(), Value()));
+  return loop.getResults();
+}
+
+void vx::buildLoopCopy(OpBuilder &builder, Location loc, Value src, Value dst,
+                       std::optional<ThreadShare> share) {
   auto type = cast<MemRefType>(src.getType());
+  SmallVector<OpFoldResult> sizes = memref::getMixedSizes(builder, loc, src);
+  if (share) {
+    // The CTA's threads copy consecutive elements: coalesced accesses.
+    buildSharedLoop(builder, loc, getProduct(builder, loc, sizes), share,
+                    ValueRange(),
+                    [&](OpBuilder &nested, Location nestedLoc, Value index,
+                        Value, ValueRange) {
+                      SmallVector<Value> ivs =
+                          delinearizeIndex(nested, nestedLoc, index, sizes);
+                      Value element =
+                          memref::LoadOp::create(nested, nestedLoc, src, ivs);
+                      memref::StoreOp::create(nested, nestedLoc, element, dst,
+                                              ivs);
+                      return SmallVector<Value>();
+                    });
+    return;
+  }
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   SmallVector<Value> lbs(type.getRank(), zero), steps(type.getRank(), one);
-  SmallVector<Value> ubs;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim)
-    ubs.push_back(getValueOrCreateConstantIndexOp(
-        builder, loc, memref::getMixedSize(builder, loc, src, dim)));
+  SmallVector<Value> ubs = getValueOrCreateConstantIndexOp(builder, loc, sizes);
   scf::buildLoopNest(builder, loc, lbs, ubs, steps,
                      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
                        Value element =
@@ -114,7 +234,10 @@ struct SpawnToLoops : public OpConversionPattern<SpawnOp> {
 
 /// The reference semantics of a transfer: the copy completes at its start.
 struct TransferToLoopCopy : public OpConversionPattern<TransferAsyncOp> {
-  using OpConversionPattern::OpConversionPattern;
+  TransferToLoopCopy(const TypeConverter &converter, MLIRContext *context,
+                     GetThreadShare getShare)
+      : OpConversionPattern(converter, context),
+        getShare(std::move(getShare)) {}
 
   LogicalResult
   matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
@@ -122,8 +245,11 @@ struct TransferToLoopCopy : public OpConversionPattern<TransferAsyncOp> {
     Type tokenType = getTypeConverter()->convertType(transfer.getType());
     if (!tokenType)
       return failure();
+    std::optional<ThreadShare> share;
+    if (getShare)
+      share = getShare(rewriter, transfer);
     buildLoopCopy(rewriter, transfer.getLoc(), adaptor.getSrc(),
-                  adaptor.getDst());
+                  adaptor.getDst(), share);
     // The token of a completed copy is never waited on: any value will do.
     if (tokenType.isInteger(1))
       rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(transfer, 1, 1);
@@ -131,6 +257,8 @@ struct TransferToLoopCopy : public OpConversionPattern<TransferAsyncOp> {
       rewriter.replaceOpWithNewOp<ub::PoisonOp>(transfer, tokenType);
     return success();
   }
+
+  GetThreadShare getShare;
 };
 
 struct EraseAwait : public OpConversionPattern<AwaitOp> {
@@ -190,7 +318,8 @@ void vx::configureVxToSCFConversionLegality(ConversionTarget &target) {
 
 void vx::populateVxTransferToLoopsConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
-    ConversionTarget &target, std::function<bool(Operation *)> inScope) {
+    ConversionTarget &target, std::function<bool(Operation *)> inScope,
+    GetThreadShare getShare) {
   // Once a transfer is complete at its start, a token carries no
   // information: it becomes an i1 so that loops and conditionals that carry
   // it (double buffering) still type-check, and folds away. (Device code
@@ -206,8 +335,9 @@ void vx::populateVxTransferToLoopsConversionPatterns(
       [&typeConverter, inScope](Operation *op) {
         return !inScope(op) || typeConverter.isLegal(op);
       });
-  patterns.add<TransferToLoopCopy, EraseAwait>(typeConverter,
-                                               patterns.getContext());
+  patterns.add<TransferToLoopCopy>(typeConverter, patterns.getContext(),
+                                   std::move(getShare));
+  patterns.add<EraseAwait>(typeConverter, patterns.getContext());
   target.addDynamicallyLegalOp<TransferAsyncOp, AwaitOp>(
       [inScope](Operation *op) { return !inScope(op); });
 }

@@ -4,14 +4,17 @@
 // becomes cp.async copies (nvgpu.device_async_copy of 4, 8 or 16 bytes)
 // gathered into one group (nvgpu.device_async_create_group), whose token is
 // the transfer's; its vx.await becomes nvgpu.device_async_wait where the
-// program put it. Each thread issues the chunks of its own transfer: with
-// threads-per-block > 1 every thread is a grid instance of its own with a
-// private slice of shared memory, so no barrier is needed (and one under the
-// bounds guard would be divergent).
+// program put it. A transfer that the threads of a CTA make together (one
+// outside thread loops in a cooperative body) spreads its chunks over them,
+// chunk c on thread c mod N, so that consecutive threads copy consecutive
+// 16 bytes; the barrier that makes the tile visible to every thread after
+// the wait is placed by the CTA mapping. Otherwise (a grid instance per
+// thread, or a transfer inside a thread loop) a thread issues every chunk.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/VxOps.h"
 
@@ -75,6 +78,14 @@ static bool isChunkAligned(Value buffer, int64_t chunkElements,
     for (int64_t stride : ArrayRef(strides).drop_back())
       if (ShapedType::isDynamic(stride) || stride * elementBytes % chunkBytes)
         return false;
+    if (auto view = buffer.getDefiningOp<memref::ViewOp>()) {
+      // A view of bytes (a pipeline slot): its shift must keep chunks
+      // aligned, and the bytes are a root.
+      if (!isMultipleOf(view.getByteShift(), chunkBytes))
+        return false;
+      buffer = view.getSource();
+      continue;
+    }
     auto subview = buffer.getDefiningOp<memref::SubViewOp>();
     if (!subview) {
       if (auto cast = buffer.getDefiningOp<memref::CastOp>()) {
@@ -94,15 +105,16 @@ static bool isChunkAligned(Value buffer, int64_t chunkElements,
   }
 }
 
-/// The cp.async chunk size in bytes for `transfer`, or why it stays a
-/// synchronous copy.
+/// The cp.async chunk size in bytes for `transfer` on any chip that has
+/// cp.async, or why it stays a synchronous copy.
 static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
                                         std::string &why) {
   auto spawn = transfer->getParentOfType<SpawnOp>();
   Value dstRoot = transfer.getDst(), srcRoot = transfer.getSrc();
   for (Value *root : {&dstRoot, &srcRoot})
     while (Operation *def = root->getDefiningOp()) {
-      if (!isa<memref::SubViewOp, memref::CastOp>(def))
+      if (!isa<memref::SubViewOp, memref::CastOp, memref::ViewOp,
+               memref::AssumeAlignmentOp>(def))
         break;
       *root = def->getOperand(0);
     }
@@ -173,21 +185,28 @@ static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
   return groups;
 }
 
+FailureOr<int64_t> vx::getAsyncCopyChunkBytes(TransferAsyncOp transfer,
+                                              StringRef chip,
+                                              std::string &why) {
+  FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
+  std::optional<unsigned> smNumber = getSMNumber(chip);
+  if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
+    why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
+           " or newer, and the chip is '" + chip + "'")
+              .str();
+    return failure();
+  }
+  return chunkBytes;
+}
+
 /// Plans the transfers of the device spawn `spawn` into `plan`; `chip`, when
 /// not empty, is the chip the code is for.
 static void planAsyncTransfers(SpawnOp spawn, StringRef chip,
                                AsyncTransferPlan &plan) {
   bool anyAsync = false;
-  std::optional<unsigned> smNumber = getSMNumber(chip);
   spawn.walk([&](TransferAsyncOp transfer) {
     std::string why;
-    FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
-    if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
-      why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
-             " or newer, and the chip is '" + chip + "'")
-                .str();
-      chunkBytes = failure();
-    }
+    FailureOr<int64_t> chunkBytes = getAsyncCopyChunkBytes(transfer, chip, why);
     if (failed(chunkBytes)) {
       transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
       return;
@@ -220,9 +239,10 @@ namespace {
 /// token stands for the transfer.
 struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
   TransferToAsyncCopies(TypeConverter &converter, MLIRContext *context,
-                        std::shared_ptr<const AsyncTransferPlan> plan)
+                        std::shared_ptr<const AsyncTransferPlan> plan,
+                        GetThreadShare getShare)
       : OpConversionPattern(converter, context, /*benefit=*/2),
-        plan(std::move(plan)) {}
+        plan(std::move(plan)), getShare(std::move(getShare)) {}
 
   LogicalResult
   matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,
@@ -236,33 +256,63 @@ struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
     MemRefType type = transfer.getDst().getType();
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t chunkElements = chunkBytes->second / elementBytes;
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lbs(type.getRank(), zero), ubs,
-        steps(type.getRank(), one);
-    for (int64_t size : type.getShape())
-      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
-    steps.back() = arith::ConstantIndexOp::create(rewriter, loc, chunkElements);
     Value src = adaptor.getSrc();
     auto tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
-    // A group holds the chunks of every iteration of the nest; the copies'
-    // own tokens are not needed to form it.
-    scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps,
-        [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-          nvgpu::DeviceAsyncCopyOp::create(
-              nested, loc, tokenType, dst, ivs, src, ivs,
-              nested.getIndexAttr(chunkElements),
-              /*srcElements=*/Value(),
-              /*bypassL1=*/chunkBytes->second == 16 ? nested.getUnitAttr()
-                                                    : UnitAttr());
-        });
-    rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
-        transfer, tokenType, ValueRange());
+    // A group holds every chunk this thread issues (the copies' own tokens
+    // are not needed to form it).
+    auto copyChunk = [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+      nvgpu::DeviceAsyncCopyOp::create(
+          nested, loc, tokenType, dst, ivs, src, ivs,
+          nested.getIndexAttr(chunkElements),
+          /*srcElements=*/Value(),
+          /*bypassL1=*/chunkBytes->second == 16 ? nested.getUnitAttr()
+                                                : UnitAttr());
+    };
+    std::optional<ThreadShare> share;
+    if (getShare)
+      share = getShare(rewriter, transfer);
+    if (share) {
+      // The chunks in row-major order, chunk c on thread c mod N.
+      SmallVector<OpFoldResult> chunkGrid =
+          getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+      chunkGrid.back() =
+          rewriter.getIndexAttr(type.getShape().back() / chunkElements);
+      buildSharedLoop(
+          rewriter, loc, getProduct(rewriter, loc, chunkGrid), share,
+          ValueRange(),
+          [&](OpBuilder &nested, Location loc, Value chunk, Value, ValueRange) {
+            SmallVector<Value> ivs =
+                delinearizeIndex(nested, loc, chunk, chunkGrid);
+            ivs.back() = arith::MulIOp::create(
+                nested, loc, ivs.back(),
+                arith::ConstantIndexOp::create(nested, loc, chunkElements));
+            copyChunk(nested, loc, ivs);
+            return SmallVector<Value>();
+          });
+    } else {
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      SmallVector<Value> lbs(type.getRank(), zero), ubs,
+          steps(type.getRank(), one);
+      for (int64_t size : type.getShape())
+        ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+      steps.back() =
+          arith::ConstantIndexOp::create(rewriter, loc, chunkElements);
+      scf::buildLoopNest(rewriter, loc, lbs, ubs, steps, copyChunk);
+    }
+    // A transfer whose token nothing awaits is one of a pipeline's (the
+    // checker refuses such a transfer in a program), which commits the
+    // groups of its transfers itself.
+    if (transfer.getToken().use_empty())
+      rewriter.eraseOp(transfer);
+    else
+      rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
+          transfer, tokenType, ValueRange());
     return success();
   }
 
   std::shared_ptr<const AsyncTransferPlan> plan;
+  GetThreadShare getShare;
 };
 
 /// The await of an asynchronous transfer: wait until at most the groups
@@ -292,7 +342,7 @@ struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
 
 void vx::populateVxTransferToNVGPUConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
-    Operation *root, StringRef chip) {
+    Operation *root, StringRef chip, GetThreadShare getShare) {
   auto plan = std::make_shared<AsyncTransferPlan>();
   root->walk([&](SpawnOp spawn) {
     if (spawn.isDeviceSpawn())
@@ -306,6 +356,7 @@ void vx::populateVxTransferToNVGPUConversionPatterns(
     return nvgpu::DeviceAsyncTokenType::get(token.getContext());
   });
   // Both patterns share the plan (each takes its own reference).
-  patterns.add<TransferToAsyncCopies, AwaitToAsyncWait>(
-      typeConverter, patterns.getContext(), plan);
+  patterns.add<TransferToAsyncCopies>(typeConverter, patterns.getContext(),
+                                      plan, std::move(getShare));
+  patterns.add<AwaitToAsyncWait>(typeConverter, patterns.getContext(), plan);
 }

@@ -449,14 +449,103 @@ def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
     geometry = (f"launch {launch.kernel} grid={','.join(map(str, launch.grid))} "
                 f"block={','.join(map(str, launch.block))}")
     first = f"memref0={hex(1 << 40)},{hex(1 << 40)},0"
+    # On sm_90 the A and B tiles are TMA loads: before each launch the host
+    # encodes their tensor maps (a 256x32 and a 32x384 tensor, boxes of the
+    # 128x8 and 8x128 tiles), copied to the device once.
+    maps = [f"tensormap type=7 address={hex(address)} dims={dims} "
+            f"strides={stride} box={box} element_strides=1,1 interleave=0 "
+            "swizzle=0 l2=0 oob=0"
+            for address, dims, stride, box in (
+                ((1 << 40), "32,256", 128, "8,128"),
+                ((1 << 40) + 256 * 32 * 4, "384,32", 1536, "128,8"))]
     assert log.read_text().splitlines() == [
         "load 7f454c46",                                  # the cubin, at load
+        maps[0], "alloc 128 at 0x20000000000", "copy 128 bytes to 0x20000000000",
+        maps[1], "alloc 128 at 0x20000000100", "copy 128 bytes to 0x20000000100",
         f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        f"{geometry} stream=0x1234 {first}",              # no wait on a caller's stream
+        *maps, f"{geometry} stream=0x1234 {first}",       # no wait on a caller's stream
         "wait (nil) after 0x77",                          # the array's stream first
-        f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        f"{geometry} stream=(nil) {first}",               # the failing launch
-        f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
+        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)",
+        *maps, f"{geometry} stream=(nil) {first}",        # the failing launch
+        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
+
+
+TENSOR_MAP_CLIENT = r"""
+import ctypes, os, sys
+runtime = ctypes.CDLL(sys.argv[1])
+encode = runtime.mgpuTensorMapEncodeTiledMemref
+encode.restype = ctypes.c_void_p
+encode.argtypes = ([ctypes.c_int64, ctypes.c_void_p] + [ctypes.c_int64] * 5 +
+                   [ctypes.POINTER(ctypes.c_int64)])
+runtime.vxCudaTakeError.restype = ctypes.c_char_p
+
+class MemRef(ctypes.Structure):
+    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 3),
+                ("strides", ctypes.c_int64 * 3)]
+
+def call(memref, box, rank=3, data_type=7):
+    # As the lowering of nvgpu.tma.create.descriptor calls it: rank, the
+    # ranked descriptor, the data type (7: f32), interleave, swizzle, L2
+    # promotion and fill (none, none, none, zero), the box outermost first.
+    boxes = (ctypes.c_int64 * 5)(*box)
+    return encode(rank, ctypes.byref(memref), data_type, 0, 0, 0, 0, boxes)
+
+base = 1 << 40
+# memref<2x128x64xf32, strided<[8192, 64, 1], offset: 16>>: the offset counts.
+tensor = MemRef(base, base, 16, (2, 128, 64), (8192, 64, 1))
+first = call(tensor, (1, 16, 64))
+print("map", hex(first))
+print("again", call(tensor, (1, 16, 64)) == first)
+print("other box", call(tensor, (1, 32, 64)) != first)
+runtime.vxCudaReportErrors()
+for memref, box, rank, data_type in (
+        (MemRef(base, base, 0, (2, 128, 64), (8192, 128, 2)), (1, 16, 64), 3, 7),
+        (tensor, (1, 16, 64), 6, 7),
+        (tensor, (1, 16, 64), 3, 13)):
+    print("error", call(memref, box, rank, data_type),
+          runtime.vxCudaTakeError().decode())
+os.environ["VX_FAKE_CUDA_FAIL_TENSOR_MAP"] = "1"
+print("error", call(tensor, (1, 8, 64)), runtime.vxCudaTakeError().decode())
+"""
+
+
+@needs_cuda_toolkit
+def test_tensor_map_encoding_with_a_fake_driver(tmp_path):
+    """mgpuTensorMapEncodeTiledMemref, which host code lowered from
+    nvgpu.tma.create.descriptor calls, against a driver that logs: the
+    memref's sizes and strides reach cuTensorMapEncodeTiled innermost first
+    (strides in bytes, the offset in the address), one device copy per
+    distinct map, and bad arguments are errors reported like the others."""
+    fake = tmp_path / "driver"
+    fake.mkdir()
+    subprocess.run(["cc", "-shared", "-fPIC", "-I/usr/local/cuda/include",
+                    os.path.join(os.path.dirname(__file__), "Inputs", "fake_cuda.c"),
+                    "-o", str(fake / "libcuda.so.1")], check=True)
+    log = tmp_path / "cuda.log"
+    result = subprocess.run(
+        [sys.executable, "-c", TENSOR_MAP_CLIENT,
+         os.path.join(PACKAGE, vx.runtime.CUDA_RUNTIME)],
+        capture_output=True, text=True,
+        env=dict(os.environ, LD_LIBRARY_PATH=str(fake), VX_FAKE_CUDA_LOG=str(log)))
+    assert result.returncode == 0, result.stderr
+    copy = hex(1 << 41)
+    assert result.stdout.splitlines() == [
+        f"map {copy}", "again True", "other box True",
+        "error None mgpuTensorMapEncodeTiledMemref: the innermost stride must be 1, got 2",
+        "error None mgpuTensorMapEncodeTiledMemref: a tensor map has rank 1 to 5, got 6",
+        "error None mgpuTensorMapEncodeTiledMemref: unknown data type 13",
+        "error None cuTensorMapEncodeTiled failed with CUDA_ERROR_INVALID_VALUE "
+        "(from the fake driver)"]
+    encoded = (f"tensormap type=7 address={hex((1 << 40) + 64)} dims=64,128,2 "
+               "strides=256,32768 box=64,{},1 element_strides=1,1,1 "
+               "interleave=0 swizzle=0 l2=0 oob=0")
+    assert log.read_text().splitlines() == [
+        encoded.format(16), "alloc 128 at " + copy, f"copy 128 bytes to {copy}",
+        encoded.format(16),
+        encoded.format(32), f"alloc 128 at {hex((1 << 41) + 256)}",
+        f"copy 128 bytes to {hex((1 << 41) + 256)}",
+        encoded.format(8)]
 
 
 def test_cuda_arguments_are_checked_against_the_signature():

@@ -84,7 +84,9 @@ def test_pipeline_text_of_each_stage():
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert "convert-vx-to-gpu{chip=sm_100a threads-per-block=128}" in text
+    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 "
+            "threads-per-block=128}") in text
+    assert "fma=false" in vx.pipeline("gpu", fma=False)
     assert "chip=sm_100a fast=false features=+ptx86" in text
     assert "gpu-module-to-binary{format=bin" in text
     assert "convert-scf-to-openmp" in vx.pipeline("llvm", openmp=True)
@@ -96,7 +98,8 @@ def test_pipeline_rejects_unknown_stages_and_options():
     with pytest.raises(ValueError, match="unknown stage 'cuda'"):
         vx.pipeline("cuda")
     with pytest.raises(TypeError, match="stage 'gpu' has no option 'chip'; "
-                                        "its options are: threads_per_block"):
+                                        "its options are: threads_per_block, "
+                                        "stages, fma"):
         vx.pipeline("gpu", chip="sm_90")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
@@ -139,6 +142,20 @@ def test_pipeline_option_values_refused_by_the_stage():
         vx.pipeline("nvvm", chip="90")
     with pytest.raises(vx.VxError, match="'threads-per-block' applies only with"):
         vx.pipeline("llvm", threads_per_block=4)
+
+
+def test_stages_option_on_every_gpu_route():
+    # VX_SPEC 2.2: `stages` reaches convert-vx-to-gpu on every stage that
+    # maps onto the GPU, vx-to-llvm with via-gpu included.
+    for stage in ("gpu", "nvvm", "ptx"):
+        assert " stages=3 " in vx.pipeline(stage, stages=3)
+    assert " stages=2 " in vx.pipeline("llvm", via_gpu=True, stages=2)
+    with pytest.raises(vx.VxError, match="'stages' applies only with 'via-gpu=true'"):
+        vx.pipeline("llvm", stages=2)
+    with pytest.raises(vx.VxError, match="stages must be at least 1, got 0"):
+        vx.pipeline("ptx", stages=0)
+    with pytest.raises(TypeError, match="stage 'scf' has no option 'stages'"):
+        vx.pipeline("scf", stages=2)
 
 
 # -- parse, print, verify ----------------------------------------------------
@@ -270,10 +287,23 @@ def test_lower_refuses_tensor_core5_below_sm_100():
     ([3, 70000], ["parallel"] * 2, (210000, 1, 1)),
 ])
 def test_launches_of_1d_to_6d_grids(sizes, semantics, grid):
+    # One instance per CTA: the CTAs are the parallel points.
     module = vx.parse(grid_module(sizes, semantics))
-    assert module.launches() == [vx.Launch("f_kernel", grid, (1, 1, 1),
-                                           "<string>:2:3")]
-    assert module.lower("gpu").launches() == module.launches()
+    assert module.launches(threads_per_block=1) == [
+        vx.Launch("f_kernel", grid, (1, 1, 1), "<string>:2:3")]
+    assert (module.lower("gpu", threads_per_block=1).launches() ==
+            module.launches(threads_per_block=1))
+
+
+def test_launches_with_the_default_cta_size():
+    # 256 threads per CTA, one instance each, without a threads clause or
+    # threads_per_block; a spawn without parallel dims is one thread.
+    module = vx.parse(grid_module([3, 700], ["parallel"] * 2))
+    assert module.launches() == [
+        vx.Launch("f_kernel", (3, 3, 1), (256, 1, 1), "<string>:2:3")]
+    module = vx.parse(grid_module([4, 8], ["arbitrary", "arbitrary"]))
+    assert module.launches() == [
+        vx.Launch("f_kernel", (1, 1, 1), (1, 1, 1), "<string>:2:3")]
 
 
 def test_launches_with_threads_per_block():
@@ -285,7 +315,7 @@ def test_launches_with_threads_per_block():
 def test_launches_of_a_dynamic_grid_are_none():
     module = vx.parse(grid_module([7, 3], ["parallel"] * 2, dynamic=(0,)))
     (launch,) = module.launches()
-    assert launch.grid == (None, 1, 1) and launch.block == (1, 1, 1)
+    assert launch.grid == (None, 1, 1) and launch.block == (256, 1, 1)
 
 
 TWO_SPAWNS = """func.func @f(%a: memref<8xf32>, %v: f32) {
@@ -306,8 +336,8 @@ def test_launches_name_each_kernel_as_its_ptx():
     module = vx.parse(TWO_SPAWNS, "two.mlir")
     launches = module.launches()
     assert [(l.kernel, l.grid, l.location) for l in launches] == [
-        ("f_kernel", (8, 1, 1), "two.mlir:2:3"),
-        ("f_kernel_0", (4, 1, 1), "two.mlir:6:3")]
+        ("f_kernel", (1, 1, 1), "two.mlir:2:3"),
+        ("f_kernel_0", (1, 1, 1), "two.mlir:6:3")]
     ptx = module.ptx()
     assert list(ptx) == ["f_kernel", "f_kernel_0"]
     for launch in launches:
@@ -315,7 +345,8 @@ def test_launches_name_each_kernel_as_its_ptx():
 
 
 def test_launches_at_each_stage(attention):
-    expected = [vx.Launch("attention_kernel", (1, 2, 2), (1, 1, 1),
+    # One query block per CTA of the spawn's 64 threads.
+    expected = [vx.Launch("attention_kernel", (1, 2, 2), (64, 1, 1),
                           "attention.mlir:21:3")]
     assert attention.launches() == expected
     assert attention.lower("nvvm").launches() == expected
@@ -436,7 +467,8 @@ def test_run_attention_against_numpy(attention, options):
 
 
 @pytest.mark.parametrize("options", [{}, {"openmp": True},
-                                     {"via_gpu": True, "threads_per_block": 4}])
+                                     {"via_gpu": True, "threads_per_block": 4},
+                                     {"via_gpu": True, "stages": 3}])
 def test_run_matmul_against_numpy(matmul, options):
     rng = np.random.default_rng(3)
     a = rng.integers(-4, 5, (256, 32)).astype(np.float32)
@@ -746,7 +778,7 @@ def test_cli_prints_every_stage():
 def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(1, 1, 1) "
+    assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(64, 1, 1) "
                              f"at {os.path.join(EXAMPLES, 'attention.mlir')}:21:3\n")
 
 

@@ -9,15 +9,23 @@
 #ifndef VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
 #define VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
 
-#include "mlir/Support/LLVM.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
+
+#include <string>
 
 namespace mlir {
-class ConversionTarget;
 class Operation;
 class RewritePatternSet;
 class TypeConverter;
 
 namespace vx {
+class TransferAsyncOp;
+
+/// The bytes of each cp.async copy that `transfer` (in a device spawn)
+/// becomes on `chip` (any chip with cp.async when empty), or failure with
+/// `why` it stays a synchronous copy.
+FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
+                                          StringRef chip, std::string &why);
 
 /// Decides, for the transfers of the device spawns under `root`, which become
 /// cp.async copies (global memory into shared-memory scratch, in chunks of 4,
@@ -26,11 +34,11 @@ namespace vx {
 /// not empty) is older than sm_80, which has no cp.async. Adds the patterns
 /// that lower the chosen transfers and their awaits once they are inside a
 /// gpu.launch; they take precedence over the synchronous patterns. Device
-/// tokens become `!nvgpu.device.async.token`.
-void populateVxTransferToNVGPUConversionPatterns(TypeConverter &typeConverter,
-                                                 RewritePatternSet &patterns,
-                                                 Operation *root,
-                                                 StringRef chip);
+/// tokens become `!nvgpu.device.async.token`. A transfer for which
+/// `getShare` returns a share has its chunks spread over the CTA's threads.
+void populateVxTransferToNVGPUConversionPatterns(
+    TypeConverter &typeConverter, RewritePatternSet &patterns, Operation *root,
+    StringRef chip, GetThreadShare getShare = {});
 
 } // namespace vx
 } // namespace mlir

@@ -2,7 +2,8 @@
 // a CUDA library's host code end to end without a GPU: every call succeeds
 // (nothing runs on a device) and the ones that matter are logged to
 // $VX_FAKE_CUDA_LOG. Pointers at or above 2^40 count as device memory.
-// $VX_FAKE_CUDA_FAIL_LAUNCH makes cuLaunchKernel fail.
+// $VX_FAKE_CUDA_FAIL_LAUNCH makes cuLaunchKernel fail,
+// $VX_FAKE_CUDA_FAIL_TENSOR_MAP cuTensorMapEncodeTiled.
 
 #include <cuda.h>
 
@@ -27,6 +28,7 @@ __attribute__((format(printf, 1, 2))) static void logLine(const char *format, ..
 
 static char context, module;
 static CUstream lastRecorded;
+static CUdeviceptr nextAllocation = (CUdeviceptr)1 << 41;
 
 CUresult cuInit(unsigned flags) { return CUDA_SUCCESS; }
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
@@ -111,7 +113,52 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *pointer, size_t size) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+  *pointer = nextAllocation;
+  nextAllocation += 256;
+  logLine("alloc %zu at %p", size, (void *)*pointer);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+  logLine("copy %zu bytes to %p", n, (void *)d);
+  return CUDA_SUCCESS;
+}
+// Logs the arguments, innermost dimension first as the driver takes them;
+// the map holds the address and the box, so that equal arguments give
+// equal maps.
+CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+    const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  char line[512];
+  int length = snprintf(line, sizeof(line), "tensormap type=%d address=%p dims=",
+                        (int)type, address);
+  for (cuuint32_t dim = 0; dim < rank; ++dim)
+    length += snprintf(line + length, sizeof(line) - length, "%s%llu",
+                       dim ? "," : "", (unsigned long long)dims[dim]);
+  length += snprintf(line + length, sizeof(line) - length, " strides=");
+  for (cuuint32_t dim = 0; dim + 1 < rank; ++dim)
+    length += snprintf(line + length, sizeof(line) - length, "%s%llu",
+                       dim ? "," : "", (unsigned long long)strides[dim]);
+  length += snprintf(line + length, sizeof(line) - length, " box=");
+  for (cuuint32_t dim = 0; dim < rank; ++dim)
+    length += snprintf(line + length, sizeof(line) - length, "%s%u",
+                       dim ? "," : "", box[dim]);
+  length += snprintf(line + length, sizeof(line) - length, " element_strides=");
+  for (cuuint32_t dim = 0; dim < rank; ++dim)
+    length += snprintf(line + length, sizeof(line) - length, "%s%u",
+                       dim ? "," : "", elementStrides[dim]);
+  snprintf(line + length, sizeof(line) - length,
+           " interleave=%d swizzle=%d l2=%d oob=%d", (int)interleave,
+           (int)swizzle, (int)l2Promotion, (int)oobFill);
+  logLine("%s", line);
+  if (getenv("VX_FAKE_CUDA_FAIL_TENSOR_MAP"))
+    return CUDA_ERROR_INVALID_VALUE;
+  memset(map, 0, sizeof(*map));
+  memcpy(map, &address, sizeof(address));
+  memcpy((char *)map + sizeof(address), box, rank * sizeof(*box));
+  return CUDA_SUCCESS;
 }
 CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t size, unsigned f) {
   return CUDA_ERROR_NOT_SUPPORTED;

@@ -1,0 +1,104 @@
+//===- TMA.h - Tile transfers as TMA bulk tensor copies ---------*- C++ -*-===//
+//
+// The building blocks of a transfer that the Tensor Memory Accelerator of
+// sm_90 and newer carries: a tile of a global tensor, described on the host
+// by a tensor map (nvgpu.tma.create.descriptor), loaded into shared memory
+// by one thread (nvgpu.tma.async.load) that announces the bytes on an
+// mbarrier (nvgpu.mbarrier.arrive.expect_tx), and awaited by every thread on
+// that mbarrier's phase (nvgpu.mbarrier.try_wait.parity), as upstream's
+// test/Examples/NVGPU do. The caller owns the placement: the host builder
+// before the launch, the kernel's entry for the barriers, the transfer's
+// place for the load and the await's for the wait, and which barrier and
+// phase each transfer uses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_CONVERSION_VXTRANSFERTONVGPU_TMA_H
+#define VX_CONVERSION_VXTRANSFERTONVGPU_TMA_H
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir {
+class Region;
+
+namespace vx {
+
+/// A tile of a global tensor that a TMA bulk tensor copy can load: a view of
+/// `tensor` through memref.subview (unit strides, rank-reducing or not) and
+/// memref.cast.
+struct TMATile {
+  /// The memref that the tensor map describes, defined outside the kernel
+  /// (the map is encoded on the host).
+  Value tensor;
+  /// Per dimension of `tensor`, the terms whose sum is the tile's offset
+  /// there (one per view on the way from the tile to `tensor`).
+  SmallVector<SmallVector<OpFoldResult, 2>> offsets;
+  /// The dimension of `tensor` that each tile dimension runs along.
+  SmallVector<int64_t> tensorDims;
+  /// The type of the tensor map: its `tensor` is the box, the tile's shape
+  /// in the rank of `tensor` (1 where a view drops a dimension).
+  nvgpu::TensorMapDescriptorType descriptorType;
+
+  ArrayRef<int64_t> getBox() const {
+    return descriptorType.getTensor().getShape();
+  }
+  /// The bytes one load brings, which the mbarrier expects.
+  int64_t getBytes() const;
+};
+
+/// Matches `source`, a transfer's source as the kernel sees it, to a tile
+/// that TMA can load into shared memory of type `destinationType` (any
+/// memory space: issueTMALoad takes the workgroup view), with `kernel` the
+/// region of the device code. Needs: a destination of rank 2 or more,
+/// static, contiguous and row-major, of the source's shape, whose static
+/// offset keeps 128-byte alignment (the caller places its base at a
+/// multiple of 128 bytes); an element type the tensor map encodes (f16,
+/// bf16, f32, f64, i32, i64, ui8-ui64); a tensor from outside `kernel` in
+/// global memory, of rank at most 5, whose innermost stride is 1, whose
+/// other strides and offset are static multiples of 16 bytes (its base is
+/// assumed 16-byte aligned, as cudaMalloc's is); boxes of 1 to 256 elements
+/// per dimension and innermost rows of a multiple of 16 bytes. Otherwise
+/// fails, with `why` saying why.
+FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
+                                Region &kernel, std::string &why);
+
+/// Encodes the tensor map of `tile` with the host builder `host` (before
+/// the launch: the map, a device pointer at run time, becomes a kernel
+/// argument).
+Value createTMADescriptor(OpBuilder &host, Location loc, const TMATile &tile);
+
+/// Creates a group of `count` mbarriers in shared memory (one per kernel and
+/// op; every thread that runs it gets the same group), to initialize with
+/// initTMABarriers before any use.
+Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count);
+
+/// Initializes the `count` mbarriers of `barriers` for `arrivals` arrivals
+/// per phase (one per load of a phase) from the thread where `elected`
+/// holds, followed by a barrier so that every thread of the CTA (which all
+/// reach it) sees them initialized.
+void initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
+                     int64_t count, int64_t arrivals, Value elected);
+
+/// Starts the load of `tile` (its tensor map `descriptor`) into
+/// `destination`, shared memory of the type matchTMATile accepted, from the
+/// thread where `elected` holds: it expects the tile's bytes on barrier
+/// `barrierIndex` of `barriers` and issues the copy, which completes them.
+/// Each load completes one phase of its barrier.
+void issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
+                  Value descriptor, Value destination, Value barriers,
+                  Value barrierIndex, Value elected);
+
+/// Waits, on the thread that runs it, until the phase of barrier
+/// `barrierIndex` whose parity is `phaseParity` (i1) completes: the k-th
+/// load on a barrier (from 0) completes the phase of parity k mod 2. After
+/// it the loaded tile is visible to that thread.
+void waitTMALoad(OpBuilder &builder, Location loc, Value barriers,
+                 Value barrierIndex, Value phaseParity);
+
+} // namespace vx
+} // namespace mlir
+
+#endif // VX_CONVERSION_VXTRANSFERTONVGPU_TMA_H

@@ -1,0 +1,290 @@
+//===- IntegerModel.h - Integer values of a spawn body as columns -*- C++ -*-=//
+//
+// The model behind vx's static checks: every integer value of a spawn body
+// becomes a term over columns of one integer system, with the real
+// semantics of the ops that compute it. A value of width w is the term
+// modulo 2^w (its bit pattern); its signed and unsigned readings are exact
+// terms of their own, through a wrap column where the interval of the term
+// leaves the range of the reading. Divisions and remainders by constants
+// are quotient columns (floor, truncation toward zero by sign cases, or the
+// unsigned reading), conditions are disjunctive normal forms of
+// (in)equalities, and the ops that control an access (scf.if,
+// scf.index_switch, affine.if, loop bounds, scf.while conditions) are
+// constraints of its context.
+//
+// Columns are created once per spawn (the master model); a query copies the
+// columns of two accesses into one Presburger system, sharing a column
+// between the two sides where it provably has one value in both.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_LIB_ANALYSIS_INTEGERMODEL_H
+#define VX_LIB_ANALYSIS_INTEGERMODEL_H
+
+#include "Vx/Analysis/AddressModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DynamicAPInt.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <functional>
+#include <vector>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace vx {
+namespace detail {
+
+using Int = llvm::DynamicAPInt;
+
+/// sum(coefficient * column) + constant, with columns in increasing order and
+/// no zero coefficient.
+class LinearForm {
+public:
+  LinearForm() = default;
+  static LinearForm getConstant(Int value);
+  static LinearForm getColumn(unsigned column, Int coefficient = Int(1));
+
+  void add(const LinearForm &other, const Int &scale = Int(1));
+  void scale(const Int &factor);
+  Int getCoefficient(unsigned column) const;
+  bool isConstant() const { return terms.empty(); }
+  bool mentions(unsigned column) const;
+  /// The same form over columns renamed by `map`.
+  LinearForm rename(function_ref<unsigned(unsigned)> map) const;
+
+  SmallVector<std::pair<unsigned, Int>, 4> terms;
+  Int constant;
+};
+
+struct Term;
+
+/// `scale * factor * symbol`: a symbolic stride, with `symbol` a column that
+/// is the same for every instance.
+struct Product {
+  std::shared_ptr<const Term> factor;
+  unsigned symbol;
+  Int scale;
+};
+
+/// A mathematical integer: a linear form plus symbolic products.
+struct Term {
+  LinearForm linear;
+  SmallVector<Product, 0> products;
+
+  static Term getConstant(Int value) { return {LinearForm::getConstant(value), {}}; }
+  static Term getColumn(unsigned column) { return {LinearForm::getColumn(column), {}}; }
+  void add(const Term &other, const Int &scale = Int(1));
+  bool isAffine() const { return products.empty(); }
+  bool isConstant() const { return isAffine() && linear.isConstant(); }
+  bool mentions(unsigned column) const;
+};
+
+/// A conjunction of equalities (== 0) and inequalities (>= 0).
+struct Conjunction {
+  SmallVector<LinearForm, 2> equalities, inequalities;
+  void append(const Conjunction &other);
+};
+
+/// A disjunction of conjunctions. Empty: false; one empty conjunction: true.
+using DNF = SmallVector<Conjunction, 1>;
+
+/// A constraint of the master model: a conjunction, or a disjunction of them.
+struct Constraint {
+  DNF alternatives;
+  /// A definition: satisfiable for every value of the columns it reads (the
+  /// column it defines exists and is unique), so a component of only such
+  /// constraints never decides a query.
+  bool definitional = false;
+  /// The column it belongs to (set by `attach`), if any.
+  std::optional<unsigned> owner;
+};
+
+/// What a column stands for.
+enum class ColumnKind {
+  /// A grid coordinate of one instance.
+  Grid,
+  /// A dynamic grid size (a captured value): existentially quantified, the
+  /// witness names the size it needs.
+  Extent,
+  /// The iteration count of a loop (or one dimension of one) of the body.
+  Iteration,
+  /// A value of the body or above it that the model does not compute
+  /// (loaded, the result of an unmodelled op). With no sources it is the
+  /// same for every instance and moment of the spawn (a captured scalar, a
+  /// load of read-only memory at such an address): universally quantified.
+  Opaque,
+  /// Determined by other columns (quotients, wrap counts, case results).
+  Derived,
+  /// A fresh element of a range (vector lanes, whole-buffer accesses).
+  Element,
+};
+
+/// What a value depends on, for deciding whether two sides share it.
+struct Sources {
+  llvm::SmallBitVector gridDims;
+  /// Loop iterations, memory the spawn writes, or anything else that differs
+  /// within one instance.
+  bool varies = false;
+  bool isInvariant() const { return !varies && gridDims.none(); }
+  void merge(const Sources &other);
+};
+
+struct Column {
+  explicit Column(ColumnKind kind) : kind(kind) {}
+  ColumnKind kind;
+  /// Grid: the dimension; Iteration: the dimension of a multi-dimensional
+  /// loop.
+  unsigned dim = 0;
+  /// Opaque and Extent: the value; Derived: the value it helps compute.
+  Value value;
+  /// Iteration: the loop; others: the innermost loop-like op of the body
+  /// around the definition (null at body level or above the spawn).
+  Operation *scope = nullptr;
+  /// Bounds of the column's values, where known.
+  std::optional<Int> lower, upper;
+  /// The range is exactly [0, extent) with extent a constant or a column:
+  /// the digit of a mixed-radix index.
+  std::optional<Int> constantExtent;
+  std::optional<unsigned> symbolExtent;
+  /// The constraints that belong to the column (definition, domain, or
+  /// loop bounds), copied with it into a query.
+  SmallVector<unsigned, 2> constraints;
+  /// The values the column can take are a superset of the real ones.
+  bool approximate = false;
+  /// Opaque: what it depends on.
+  Sources sources;
+};
+
+/// The control context of a block: the constraints under which it runs and
+/// the iteration columns of the loops around it.
+struct Context {
+  SmallVector<unsigned> constraints;
+  SmallVector<unsigned> columns;
+  /// Why the context over-approximates when the block runs, if it does.
+  std::optional<std::string> approximation;
+};
+
+/// The master model of one spawn.
+class IntegerModel {
+public:
+  IntegerModel(SpawnOp spawn, const AnalysisBudget &budget,
+               std::function<bool(Operation *)> readsMutableMemory);
+
+  SpawnOp getSpawn() const { return spawn; }
+  ArrayRef<Column> getColumns() const { return columns; }
+  const Column &getColumn(unsigned column) const { return columns[column]; }
+  const Constraint &getConstraint(unsigned id) const { return constraints[id]; }
+
+  unsigned getGridColumn(unsigned dim);
+  /// The iteration column of `loop` (dimension `dim` of an scf.parallel).
+  unsigned getIterationColumn(Operation *loop, unsigned dim = 0);
+  /// The value of the induction variable `dim` of `loop`, or nothing where
+  /// the loop's bounds are not affine.
+  std::optional<Term> getInductionTerm(Operation *loop, unsigned dim = 0);
+  /// The number of iterations of dimension `dim` of a loop, where constant.
+  std::optional<Int> getConstantTripCount(Operation *loop, unsigned dim);
+
+  /// The bit pattern of an integer or index value: the value is this term
+  /// modulo 2^width.
+  Term getBits(Value value);
+  /// The value read as a signed (two's complement) or unsigned integer.
+  Term getSigned(Value value);
+  Term getUnsigned(Value value);
+  /// `term` (a bit pattern of `width` bits) read as a signed or unsigned
+  /// integer: the term itself where its interval fits, else through a wrap
+  /// column.
+  Term wrap(const Term &term, unsigned width, bool isSigned, Value origin);
+
+  /// The term of an affine expression over terms (index arithmetic).
+  Term getAffineTerm(AffineExpr expr, ArrayRef<Term> dims,
+                     ArrayRef<Term> symbols) {
+    return buildAffineExpr(expr, dims, symbols, Value());
+  }
+
+  /// The condition `value == truth` of an i1 value as a DNF.
+  DNF getCondition(Value value, bool truth);
+
+  /// The context of `block` (a block inside the spawn body, or the body).
+  const Context &getContext(Block *block);
+
+  /// What `value` depends on.
+  const Sources &getSources(Value value);
+
+  /// A fresh column of kind Element with range [0, extent).
+  unsigned addElementColumn(std::optional<Int> extent, Value origin);
+  /// A fresh column that stands for the value of `term` in [0, `modulus`):
+  /// term mod modulus (floor semantics).
+  Term getModulo(const Term &term, const Int &modulus, Value origin);
+  /// floor(term / divisor) for a positive constant divisor.
+  Term getFloorDiv(const Term &term, const Int &divisor, Value origin);
+
+  /// The interval of an affine term from its columns' bounds.
+  std::pair<std::optional<Int>, std::optional<Int>>
+  getInterval(const LinearForm &form) const;
+
+  /// The column of a value the model does not compute.
+  unsigned addOpaque(Value value, std::optional<unsigned> width);
+  unsigned addConstraint(DNF alternatives, bool definitional);
+  void attach(unsigned column, unsigned constraint) {
+    columns[column].constraints.push_back(constraint);
+    constraints[constraint].owner = column;
+  }
+
+  /// The columns and constraints reachable from `columns` through the
+  /// constraints that belong to them (closed under both).
+  void close(SmallVectorImpl<unsigned> &columns,
+             SmallVectorImpl<unsigned> &constraints) const;
+
+  /// A column for the size of dimension `dim` of a memref above the spawn
+  /// (the same for every instance).
+  unsigned getDimensionColumn(Value memref, unsigned dim);
+
+private:
+  unsigned addColumn(Column column);
+  void setTypeBounds(unsigned column, Type type);
+  Term computeBits(Value value);
+  SmallVector<Value> getBitsDependences(Value value);
+  Term buildAffineExpr(AffineExpr expr, ArrayRef<Term> dims,
+                       ArrayRef<Term> symbols, Value origin);
+  Term buildDivision(Operation *op);
+  /// A column that is the term of the first case whose condition holds
+  /// (the conditions are exhaustive and exclusive).
+  Term buildCases(Value origin, ArrayRef<std::pair<DNF, Term>> cases);
+  std::optional<DNF> compare(arith::CmpIPredicate predicate, Value lhs,
+                             Value rhs);
+  DNF getConditionImpl(Value value, bool truth, unsigned depth);
+  DNF conjoin(const DNF &a, const DNF &b);
+  void buildLoopContext(Operation *loop, Block *block, Context &context);
+  void buildWhileContext(scf::WhileOp loop, Block *block, Context &context);
+  Term buildWhileArgument(BlockArgument arg);
+
+  SpawnOp spawn;
+  AnalysisBudget budget;
+  std::function<bool(Operation *)> readsMutableMemory;
+  std::vector<Column> columns;
+  std::vector<Constraint> constraints;
+  DenseMap<unsigned, unsigned> gridColumns;
+  DenseMap<std::pair<Operation *, unsigned>, unsigned> iterationColumns;
+  DenseMap<Value, Term> bits;
+  DenseMap<std::pair<Value, unsigned>, Term> readings;
+  DenseMap<Value, unsigned> opaqueColumns;
+  DenseMap<Block *, Context> contexts;
+  DenseMap<Value, Sources> sources;
+  DenseMap<std::pair<Value, unsigned>, unsigned> dimensionColumns;
+};
+
+/// The width of an integer or index type (index is 64 bits).
+unsigned getIntegerWidth(Type type);
+/// `value` as a mathematical integer, read signed or unsigned.
+Int toInt(const APInt &value, bool isSigned);
+/// Whether `op` is a loop of the model (its iteration columns exist).
+bool isModelledLoop(Operation *op);
+
+} // namespace detail
+} // namespace vx
+} // namespace mlir
+
+#endif // VX_LIB_ANALYSIS_INTEGERMODEL_H

@@ -1,0 +1,176 @@
+//===- CTAMapping.cpp - One grid instance on a whole CTA ------------------===//
+//
+// A cooperative body (one with thread loops) runs on every thread of its
+// CTA. Its code outside thread loops computes the same values on every
+// thread (its control flow never depends on the thread), so that barriers
+// may go anywhere in it, and its writes of memory that other threads see
+// happen once, on thread 0. A copy outside thread loops into such memory
+// is the whole CTA's: memref.copy becomes a thread loop, and transfers
+// spread their chunks over the threads when they are lowered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CTAMapping.h"
+#include "Vx/Analysis/AddressModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+SmallVector<scf::ParallelOp> vx::getThreadLoops(SpawnOp spawn) {
+  SmallVector<scf::ParallelOp> loops;
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+    loops.push_back(loop);
+    return WalkResult::skip();
+  });
+  return loops;
+}
+
+bool vx::isSharedByThreads(const MemoryRoot &root) {
+  if (root.isShared())
+    return true;
+  if (root.kind != MemoryRoot::Kind::Scratch)
+    return false;
+  return cast<ScratchOp>(root.value.getDefiningOp()).getPlacement() ==
+         Memory::smem;
+}
+
+/// Whether `memref`, in `spawn`, may be memory that other threads see.
+static bool mayBeSharedByThreads(Value memref, SpawnOp spawn) {
+  return llvm::any_of(traceMemoryRoots(memref, spawn),
+                      [](const Access::Candidate &candidate) {
+                        return isSharedByThreads(candidate.root);
+                      });
+}
+
+/// Rewrites the memref.copy ops outside thread loops whose target other
+/// threads see into thread loops, which spread the elements over the CTA.
+static void rewriteSharedCopies(RewriterBase &rewriter, SpawnOp spawn) {
+  SmallVector<memref::CopyOp> copies;
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ParallelOp>(op))
+      return WalkResult::skip();
+    if (auto copy = dyn_cast<memref::CopyOp>(op);
+        copy && mayBeSharedByThreads(copy.getTarget(), spawn))
+      copies.push_back(copy);
+    return WalkResult::advance();
+  });
+  for (memref::CopyOp copy : copies) {
+    Location loc = copy.getLoc();
+    rewriter.setInsertionPoint(copy);
+    SmallVector<Value> sizes = getValueOrCreateConstantIndexOp(
+        rewriter, loc, memref::getMixedSizes(rewriter, loc, copy.getSource()));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs(sizes.size(), zero), steps(sizes.size(), one);
+    scf::ParallelOp::create(
+        rewriter, loc, lbs, sizes, steps,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange ivs) {
+          Value element =
+              memref::LoadOp::create(nested, nestedLoc, copy.getSource(), ivs);
+          memref::StoreOp::create(nested, nestedLoc, element, copy.getTarget(),
+                                  ivs);
+        });
+    rewriter.eraseOp(copy);
+  }
+}
+
+/// The ops outside thread loops that write memory other threads see (they
+/// run on thread 0 only), in program order; reports one whose result is
+/// used, which only one thread would compute.
+static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
+                                        SmallVectorImpl<Operation *> &ops) {
+  WalkResult result =
+      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<scf::ParallelOp, TransferAsyncOp>(op))
+          return WalkResult::skip();
+        bool writesShared = llvm::any_of(
+            analysis.getAccesses(op), [](const Access *access) {
+              return access->isWrite() &&
+                     llvm::any_of(access->candidates,
+                                  [](const Access::Candidate &candidate) {
+                                    return isSharedByThreads(candidate.root);
+                                  });
+            });
+        if (!writesShared)
+          return WalkResult::advance();
+        if (!op->use_empty()) {
+          op->emitOpError("outside thread loops writes memory that other "
+                          "threads see, so it runs on one thread of the CTA, "
+                          "and its result would be that thread's only; move "
+                          "it into a thread loop");
+          return WalkResult::interrupt();
+        }
+        ops.push_back(op);
+        return WalkResult::skip();
+      });
+  return failure(result.wasInterrupted());
+}
+
+/// Puts each run of consecutive `ops` (in program order) under one
+/// `scf.if` on thread 0.
+static void guardOnThreadZero(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                              Value threadId) {
+  for (size_t begin = 0; begin < ops.size();) {
+    size_t end = begin + 1;
+    while (end < ops.size() && ops[end - 1]->getNextNode() == ops[end])
+      ++end;
+    Location loc = ops[begin]->getLoc();
+    rewriter.setInsertionPoint(ops[begin]);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, threadId, zero);
+    auto guard = scf::IfOp::create(rewriter, loc, isFirst);
+    for (Operation *op : ArrayRef(ops).slice(begin, end - begin))
+      rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
+    begin = end;
+  }
+}
+
+LogicalResult
+vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
+                       SmallVectorImpl<Operation *> &sharedTransfers) {
+  for (scf::ParallelOp loop : getThreadLoops(spawn))
+    if (failed(checkThreadLoopReductions(loop, numThreads)))
+      return failure();
+  IRRewriter rewriter(spawn.getContext());
+  rewriteSharedCopies(rewriter, spawn);
+
+  // Everything is decided on the body as written.
+  SpawnAnalysis analysis(spawn);
+  SmallVector<Operation *> onceEffects;
+  if (failed(collectOnceEffects(spawn, analysis, onceEffects)))
+    return failure();
+  SmallVector<Operation *> barriers =
+      planBarriers(spawn, analysis, numThreads);
+  OwnedScratchSplit owned(spawn, analysis, numThreads);
+  SmallVector<scf::ParallelOp> threadLoops = getThreadLoops(spawn);
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ParallelOp>(op))
+      return WalkResult::skip();
+    if (auto transfer = dyn_cast<TransferAsyncOp>(op);
+        transfer && mayBeSharedByThreads(transfer.getDst(), spawn))
+      sharedTransfers.push_back(transfer);
+    return WalkResult::advance();
+  });
+
+  Block &body = spawn.getBody().front();
+  rewriter.setInsertionPointToStart(&body);
+  auto threadId = gpu::ThreadIdOp::create(rewriter, spawn.getLoc(),
+                                          gpu::Dimension::x);
+  threadId.setUpperBoundAttr(rewriter.getIndexAttr(numThreads));
+  for (Operation *op : barriers) {
+    rewriter.setInsertionPoint(op);
+    gpu::BarrierOp::create(rewriter, op->getLoc());
+  }
+  guardOnThreadZero(rewriter, onceEffects, threadId);
+  DenseMap<Operation *, Value> rounds;
+  for (scf::ParallelOp loop : threadLoops)
+    rounds[loop] = distributeThreadLoop(rewriter, spawn, loop,
+                                        ThreadShare{threadId, numThreads});
+  owned.apply(rewriter, rounds);
+  return success();
+}

@@ -1,0 +1,111 @@
+//===- CTAMapping.h - One grid instance on a whole CTA ----------*- C++ -*-===//
+//
+// The pieces of convert-vx-to-gpu that map a cooperative spawn body (one
+// with thread loops, VX_SPEC 2.1) onto the threads of a CTA. They rewrite
+// the body in place, before the spawn becomes a gpu.launch, into the code
+// that every thread runs: `gpu.thread_id x` picks a thread's share of each
+// thread loop, reductions combine across the CTA, side effects outside
+// thread loops happen once, owned private scratch keeps each thread's part,
+// and `gpu.barrier` separates accesses that cross threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_VXTOGPU_CTAMAPPING_H
+#define LIB_CONVERSION_VXTOGPU_CTAMAPPING_H
+
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include <vector>
+
+namespace mlir {
+namespace vx {
+class SpawnAnalysis;
+struct MemoryRoot;
+
+/// The thread loops of `spawn`: its scf.parallel ops that are not inside
+/// another scf.parallel of the body, in program order.
+SmallVector<scf::ParallelOp> getThreadLoops(SpawnOp spawn);
+
+/// Whether several threads of a CTA see the memory of `root`: captured
+/// memory and smem scratch (private scratch and allocas are per thread).
+bool isSharedByThreads(const MemoryRoot &root);
+
+/// Rewrites the body of `spawn` (a device spawn with thread loops) into the
+/// code each of its CTA's `numThreads` threads runs. Transfers that the
+/// threads now copy together are added to `sharedTransfers`. Reports what
+/// cannot be mapped (the pass then fails).
+LogicalResult mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
+                                 SmallVectorImpl<Operation *> &sharedTransfers);
+
+//===----------------------------------------------------------------------===//
+// Thread loops (ThreadLoops.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The number of iterations of `loop`, when its bounds are constants.
+std::optional<int64_t> getStaticIterationCount(scf::ParallelOp loop);
+
+/// Whether the reductions of `loop` combine the warps' values through shared
+/// memory, with a barrier between the writes and the reads (more than one
+/// warp, or values that a warp shuffle cannot carry).
+bool reducesThroughSharedMemory(scf::ParallelOp loop, int64_t numThreads);
+
+/// Reports a reduction of `loop` that cannot be combined across
+/// `numThreads` threads.
+LogicalResult checkThreadLoopReductions(scf::ParallelOp loop,
+                                        int64_t numThreads);
+
+/// Replaces `loop` by the loops over this thread's share of its iterations
+/// (nested scf.parallel ops stay sequential in the thread) and its
+/// reductions by reductions across the CTA, whose shared-memory scratch is
+/// added to `spawn`. Returns the round of the thread's iteration (its rank
+/// among the thread's own iterations), which indexes owned scratch.
+Value distributeThreadLoop(RewriterBase &rewriter, SpawnOp spawn,
+                           scf::ParallelOp loop, ThreadShare share);
+
+//===----------------------------------------------------------------------===//
+// Barriers (Barriers.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The ops of `spawn`'s body before which a `gpu.barrier` must run (a
+/// block's terminator for its end): where an access may touch an element
+/// that another thread accessed since the last barrier, one of them a write,
+/// also across the iterations of loops and arbitrary steps.
+SmallVector<Operation *> planBarriers(SpawnOp spawn, SpawnAnalysis &analysis,
+                                      int64_t numThreads);
+
+//===----------------------------------------------------------------------===//
+// Owned private scratch (OwnedScratch.cpp)
+//===----------------------------------------------------------------------===//
+
+/// How the private scratch buffers of a cooperative body are split between
+/// the threads that own their elements.
+class OwnedScratchSplit {
+public:
+  /// Decides, for each private scratch used in thread loops, how each
+  /// thread keeps only its part; remarks on buffers that keep a whole copy
+  /// per thread, and why.
+  OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis,
+                    int64_t numThreads);
+  ~OwnedScratchSplit();
+
+  /// Shrinks the split buffers to one thread's part and rewrites their
+  /// accesses, once the thread loops are distributed: `rounds` maps each
+  /// original thread loop to the round of its thread's iteration. Unrolls
+  /// the small loops whose induction variables index the parts, so that
+  /// they become registers.
+  void apply(RewriterBase &rewriter,
+             const DenseMap<Operation *, Value> &rounds);
+
+  struct Plan;
+
+private:
+  std::vector<Plan> plans;
+};
+
+} // namespace vx
+} // namespace mlir
+
+#endif // LIB_CONVERSION_VXTOGPU_CTAMAPPING_H

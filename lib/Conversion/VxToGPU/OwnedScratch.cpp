@@ -1,0 +1,404 @@
+//===- OwnedScratch.cpp - Each thread keeps its part of private scratch ---===//
+//
+// Private scratch used in thread loops is owned (vx-verify-semantics proves
+// it): every element is touched by one iteration of the thread loops, which
+// runs on one thread. Each thread then keeps only the elements of its own
+// iterations. An index along a dimension is split into a part that depends
+// on the thread loop's induction variables, a multiple of c, and a part in
+// [q c, q c + c) that does not need to (inner loop counters, vector lanes):
+//
+//   acc[8 ty + i][8 tx + j], i, j in [0, 8)  ->  part[i][j]  (c = 8, 8)
+//
+// The first part picks the block of c elements that the iteration owns, so
+// a thread's elements of one iteration are told apart by the second part,
+// and its iterations by their round (iteration / N). The thread's part is a
+// `round x c_0 x ... ` buffer (no round dimension with one round); a
+// dimension that no access splits stays whole. Small loops whose counters
+// index the part are unrolled, so that the part is accessed at constant
+// indices and LLVM keeps it in registers. A buffer that cannot be split
+// keeps a whole copy per thread (correct, slower), with a remark saying why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CTAMapping.h"
+#include "Vx/Analysis/AddressModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+/// Unrolling limits for the loops that index a thread's part: iterations,
+/// and ops of the unrolled loop.
+static constexpr int64_t kMaxUnrolledIterations = 64;
+static constexpr int64_t kMaxUnrolledOps = 1024;
+
+namespace {
+/// An index as a constant plus a sum of multiples of values.
+struct IndexSum {
+  SmallVector<std::pair<Value, int64_t>> terms;
+  int64_t constant = 0;
+
+  /// Adds `factor` times `other`; false on overflow.
+  bool add(const IndexSum &other, int64_t factor) {
+    int64_t scaled;
+    if (llvm::MulOverflow(other.constant, factor, scaled) ||
+        llvm::AddOverflow(constant, scaled, constant))
+      return false;
+    for (auto [value, coefficient] : other.terms) {
+      if (llvm::MulOverflow(coefficient, factor, scaled))
+        return false;
+      auto *it = llvm::find_if(terms, [&, v = value](auto &term) {
+        return term.first == v;
+      });
+      if (it == terms.end())
+        terms.push_back({value, scaled});
+      else if (llvm::AddOverflow(it->second, scaled, it->second))
+        return false;
+    }
+    llvm::erase_if(terms, [](auto &term) { return term.second == 0; });
+    return true;
+  }
+
+  /// This sum as an index value at the builder.
+  Value build(OpBuilder &builder, Location loc) const {
+    Value sum;
+    auto add = [&](Value term) {
+      sum = sum ? arith::AddIOp::create(builder, loc, sum, term).getResult()
+                : term;
+    };
+    for (auto [value, coefficient] : terms)
+      add(coefficient == 1
+              ? value
+              : arith::MulIOp::create(
+                    builder, loc, value,
+                    arith::ConstantIndexOp::create(builder, loc, coefficient))
+                    .getResult());
+    if (constant != 0 || !sum)
+      add(arith::ConstantIndexOp::create(builder, loc, constant));
+    return sum;
+  }
+
+  /// This sum over its values as an affine map of symbols, for bounds.
+  ValueBoundsConstraintSet::Variable toVariable(MLIRContext *context) const {
+    AffineExpr expr = getAffineConstantExpr(constant, context);
+    SmallVector<Value> operands;
+    for (auto [position, term] : llvm::enumerate(terms)) {
+      expr = expr + getAffineSymbolExpr(position, context) * term.second;
+      operands.push_back(term.first);
+    }
+    return ValueBoundsConstraintSet::Variable(
+        AffineMap::get(0, terms.size(), expr), operands);
+  }
+};
+} // namespace
+
+/// `value` as a sum through addi, subi and multiplications by constants;
+/// any other value is a term of its own.
+static IndexSum expand(Value value) {
+  IndexSum sum;
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+    sum.constant = *constant;
+    return sum;
+  }
+  Operation *def = value.getDefiningOp();
+  bool ok = false;
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) {
+    IndexSum lhs = expand(def->getOperand(0));
+    ok = lhs.add(expand(def->getOperand(1)),
+                 isa<arith::AddIOp>(def) ? 1 : -1);
+    sum = std::move(lhs);
+  } else if (isa_and_nonnull<arith::MulIOp>(def)) {
+    for (unsigned side : {0u, 1u})
+      if (std::optional<int64_t> factor =
+              getConstantIntValue(def->getOperand(1 - side))) {
+        ok = sum.add(expand(def->getOperand(side)), *factor);
+        break;
+      }
+  }
+  if (!ok) {
+    sum = IndexSum();
+    sum.terms.push_back({value, 1});
+  }
+  return sum;
+}
+
+/// The memref, indices and vector shape of a load or store of `buffer`.
+struct ScratchAccess {
+  Operation *op;
+  OperandRange indices;
+  ArrayRef<int64_t> vectorShape;
+};
+
+static std::optional<ScratchAccess> getScratchAccess(Operation *op,
+                                                     Value buffer) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return ScratchAccess{op, load.getIndices(), {}};
+  if (auto store = dyn_cast<memref::StoreOp>(op);
+      store && store.getMemRef() == buffer)
+    return ScratchAccess{op, store.getIndices(), {}};
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return ScratchAccess{op, load.getIndices(),
+                         load.getVectorType().getShape()};
+  if (auto store = dyn_cast<vector::StoreOp>(op);
+      store && store.getBase() == buffer)
+    return ScratchAccess{op, store.getIndices(),
+                         store.getVectorType().getShape()};
+  return std::nullopt;
+}
+
+struct OwnedScratchSplit::Plan {
+  ScratchOp scratch;
+  MemRefType partType;
+  bool hasRounds = false;
+  struct Rewrite {
+    Operation *op;
+    scf::ParallelOp threadLoop;
+    /// The index into the part along each dimension: a sum, or (for a
+    /// dimension kept whole) the access's own index.
+    SmallVector<std::optional<IndexSum>> indices;
+  };
+  SmallVector<Rewrite> rewrites;
+};
+
+/// How `scratch` splits, or why it cannot.
+static FailureOr<OwnedScratchSplit::Plan>
+planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
+          int64_t numThreads, std::string &why) {
+  using Plan = OwnedScratchSplit::Plan;
+  MemRefType type = scratch.getType();
+  int64_t rank = type.getRank();
+  Plan plan;
+  plan.scratch = scratch;
+  struct Split {
+    IndexSum threadPart, rest;
+  };
+  SmallVector<std::pair<ScratchAccess, SmallVector<Split>>> accesses;
+  DenseMap<Operation *, int64_t> roundsOf;
+  for (Operation *user : scratch->getUsers()) {
+    std::optional<ScratchAccess> access = getScratchAccess(user, scratch);
+    if (!access) {
+      why = ("'" + user->getName().getStringRef() +
+             "' uses it (only loads and stores are split)")
+                .str();
+      return failure();
+    }
+    scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(user, spawn);
+    if (!loop) {
+      why = "code outside thread loops accesses it";
+      return failure();
+    }
+    std::optional<int64_t> iterations = getStaticIterationCount(loop);
+    if (!iterations) {
+      why = "a thread loop with dynamic bounds accesses it";
+      return failure();
+    }
+    roundsOf[loop] = llvm::divideCeil(*iterations, numThreads);
+    SmallVector<Split> splits;
+    for (Value index : access->indices) {
+      IndexSum sum = expand(index);
+      Split split;
+      for (auto [value, coefficient] : sum.terms) {
+        bool isThreadIv = llvm::is_contained(loop.getInductionVars(), value);
+        (isThreadIv ? split.threadPart : split.rest)
+            .terms.push_back({value, coefficient});
+      }
+      split.rest.constant = sum.constant;
+      splits.push_back(std::move(split));
+    }
+    accesses.push_back({*access, std::move(splits)});
+  }
+
+  SmallVector<int64_t> shape;
+  int64_t rounds = 1;
+  for (auto [loop, loopRounds] : roundsOf)
+    rounds = std::max(rounds, loopRounds);
+  plan.hasRounds = rounds > 1;
+  if (plan.hasRounds)
+    shape.push_back(rounds);
+  for (auto &[access, splits] : accesses)
+    plan.rewrites.push_back({access.op,
+                             SpawnAnalysis::getThreadLoop(access.op, spawn),
+                             SmallVector<std::optional<IndexSum>>(rank)});
+  bool anySplit = false;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    int64_t blockSize = 0;
+    for (auto &[access, splits] : accesses)
+      for (auto [value, coefficient] : splits[dim].threadPart.terms)
+        blockSize = std::gcd(blockSize, std::abs(coefficient));
+    if (blockSize == 0) {
+      // No access moves along this dimension with the iteration: whole.
+      shape.push_back(type.getDimSize(dim));
+      continue;
+    }
+    anySplit = true;
+    std::optional<int64_t> block;
+    for (auto [position, entry] : llvm::enumerate(accesses)) {
+      auto &[access, splits] = entry;
+      const IndexSum &rest = splits[dim].rest;
+      int64_t lanes = 1;
+      int64_t vectorDim =
+          dim - (rank - static_cast<int64_t>(access.vectorShape.size()));
+      if (vectorDim >= 0)
+        lanes = access.vectorShape[vectorDim];
+      FailureOr<int64_t> low = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::LB, rest.toVariable(scratch.getContext()));
+      FailureOr<int64_t> high = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, rest.toVariable(scratch.getContext()),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      int64_t first = succeeded(low) ? llvm::divideFloorSigned(*low, blockSize)
+                                     : 0;
+      if (failed(low) || failed(high) ||
+          llvm::divideFloorSigned(*high + lanes - 1, blockSize) != first ||
+          (block && *block != first)) {
+        why = ("index " + Twine(dim) + " of '" +
+               access.op->getName().getStringRef() +
+               "' is not c times a value of the thread loop's induction "
+               "variables plus an offset in [0, c) that every access shares "
+               "(c = " +
+               Twine(blockSize) +
+               "; cyclic layouts such as i * N + thread are not split yet)")
+                  .str();
+        return failure();
+      }
+      block = first;
+      IndexSum local = rest;
+      local.constant -= first * blockSize;
+      plan.rewrites[position].indices[dim] = std::move(local);
+    }
+    shape.push_back(blockSize);
+  }
+  if (!anySplit) {
+    why = "no index of it depends on a thread loop's induction variables";
+    return failure();
+  }
+
+  // One iteration per element (checked for every thread count), or one
+  // iteration per thread and one thread per element.
+  auto isOwned = [&](std::optional<unsigned> threads) {
+    OwnershipResult::Kind kind = analysis.checkOwnership(scratch, threads).kind;
+    return kind == OwnershipResult::OwnedForAnyThreadCount ||
+           kind == OwnershipResult::OwnedForSomeThreadCounts;
+  };
+  if (!isOwned(std::nullopt) && (plan.hasRounds || !isOwned(numThreads))) {
+    why = "its elements are not proven to belong to one iteration each";
+    return failure();
+  }
+  plan.partType = MemRefType::get(shape, type.getElementType());
+  return plan;
+}
+
+OwnedScratchSplit::OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis,
+                                     int64_t numThreads) {
+  if (numThreads == 1)
+    return; // One thread keeps everything anyway.
+  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>()) {
+    if (scratch.getPlacement() != Memory::private_)
+      continue;
+    bool inThreadLoop = llvm::any_of(scratch->getUsers(), [&](Operation *op) {
+      return SpawnAnalysis::getThreadLoop(op, spawn);
+    });
+    if (!inThreadLoop)
+      continue;
+    std::string why;
+    FailureOr<Plan> plan = planSplit(scratch, spawn, analysis, numThreads, why);
+    if (succeeded(plan)) {
+      plans.push_back(std::move(*plan));
+      continue;
+    }
+    scratch.emitRemark("private scratch keeps a whole copy per thread of the ")
+        << numThreads << "-thread CTA: " << why;
+  }
+}
+
+OwnedScratchSplit::~OwnedScratchSplit() = default;
+
+/// The scf.for loops whose induction variables `value` is computed from.
+static void collectIndexLoops(Value value, SetVector<scf::ForOp> &loops,
+                              SmallPtrSetImpl<Value> &visited) {
+  if (!visited.insert(value).second)
+    return;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (auto loop =
+            dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+        loop && loop.getInductionVar() == argument)
+      loops.insert(loop);
+    return;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def || !isPure(def))
+    return;
+  for (Value operand : def->getOperands())
+    collectIndexLoops(operand, loops, visited);
+}
+
+/// The ops `loop` would have fully unrolled.
+static int64_t getUnrolledSize(scf::ForOp loop, int64_t trips) {
+  int64_t ops = 0;
+  loop.getBody()->walk([&](Operation *) { ++ops; });
+  return ops * trips;
+}
+
+void OwnedScratchSplit::apply(RewriterBase &rewriter,
+                              const DenseMap<Operation *, Value> &rounds) {
+  SetVector<scf::ForOp> indexLoops;
+  SmallPtrSet<Value, 32> visited;
+  for (Plan &plan : plans) {
+    rewriter.setInsertionPoint(plan.scratch);
+    Value part = ScratchOp::create(
+        rewriter, plan.scratch.getLoc(), plan.partType,
+        MemoryAttr::get(rewriter.getContext(), Memory::private_));
+    for (Plan::Rewrite &rewrite : plan.rewrites) {
+      Operation *op = rewrite.op;
+      Location loc = op->getLoc();
+      rewriter.setInsertionPoint(op);
+      std::optional<ScratchAccess> access =
+          getScratchAccess(op, plan.scratch.getResult());
+      SmallVector<Value> indices;
+      if (plan.hasRounds)
+        indices.push_back(rounds.lookup(rewrite.threadLoop));
+      for (auto [index, local] :
+           llvm::zip_equal(access->indices, rewrite.indices))
+        indices.push_back(local ? local->build(rewriter, loc) : index);
+      for (Value index : indices)
+        collectIndexLoops(index, indexLoops, visited);
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        rewriter.replaceOpWithNewOp<memref::LoadOp>(load, part, indices);
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
+                                                     part, indices);
+      else if (auto load = dyn_cast<vector::LoadOp>(op))
+        rewriter.replaceOpWithNewOp<vector::LoadOp>(
+            load, load.getVectorType(), part, indices);
+      else if (auto store = cast<vector::StoreOp>(op))
+        rewriter.replaceOpWithNewOp<vector::StoreOp>(
+            store, store.getValueToStore(), part, indices);
+    }
+    rewriter.eraseOp(plan.scratch);
+  }
+
+  // Innermost first, so that an outer loop's size counts the unrolled
+  // inner ones.
+  SmallVector<scf::ForOp> loops = indexLoops.takeVector();
+  auto depth = [](Operation *op) {
+    unsigned depth = 0;
+    for (; op; op = op->getParentOp())
+      ++depth;
+    return depth;
+  };
+  llvm::sort(loops, [&](scf::ForOp a, scf::ForOp b) {
+    return depth(a) > depth(b);
+  });
+  for (scf::ForOp loop : loops) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (trips && trips->getSExtValue() <= kMaxUnrolledIterations &&
+        getUnrolledSize(loop, trips->getSExtValue()) <= kMaxUnrolledOps)
+      (void)loopUnrollFull(loop);
+  }
+}

@@ -1,0 +1,576 @@
+//===- PipelineTransfers.cpp - Multi-buffered transfers -------------------===//
+//
+// With N stages, a transfer into smem scratch that moves with the arbitrary
+// dimensions gets N slots of the scratch; the step s in [0, S) (the linear
+// index of the arbitrary coordinates, innermost fastest) uses slot s mod N,
+// and runs, where the transfer was:
+//
+//   if s == 0:  for j in 0 .. N-2: { if j < S: issue(j);  commit }
+//   cp.async.wait_group N-2          (step s's group is complete)
+//   barrier                          (only when the threads share the slots)
+//   if s+N-1 < S: issue(s+N-1);  commit
+//
+// Before the wait of step s the groups of steps 0 .. s+N-2 are committed, so
+// N-2 stay in flight; a commit is empty where the guard is off, which keeps
+// the count exact at the end of the grid and for grids of fewer than N
+// steps. Slot (s+N-1) mod N = (s-1) mod N was last read by step s-1, which
+// every thread has left after the barrier. The transfers' own awaits go.
+//
+// This is a rewrite of the spawn body, before the mapping builds its loops:
+// the first step issues the prologue, so the mapping's loops over the
+// arbitrary dimensions stay as they are. See docs/design.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineTransfers.h"
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
+#include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Target/CUDA.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+/// Every slot starts at a multiple of this many bytes: the widest cp.async
+/// chunk, and the alignment of every smem scratch.
+static constexpr int64_t kSlotAlignment = 16;
+/// The alignment of a TMA destination in shared memory.
+static constexpr int64_t kTMAAlignment = 128;
+/// The first SM with TMA (Hopper).
+static constexpr unsigned kMinTMASM = 90;
+
+namespace {
+/// A transfer that the pipeline issues ahead of its step.
+struct PipelinedTransfer {
+  TransferAsyncOp transfer;
+  AwaitOp await;
+  /// The destination: the whole scratch.
+  ScratchOp scratch;
+  /// The ops of the body that compute the source, in program order.
+  SmallVector<Operation *> sourceSlice;
+  /// The tile when a TMA copy carries the transfer.
+  std::optional<TMATile> tile;
+
+  /// The bytes of one slot, a multiple of `alignment`.
+  int64_t getSlotBytes(int64_t alignment) const {
+    MemRefType type = ScratchOp(scratch).getType();
+    return llvm::alignTo(
+        type.getNumElements() * type.getElementTypeBitWidth() / 8, alignment);
+  }
+};
+
+/// Why a transfer is not pipelined, and the op that is the reason, if any.
+struct Refusal {
+  std::string reason;
+  Operation *culprit = nullptr;
+};
+} // namespace
+
+/// The buffer that `value` is a view of, through view ops.
+static Value getViewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The ops of `spawn`'s body that `value` depends on, in program order, or
+/// the first one that a step could not compute ahead of time: one with
+/// memory effects or regions.
+static FailureOr<SmallVector<Operation *>>
+getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
+  SetVector<Operation *> slice;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !spawn.getBody().isAncestor(def->getParentRegion()) ||
+        !slice.insert(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0) {
+      culprit = def;
+      return failure();
+    }
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// Whether `op` may write memory whose root is `root`, or writes memory it
+/// does not name.
+static bool mayWrite(Operation *op, Value root) {
+  if (isa<AwaitOp, gpu::BarrierOp>(op) ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effecting)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effecting.getEffects(effects);
+  return llvm::any_of(
+      effects, [&](const MemoryEffects::EffectInstance &effect) {
+        return isa<MemoryEffects::Write>(effect.getEffect()) &&
+               (!effect.getValue() || getViewRoot(effect.getValue()) == root);
+      });
+}
+
+/// The first op in `spawn` that may write memory whose root is `root`.
+static Operation *findWriteOf(SpawnOp spawn, Value root) {
+  Operation *found = nullptr;
+  spawn.getBody().walk([&](Operation *op) {
+    if (!mayWrite(op, root))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// The first op of the body that uses `buffer` (through views) other than
+/// `transfer`, at or before `await` in the body block.
+static Operation *findAccessBefore(Value buffer, TransferAsyncOp transfer,
+                                   AwaitOp await) {
+  Block *body = await->getBlock();
+  for (Operation *user : buffer.getUsers()) {
+    if (user == transfer)
+      continue;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == buffer) {
+      for (Value result : user->getResults())
+        if (Operation *access = findAccessBefore(result, transfer, await))
+          return access;
+      continue;
+    }
+    Operation *step = body->findAncestorOpInBlock(*user);
+    if (!step || !await->isBeforeInBlock(step))
+      return user;
+  }
+  return nullptr;
+}
+
+/// Whether `transfer` can be pipelined in `spawn`; fills `pipelined` or
+/// says why not.
+static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
+                                              TransferAsyncOp transfer,
+                                              StringRef chip,
+                                              PipelinedTransfer &pipelined) {
+  Block &body = spawn.getBody().front();
+  if (transfer->getBlock() != &body)
+    return Refusal{"it is not directly in the spawn body (it would not run "
+                   "in every step)"};
+  pipelined.transfer = transfer;
+  pipelined.scratch = transfer.getDst().getDefiningOp<ScratchOp>();
+  if (!pipelined.scratch)
+    return Refusal{"its destination is a view of the scratch; each step gets "
+                   "its own copy of the scratch, so the transfer must fill "
+                   "all of it"};
+  std::string why;
+  if (failed(getAsyncCopyChunkBytes(transfer, chip, why)))
+    return Refusal{"it is not a cp.async copy: " + why};
+  Value token = transfer.getToken();
+  pipelined.await = token.hasOneUse()
+                        ? dyn_cast<AwaitOp>(*token.getUsers().begin())
+                        : AwaitOp();
+  if (!pipelined.await || pipelined.await->getBlock() != &body)
+    return Refusal{"its token is not awaited in the same step, directly in "
+                   "the spawn body"};
+  Operation *culprit = nullptr;
+  FailureOr<SmallVector<Operation *>> slice =
+      getSourceSlice(spawn, transfer.getSrc(), culprit);
+  if (failed(slice))
+    return Refusal{"its source depends on an op that a step cannot run "
+                   "ahead of time (one with memory effects or regions)",
+                   culprit};
+  pipelined.sourceSlice = std::move(*slice);
+  SmallVector<unsigned> arbitrary = spawn.getArbitraryDims();
+  bool moves = llvm::any_of(pipelined.sourceSlice, [&](Operation *op) {
+    auto index = dyn_cast<GridIndexOp>(op);
+    return index && llvm::is_contained(arbitrary, index.getDim());
+  });
+  if (!moves)
+    return Refusal{"its source does not move with an arbitrary dimension"};
+  if (Operation *write = findWriteOf(spawn, getViewRoot(transfer.getSrc())))
+    return Refusal{"the spawn may write the memory it reads, which a step "
+                   "ahead would read before the write",
+                   write};
+  if (Operation *access =
+          findAccessBefore(pipelined.scratch, transfer, pipelined.await))
+    return Refusal{"its destination is used before the await (every use of "
+                   "a slot must follow the await of its step)",
+                   access};
+  return std::nullopt;
+}
+
+/// `step` (the linear index of the arbitrary coordinates, `steps` of them)
+/// as the coordinates along `dims` (innermost fastest).
+static DenseMap<unsigned, Value> delinearizeStep(OpBuilder &builder,
+                                                 Location loc, Value step,
+                                                 ArrayRef<unsigned> dims,
+                                                 ArrayRef<Value> sizes) {
+  DenseMap<unsigned, Value> coords;
+  for (auto [dim, size] : llvm::reverse(llvm::zip_equal(dims, sizes))) {
+    coords[dim] = builder.createOrFold<arith::RemUIOp>(loc, step, size);
+    step = builder.createOrFold<arith::DivUIOp>(loc, step, size);
+  }
+  return coords;
+}
+
+/// The alignment of the slots: TMA's, or cp.async's widest chunk.
+static int64_t getSlotAlignment(bool tma) {
+  return tma ? kTMAAlignment : kSlotAlignment;
+}
+
+/// The bytes that a slot buffer has beyond its slots: room to align the
+/// slots of TMA at run time.
+static int64_t getPadBytes(bool tma) {
+  return tma ? kTMAAlignment - kSlotAlignment : 0;
+}
+
+namespace {
+/// Builds the pipeline of the transfers of one spawn.
+class TransferPipeline {
+public:
+  TransferPipeline(SpawnOp spawn, ArrayRef<PipelinedTransfer> transfers,
+                   int64_t stages, bool sharedByThreads)
+      : spawn(spawn), transfers(transfers), stages(stages),
+        sharedByThreads(sharedByThreads),
+        tma(transfers.front().tile.has_value()) {}
+
+  /// Returns the transfers it creates.
+  SmallVector<Operation *> build() {
+    Location loc = spawn.getLoc();
+    Block &body = spawn.getBody().front();
+    OpBuilder builder(spawn.getContext());
+    builder.setInsertionPointToStart(&body);
+    dims = spawn.getArbitraryDims();
+    for (unsigned dim : dims) {
+      Value index = GridIndexOp::create(builder, loc, dim);
+      Value size = GridDimOp::create(builder, loc, dim);
+      sizes.push_back(size);
+      step = step ? arith::AddIOp::create(
+                        builder, loc,
+                        arith::MulIOp::create(builder, loc, step, size), index)
+                  : index;
+      steps = steps ? arith::MulIOp::create(builder, loc, steps, size) : size;
+    }
+    Value stageCount = arith::ConstantIndexOp::create(builder, loc, stages);
+    Value slot = builder.createOrFold<arith::RemUIOp>(loc, step, stageCount);
+    if (tma) {
+      // The elected thread issues the loads; one mbarrier per slot.
+      Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+      elected = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, thread,
+          arith::ConstantIndexOp::create(builder, loc, 0));
+      barriers = createTMABarriers(builder, loc, stages);
+    }
+
+    // N slots of bytes per scratch; the step's slot replaces the scratch.
+    OpBuilder host(spawn);
+    for (const PipelinedTransfer &pipelined : transfers) {
+      ScratchOp scratch = pipelined.scratch;
+      builder.setInsertionPoint(scratch);
+      SlotBuffer buffer;
+      buffer.type = scratch.getType();
+      buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
+      buffer.slots = ScratchOp::create(
+          builder, scratch.getLoc(),
+          MemRefType::get({stages * buffer.slotBytes + getPadBytes(tma)},
+                          builder.getI8Type()),
+          scratch.getMemoryAttr());
+      if (tma) {
+        buffer.base = alignAtRunTime(builder, buffer.slots);
+        buffer.descriptor =
+            createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
+      }
+      slotBuffers.push_back(buffer);
+      scratch.replaceAllUsesWith(getSlot(builder, buffer, slot));
+    }
+
+    builder.setInsertionPoint(transfers.front().transfer);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value isFirst = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::eq, step, zero);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
+    auto prologue = scf::IfOp::create(builder, loc, isFirst);
+    builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
+    // One arrival per load of a step (each announces its bytes). A CTA runs
+    // one parallel point, so the first step initializes the barriers once.
+    if (tma)
+      initTMABarriers(builder, loc, barriers, stages, transfers.size(),
+                      elected);
+    if (stages > 1) {
+      auto first = scf::ForOp::create(builder, loc, zero, distance, one);
+      builder.setInsertionPoint(first.getBody()->getTerminator());
+      issueGuarded(builder, loc, first.getInductionVar());
+    }
+    builder.setInsertionPointAfter(prologue);
+    // One stage (TMA only): the step loads its own tiles into the one slot,
+    // which the previous step has left after the barrier.
+    if (stages == 1) {
+      if (sharedByThreads)
+        gpu::BarrierOp::create(builder, loc);
+      issue(builder, loc, step);
+    }
+    if (tma) {
+      // Step s is load s div N of slot s mod N, which completes the phase
+      // of that parity.
+      Value loads = builder.createOrFold<arith::DivUIOp>(loc, step, stageCount);
+      Value parity = arith::IndexCastUIOp::create(builder, loc,
+                                                  builder.getI1Type(), loads);
+      waitTMALoad(builder, loc, barriers, slot, parity);
+    } else {
+      Value noToken = ub::PoisonOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()));
+      nvgpu::DeviceAsyncWaitOp::create(builder, loc, noToken,
+                                       builder.getI32IntegerAttr(stages - 2));
+    }
+    if (stages > 1) {
+      if (sharedByThreads)
+        gpu::BarrierOp::create(builder, loc);
+      issueGuarded(builder, loc,
+                   arith::AddIOp::create(builder, loc, step, distance));
+    }
+
+    // The original transfers, awaits and scratch go, and what only computed
+    // their sources.
+    SetVector<Operation *> sliceOps;
+    for (const PipelinedTransfer &pipelined : transfers) {
+      AwaitOp(pipelined.await).erase();
+      TransferAsyncOp(pipelined.transfer).erase();
+      ScratchOp(pipelined.scratch).erase();
+      sliceOps.insert_range(pipelined.sourceSlice);
+    }
+    SmallVector<Operation *> dead = sliceOps.takeVector();
+    llvm::sort(
+        dead, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+    for (Operation *op : dead)
+      if (op->use_empty())
+        op->erase();
+    return created;
+  }
+
+private:
+  /// The slots that replace one scratch.
+  struct SlotBuffer {
+    Value slots;
+    MemRefType type;
+    int64_t slotBytes;
+    /// TMA: the byte of `slots` where the aligned slots start, and the
+    /// tensor map of the transfer.
+    Value base, descriptor;
+  };
+
+  /// The view of slot `slot` of `buffer`, of the scratch's type.
+  static Value getSlot(OpBuilder &builder, const SlotBuffer &buffer,
+                       Value slot) {
+    Location loc = buffer.slots.getLoc();
+    Value shift = builder.createOrFold<arith::MulIOp>(
+        loc, slot,
+        arith::ConstantIndexOp::create(builder, loc, buffer.slotBytes));
+    if (buffer.base)
+      shift = arith::AddIOp::create(builder, loc, buffer.base, shift);
+    return memref::ViewOp::create(builder, loc, buffer.type, buffer.slots,
+                                  shift, ValueRange());
+  }
+
+  /// The bytes from the start of `bytes` to its first address that is a
+  /// multiple of kTMAAlignment (smem scratch is only kSlotAlignment-aligned).
+  static Value alignAtRunTime(OpBuilder &builder, Value bytes) {
+    Location loc = bytes.getLoc();
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, bytes);
+    Value alignment =
+        arith::ConstantIndexOp::create(builder, loc, kTMAAlignment);
+    Value past = arith::RemUIOp::create(builder, loc, address, alignment);
+    Value gap = arith::SubIOp::create(builder, loc, alignment, past);
+    return arith::RemUIOp::create(builder, loc, gap, alignment);
+  }
+
+  /// Issues the transfers of step `target` into their slots when it is in
+  /// the grid, then commits their group (empty otherwise).
+  void issueGuarded(OpBuilder &builder, Location loc, Value target) {
+    Value inGrid = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, target, steps);
+    auto guard = scf::IfOp::create(builder, loc, inGrid);
+    {
+      OpBuilder::InsertionGuard insertion(builder);
+      builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+      issue(builder, loc, target);
+    }
+    // A group per step for cp.async; TMA loads complete barrier phases.
+    if (!tma)
+      nvgpu::DeviceAsyncCreateGroupOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+          ValueRange());
+  }
+
+  /// Issues the transfers of step `target` into their slots.
+  void issue(OpBuilder &builder, Location loc, Value target) {
+    DenseMap<unsigned, Value> coords =
+        delinearizeStep(builder, loc, target, dims, sizes);
+    Value slot = builder.createOrFold<arith::RemUIOp>(
+        loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
+    for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
+      IRMapping mapping;
+      for (Operation *op : pipelined.sourceSlice) {
+        auto index = dyn_cast<GridIndexOp>(op);
+        if (index && coords.contains(index.getDim()))
+          mapping.map(index.getResult(), coords.at(index.getDim()));
+        else
+          builder.clone(*op, mapping);
+      }
+      TransferAsyncOp transfer = pipelined.transfer;
+      Value source = mapping.lookupOrDefault(transfer.getSrc());
+      Value destination = getSlot(builder, buffer, slot);
+      if (!tma) {
+        created.push_back(TransferAsyncOp::create(builder, transfer.getLoc(),
+                                                  source, destination));
+        continue;
+      }
+      // The clone has the original's views, which matched.
+      std::string why;
+      FailureOr<TMATile> tile =
+          matchTMATile(source, buffer.type, spawn.getBody(), why);
+      assert(succeeded(tile) && "the clone of a TMA tile is one");
+      auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
+                                                  gpu::AddressSpace::Workgroup);
+      Value shared = memref::MemorySpaceCastOp::create(
+          builder, transfer.getLoc(),
+          MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
+                          AffineMap(), workgroup),
+          destination);
+      issueTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
+                   barriers, slot, elected);
+    }
+  }
+
+  SpawnOp spawn;
+  ArrayRef<PipelinedTransfer> transfers;
+  int64_t stages;
+  bool sharedByThreads;
+  /// Whether TMA copies carry the transfers (all of them, or none).
+  bool tma;
+  Value elected, barriers;
+  SmallVector<unsigned> dims;
+  SmallVector<Value> sizes;
+  Value step, steps;
+  SmallVector<SlotBuffer> slotBuffers;
+  SmallVector<Operation *> created;
+};
+} // namespace
+
+SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
+                                               const PipelineTarget &target) {
+  int64_t requested = spawn.getPipelineStages(target.defaultStages);
+  if (spawn.getArbitraryDims().empty())
+    return {};
+  // TMA on Hopper and newer, when a CTA runs one parallel point on one
+  // instance (its barriers' phases then start with the first step).
+  std::optional<unsigned> smNumber = getSMNumber(target.chip);
+  bool tmaTarget = smNumber && *smNumber >= kMinTMASM &&
+                   target.instancesPerCTA == 1 && target.onePointPerCTA;
+  // With one stage only TMA changes the code: the transfers it cannot carry
+  // stay as they are, quietly.
+  bool pipelining = requested > 1;
+  if (!pipelining && !tmaTarget)
+    return {};
+  // The spawn's own clause asked for it: a refusal is a warning.
+  bool explicitRequest = spawn.getStagesAttr() != nullptr;
+  SmallVector<PipelinedTransfer> transfers;
+  spawn.getBody().walk([&](TransferAsyncOp transfer) {
+    auto scratch = getViewRoot(transfer.getDst()).getDefiningOp<ScratchOp>();
+    if (!scratch || scratch.getPlacement() != Memory::smem)
+      return;
+    PipelinedTransfer pipelined;
+    std::optional<Refusal> refusal =
+        analyzeTransfer(spawn, transfer, target.chip, pipelined);
+    if (!refusal) {
+      transfers.push_back(pipelined);
+      return;
+    }
+    if (!pipelining)
+      return;
+    InFlightDiagnostic diagnostic =
+        explicitRequest ? transfer.emitWarning() : transfer.emitRemark();
+    diagnostic << "transfer is not pipelined: " << refusal->reason;
+    if (refusal->culprit)
+      diagnostic.attachNote(refusal->culprit->getLoc()) << "here";
+  });
+  if (transfers.empty())
+    return {};
+
+  // TMA when every transfer is a tile that TMA loads.
+  if (tmaTarget) {
+    bool allTiles = true;
+    for (PipelinedTransfer &pipelined : transfers) {
+      std::string why;
+      FailureOr<TMATile> tile =
+          matchTMATile(pipelined.transfer.getSrc(), pipelined.scratch.getType(),
+                       spawn.getBody(), why);
+      if (succeeded(tile)) {
+        pipelined.tile = *tile;
+        continue;
+      }
+      allTiles = false;
+      if (pipelining)
+        pipelined.transfer.emitRemark("transfer is pipelined with cp.async, "
+                                      "not TMA: ")
+            << why;
+    }
+    if (!allTiles)
+      for (PipelinedTransfer &pipelined : transfers)
+        pipelined.tile.reset();
+  }
+  bool tma = transfers.front().tile.has_value();
+  if (!pipelining && !tma)
+    return {};
+
+  // The most stages up to the requested that fit the shared memory left.
+  int64_t slotBytes = 0, scratchBytes = 0;
+  for (const PipelinedTransfer &pipelined : transfers) {
+    slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
+    scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
+  }
+  int64_t padBytes = getPadBytes(tma) * transfers.size();
+  auto extraBytes = [&](int64_t stages) {
+    return (stages * slotBytes + padBytes - scratchBytes) *
+           target.instancesPerCTA;
+  };
+  int64_t stages = requested;
+  while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
+    --stages;
+  if (stages < requested) {
+    InFlightDiagnostic remark = spawn.emitRemark();
+    if (stages > 1)
+      remark << "pipelines its transfers in " << stages << " stages instead of "
+             << requested;
+    else
+      remark << "does not pipeline its transfers (" << requested
+             << " stages requested)";
+    remark << ": " << requested << " slots of " << slotBytes << " bytes";
+    if (target.instancesPerCTA > 1)
+      remark << " for each of " << target.instancesPerCTA
+             << " instances per CTA";
+    remark << " need " << extraBytes(requested)
+           << " bytes of shared memory more than the scratch, and the CTA has "
+           << target.freeSharedBytes << " left";
+  }
+  // One stage is the transfers as they are, unless TMA carries them (in a
+  // slot of its alignment).
+  if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
+    return {};
+  return TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
+      .build();
+}

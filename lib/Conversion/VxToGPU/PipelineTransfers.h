@@ -1,0 +1,50 @@
+//===- PipelineTransfers.h - Multi-buffered transfers -----------*- C++ -*-===//
+//
+// The `stages` of a device spawn (VX_SPEC 2.2): its transfers into smem
+// scratch that move with the arbitrary dimensions get N slots each, and the
+// transfers of the next N-1 steps are in flight while a step computes. A
+// rewrite of the spawn body before the GPU mapping, so that the mapping
+// lowers what it produces like any other body.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_VXTOGPU_PIPELINETRANSFERS_H
+#define LIB_CONVERSION_VXTOGPU_PIPELINETRANSFERS_H
+
+#include "Vx/VxOps.h"
+
+namespace mlir {
+namespace vx {
+
+/// What the GPU mapping tells the pipelining about a device spawn.
+struct PipelineTarget {
+  /// The chip the code is for (any chip with cp.async when empty).
+  StringRef chip;
+  /// The stages of spawns without a `stages` clause.
+  int64_t defaultStages = 1;
+  /// The bytes of shared memory a CTA has left beyond the spawn's scratch.
+  int64_t freeSharedBytes = 0;
+  /// The grid instances that share a CTA, each with its own slots.
+  int64_t instancesPerCTA = 1;
+  /// Whether each CTA runs one parallel point (no grid-stride loop).
+  bool onePointPerCTA = false;
+  /// Whether the threads of a CTA share the slots, so that a step must wait
+  /// for every thread before its slot is refilled.
+  bool sharedByThreads = false;
+};
+
+/// Pipelines the transfers of the device spawn `spawn` that can be
+/// pipelined (after remarks on those that cannot, and on fewer stages than
+/// requested): one slot per stage in a byte scratch, the first step issuing
+/// the first N-1 steps, and each step waiting for its own transfers, then
+/// issuing those of the step N-1 ahead (guarded at the end of the grid).
+/// The new transfers' tokens are unused: the cp.async lowering leaves the
+/// commits to the explicit groups of the schedule. Returns the transfers it
+/// created (none with TMA).
+SmallVector<Operation *> pipelineTransfers(SpawnOp spawn,
+                                           const PipelineTarget &target);
+
+} // namespace vx
+} // namespace mlir
+
+#endif // LIB_CONVERSION_VXTOGPU_PIPELINETRANSFERS_H

@@ -1,0 +1,86 @@
+// The stages that fit: the most, up to the requested, whose slots fit the
+// shared memory the chip leaves beside the scratch (232432 bytes of dynamic
+// shared memory on sm_90), with a remark when fewer are used; and the copy
+// that carries them.
+// RUN: vx-opt %s --convert-vx-to-gpu="stages=4 chip=sm_90 threads-per-block=4" -split-input-file -verify-diagnostics | FileCheck %s
+
+// 64 KiB tiles, TMA loads on sm_90: 4 slots need 3 x 65536 more bytes and
+// 112 to align them, 166896 are left, and 3 slots fit.
+// CHECK-LABEL: func.func @three_of_four
+// CHECK: dynamic_shared_memory_size %c196720_i32
+// CHECK: nvgpu.mbarrier.try_wait.parity
+func.func @three_of_four(%in: memref<128x1024xf32>) {
+  %c128 = arith.constant 128 : index
+  // expected-remark @below {{pipelines its transfers in 3 stages instead of 4: 4 slots of 65536 bytes need 196720 bytes of shared memory more than the scratch, and the CTA has 166896 left}}
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %tile = vx.scratch smem : memref<128x128xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c128 : index
+    %src = memref.subview %in[0, %col] [128, 128] [1, 1] : memref<128x1024xf32> to memref<128x128xf32, strided<[1024, 1], offset: ?>>
+    %t = vx.transfer_async %src to %tile : memref<128x128xf32, strided<[1024, 1], offset: ?>> to memref<128x128xf32>
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+// 128 KiB tiles: not even 2 slots fit; one, loaded by TMA, with the room
+// to align it.
+// CHECK-LABEL: func.func @none
+// CHECK: dynamic_shared_memory_size %c131184_i32
+// CHECK: nvgpu.mbarrier.try_wait.parity
+func.func @none(%in: memref<256x1024xf32>) {
+  %c128 = arith.constant 128 : index
+  // expected-remark @below {{does not pipeline its transfers (4 stages requested): 4 slots of 131072 bytes need 393328 bytes of shared memory more than the scratch, and the CTA has 101360 left}}
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %tile = vx.scratch smem : memref<256x128xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c128 : index
+    %src = memref.subview %in[0, %col] [256, 128] [1, 1] : memref<256x1024xf32> to memref<256x128xf32, strided<[1024, 1], offset: ?>>
+    %t = vx.transfer_async %src to %tile : memref<256x128xf32, strided<[1024, 1], offset: ?>> to memref<256x128xf32>
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+// Each of the 4 instances of a CTA (threads-per-block=4) has its own
+// slots: 3 of 16 KiB fit where 4 would not. Spawns without parallel
+// dimensions above have one instance per CTA.
+// CHECK-LABEL: func.func @instances
+// CHECK: dynamic_shared_memory_size %c196608_i32
+func.func @instances(%in: memref<8x32x1024xf32>) {
+  %c128 = arith.constant 128 : index
+  // expected-remark @below {{pipelines its transfers in 3 stages instead of 4: 4 slots of 16384 bytes for each of 4 instances per CTA need 196608 bytes of shared memory more than the scratch, and the CTA has 166896 left}}
+  vx.spawn on tensor_core grid [8, 8] semantics [parallel, arbitrary] {
+    %tile = vx.scratch smem : memref<32x128xf32>
+    %p = vx.grid_index 0
+    %k = vx.grid_index 1
+    %col = arith.muli %k, %c128 : index
+    %src = memref.subview %in[%p, 0, %col] [1, 32, 128] [1, 1, 1] : memref<8x32x1024xf32> to memref<32x128xf32, strided<[1024, 1], offset: ?>>
+    %t = vx.transfer_async %src to %tile : memref<32x128xf32, strided<[1024, 1], offset: ?>> to memref<32x128xf32>
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+// A tile TMA does not carry on sm_90 is pipelined with cp.async.
+// CHECK-LABEL: func.func @row_tiles
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+func.func @row_tiles(%in: memref<1024xf32>) {
+  %c128 = arith.constant 128 : index
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %tile = vx.scratch smem : memref<128xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c128 : index
+    %src = memref.subview %in[%col] [128] [1] : memref<1024xf32> to memref<128xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{transfer is pipelined with cp.async, not TMA: TMA carries tiles of 2 or more dimensions here}}
+    %t = vx.transfer_async %src to %tile : memref<128xf32, strided<[1], offset: ?>> to memref<128xf32>
+    vx.await %t
+  }
+  return
+}

@@ -1,0 +1,131 @@
+// RUN: vx-opt %s --convert-vx-to-gpu -split-input-file -verify-diagnostics
+
+// A combiner without a known identity needs an iteration on every thread
+// (each thread starts from its first value); 8 iterations on 32 threads
+// leave threads without one.
+func.func @reduce_without_identity(%a: memref<4x8xf32>, %out: memref<4xf32>) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0.0 : f32
+    %s = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%zero) -> f32 {
+      %x = memref.load %a[%p, %i] : memref<4x8xf32>
+      // expected-error @below {{'scf.reduce' op in a thread loop combines across the 32 threads of a CTA: its combiner needs a known identity (one arith op such as addf, mulf, maximumf, andi, or the compare and select form of a minimum or maximum), or the loop at least as many iterations as there are threads}}
+      scf.reduce(%x : f32) {
+      ^bb0(%l: f32, %r: f32):
+        %nl = arith.negf %l : f32
+        %nr = arith.negf %r : f32
+        %m = arith.maximumf %nl, %nr : f32
+        %q = arith.negf %m : f32
+        scf.reduce.return %q : f32
+      }
+    }
+    memref.store %s, %out[%p] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Outside thread loops a write of memory that other threads see runs on one
+// thread: a result only that thread would have is refused.
+func.func @used_atomic_result(%a: memref<4x8xf32>, %out: memref<4xf32>) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %one = arith.constant 1.0 : f32
+    // expected-error @below {{'memref.atomic_rmw' op outside thread loops writes memory that other threads see, so it runs on one thread of the CTA, and its result would be that thread's only; move it into a thread loop}}
+    %old = memref.atomic_rmw addf %one, %out[%p] : (f32, memref<4xf32>) -> f32
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      memref.store %old, %a[%p, %i] : memref<4x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// The CTA's smem scratch (one buffer per instance) against the shared
+// memory of the largest chip.
+func.func @too_much_shared_memory(%a: memref<4x8xf32>) {
+  // expected-error @below {{'vx.spawn' op needs 262144 bytes of shared memory per CTA (262144 bytes of smem scratch per instance), more than the 232432 bytes of dynamic shared memory that any chip gives a CTA}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %one = arith.constant 1.0 : f32
+    // expected-note @below {{smem scratch of 262144 bytes per instance}}
+    %big = vx.scratch smem : memref<65536xf32>
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      memref.store %one, %big[%i] : memref<65536xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// The reductions' shared-memory slots (one per warp, noted at their loop)
+// count against the budget too.
+func.func @reduction_slots_over_budget(%a: memref<4x1024xf32>, %out: memref<4xf32>) {
+  // expected-error @below {{'vx.spawn' op needs 232448 bytes of shared memory per CTA}}
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 1024 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    %zero = arith.constant 0.0 : f32
+    // expected-note @below {{smem scratch of 232320 bytes per instance}}
+    %big = vx.scratch smem : memref<58080xf32>
+    // expected-note @below {{smem scratch of 128 bytes per instance}}
+    %s = scf.parallel (%i) = (%c0) to (%c1024) step (%c1) init (%zero) -> f32 {
+      %x = memref.load %a[%p, %i] : memref<4x1024xf32>
+      memref.store %x, %big[%i] : memref<58080xf32>
+      scf.reduce(%x : f32) {
+      ^bb0(%l: f32, %r: f32):
+        %t = arith.addf %l, %r : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%p] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Owned private scratch that does not split into blocks per iteration (here
+// element 64 i + t, a cyclic layout) keeps a whole copy per thread: correct,
+// slower, and a remark says why.
+func.func @owned_cyclic(%a: memref<2x256xf32>, %out: memref<2x256xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 64 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    // expected-remark @below {{private scratch keeps a whole copy per thread of the 64-thread CTA: index 0 of 'memref.load' is not c times a value of the thread loop's induction variables plus an offset in [0, c) that every access shares (c = 1; cyclic layouts such as i * N + thread are not split yet)}}
+    %acc = vx.scratch : memref<256xf32>
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      scf.for %i = %c0 to %c4 step %c1 {
+        %b = arith.muli %i, %c64 : index
+        %e = arith.addi %b, %t : index
+        %x = memref.load %a[%p, %e] : memref<2x256xf32>
+        memref.store %x, %acc[%e] : memref<256xf32>
+      }
+    }
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      scf.for %i = %c0 to %c4 step %c1 {
+        %b = arith.muli %i, %c64 : index
+        %e = arith.addi %b, %t : index
+        %x = memref.load %acc[%e] : memref<256xf32>
+        memref.store %x, %out[%p, %e] : memref<2x256xf32>
+      }
+    }
+  }
+  return
+}

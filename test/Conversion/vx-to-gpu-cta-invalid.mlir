@@ -98,33 +98,26 @@ func.func @reduction_slots_over_budget(%a: memref<4x1024xf32>, %out: memref<4xf3
 
 // -----
 
-// Owned private scratch that does not split into blocks per iteration (here
-// element 64 i + t, a cyclic layout) keeps a whole copy per thread: correct,
-// slower, and a remark says why.
-func.func @owned_cyclic(%a: memref<2x256xf32>, %out: memref<2x256xf32>) {
-  vx.spawn on tensor_core grid [2] semantics [parallel] threads 64 {
+// Owned private scratch whose index depends on the thread loop's induction
+// variable only through a product the split does not read (t * t) keeps a
+// whole copy per thread: correct, slower, and a remark says why.
+func.func @owned_unsplit(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
     %p = vx.grid_index 0
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %c64 = arith.constant 64 : index
-    // expected-remark @below {{private scratch keeps a whole copy per thread of the 64-thread CTA: index 0 of 'memref.load' is not c times a value of the thread loop's induction variables plus an offset in [0, c) that every access shares (c = 1; cyclic layouts such as i * N + thread are not split yet)}}
-    %acc = vx.scratch : memref<256xf32>
-    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
-      scf.for %i = %c0 to %c4 step %c1 {
-        %b = arith.muli %i, %c64 : index
-        %e = arith.addi %b, %t : index
-        %x = memref.load %a[%p, %e] : memref<2x256xf32>
-        memref.store %x, %acc[%e] : memref<256xf32>
-      }
+    %c8 = arith.constant 8 : index
+    // expected-remark @below {{private scratch keeps a whole copy per thread of the 8-thread CTA: no index of it depends on a thread loop's induction variables}}
+    %acc = vx.scratch : memref<64xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %e = arith.muli %t, %t : index
+      %x = memref.load %a[%p, %e] : memref<2x64xf32>
+      memref.store %x, %acc[%e] : memref<64xf32>
     }
-    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
-      scf.for %i = %c0 to %c4 step %c1 {
-        %b = arith.muli %i, %c64 : index
-        %e = arith.addi %b, %t : index
-        %x = memref.load %acc[%e] : memref<256xf32>
-        memref.store %x, %out[%p, %e] : memref<2x256xf32>
-      }
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %e = arith.muli %t, %t : index
+      %x = memref.load %acc[%e] : memref<64xf32>
+      memref.store %x, %out[%p, %e] : memref<2x64xf32>
     }
   }
   return

@@ -412,3 +412,43 @@ func.func @default_size_fits_shared_memory(%out: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Owned private scratch in a cyclic layout (element 64 i + t on the thread
+// of iteration t): each thread keeps one element per multiple of 64,
+// indexed by i, at constant indices once the loop over i is unrolled.
+// CHECK-LABEL: func.func @owned_cyclic
+// CHECK: %[[PART:.*]] = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+// CHECK-NOT: memref<256xf32>
+// CHECK: memref.store %{{.*}}, %[[PART]][%c0] : memref<4xf32>
+// CHECK: memref.store %{{.*}}, %[[PART]][%c3] : memref<4xf32>
+// CHECK: memref.load %[[PART]][%c0] : memref<4xf32>
+// CHECK: memref.load %[[PART]][%c3] : memref<4xf32>
+func.func @owned_cyclic(%a: memref<2x256xf32>, %out: memref<2x256xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 64 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %acc = vx.scratch : memref<256xf32>
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      scf.for %i = %c0 to %c4 step %c1 {
+        %b = arith.muli %i, %c64 : index
+        %e = arith.addi %b, %t : index
+        %x = memref.load %a[%p, %e] : memref<2x256xf32>
+        memref.store %x, %acc[%e] : memref<256xf32>
+      }
+    }
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      scf.for %i = %c0 to %c4 step %c1 {
+        %b = arith.muli %i, %c64 : index
+        %e = arith.addi %b, %t : index
+        %x = memref.load %acc[%e] : memref<256xf32>
+        memref.store %x, %out[%p, %e] : memref<2x256xf32>
+      }
+    }
+  }
+  return
+}

@@ -4,7 +4,8 @@
 // thread loops, CTA-wide reductions through shuffles and through shared
 // memory only, once-per-instance code whose stores later thread loops read,
 // a shared tile rewritten at every arbitrary step (a barrier across steps),
-// an owned per-thread accumulator, and a transfer copied by the whole CTA.
+// owned per-thread buffers (blocked, and cyclic), and a transfer copied by
+// the whole CTA.
 // Each line is the largest difference from the reference (0 when right).
 // With via-gpu=true the threads of a CTA run phase by phase between the
 // barriers the mapping placed, in both orders: a missing barrier changes the
@@ -25,6 +26,7 @@
 // CHECK-NEXT: steps 0
 // CHECK-NEXT: transfer 0
 // CHECK-NEXT: nested 0
+// CHECK-NEXT: cyclic 0
 
 // out[p, i] = a[p, 95 - i] through a shared tile: 96 iterations on 64
 // threads (thread t runs t and t + 64 when below 96).
@@ -219,6 +221,40 @@ func.func @nested(%a: memref<4x96xf32>, %out: memref<4x12x8xf32>) {
   return
 }
 
+// out[p, 32 i + t] = 2 a[p, 32 i + t] + 1 through a private buffer that
+// each thread owns cyclically (element 32 i + t on thread t): each thread
+// keeps its 3 elements.
+func.func @cyclic(%a: memref<4x96xf32>, %out: memref<4x96xf32>) {
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c32 = arith.constant 32 : index
+    %one = arith.constant 1.0 : f32
+    %acc = vx.scratch : memref<96xf32>
+    scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+      scf.for %i = %c0 to %c3 step %c1 {
+        %b = arith.muli %i, %c32 : index
+        %e = arith.addi %b, %t : index
+        %x = memref.load %a[%p, %e] : memref<4x96xf32>
+        %y = arith.addf %x, %x : f32
+        memref.store %y, %acc[%e] : memref<96xf32>
+      }
+    }
+    scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+      scf.for %i = %c0 to %c3 step %c1 {
+        %b = arith.muli %i, %c32 : index
+        %e = arith.addi %t, %b : index
+        %y = memref.load %acc[%e] : memref<96xf32>
+        %z = arith.addf %y, %one : f32
+        memref.store %z, %out[%p, %e] : memref<4x96xf32>
+      }
+    }
+  }
+  return
+}
+
 // The largest |x - y| over two buffers of n elements, printed after `label`.
 func.func @report(%x: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -393,6 +429,19 @@ func.func @main() {
   %ref_gridd = memref.cast %ref_grid_flat : memref<384xf32> to memref<?xf32>
   vector.print str "nested "
   call @report(%gridd, %ref_gridd) : (memref<?xf32>, memref<?xf32>) -> ()
+
+  call @cyclic(%a, %out) : (memref<4x96xf32>, memref<4x96xf32>) -> ()
+  scf.for %p = %c0 to %c4 step %c1 {
+    scf.for %i = %c0 to %c96 step %c1 {
+      %x = memref.load %a[%p, %i] : memref<4x96xf32>
+      %y = arith.addf %x, %x : f32
+      %one = arith.constant 1.0 : f32
+      %z = arith.addf %y, %one : f32
+      memref.store %z, %ref[%p, %i] : memref<4x96xf32>
+    }
+  }
+  vector.print str "cyclic "
+  call @report(%outd, %refd) : (memref<?xf32>, memref<?xf32>) -> ()
 
   memref.dealloc %a : memref<4x96xf32>
   memref.dealloc %out : memref<4x96xf32>

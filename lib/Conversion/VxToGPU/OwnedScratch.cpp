@@ -13,7 +13,13 @@
 // a thread's elements of one iteration are told apart by the second part,
 // and its iterations by their round (iteration / N). The thread's part is a
 // `round x c_0 x ... ` buffer (no round dimension with one round); a
-// dimension that no access splits stays whole. Small loops whose counters
+// dimension that no access splits stays whole. A cyclic dimension,
+// `s g + t` with t in [0, s) the same function of the thread loop's
+// induction variables in every access, keeps one element per multiple of
+// s, indexed by g:
+//
+//   acc[64 i + t], i in [0, 4)  ->  part[i]
+// Small loops whose counters
 // index the part are unrolled, so that the part is accessed at constant
 // indices and LLVM keeps it in registers. A buffer that cannot be split
 // keeps a whole copy per thread (correct, slower), with a remark saying why.
@@ -226,6 +232,110 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
     plan.rewrites.push_back({access.op,
                              SpawnAnalysis::getThreadLoop(access.op, spawn),
                              SmallVector<std::optional<IndexSum>>(rank)});
+  MLIRContext *context = scratch.getContext();
+  auto getLanes = [&](const ScratchAccess &access, int64_t dim) -> int64_t {
+    int64_t vectorDim =
+        dim - (rank - static_cast<int64_t>(access.vectorShape.size()));
+    return vectorDim >= 0 ? access.vectorShape[vectorDim] : 1;
+  };
+  // Blocked: every access's index is `c * f(thread ivs) + rest` with all
+  // the rests in one block [q c, q c + c): the part keeps c elements,
+  // indexed by rest - q c.
+  auto splitBlocked = [&](int64_t dim, int64_t blockSize,
+                          std::string &blockedWhy) -> std::optional<int64_t> {
+    std::optional<int64_t> block;
+    SmallVector<IndexSum> locals;
+    for (auto &[access, splits] : accesses) {
+      const IndexSum &rest = splits[dim].rest;
+      FailureOr<int64_t> low = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::LB, rest.toVariable(context));
+      FailureOr<int64_t> high = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, rest.toVariable(context),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      int64_t first =
+          succeeded(low) ? llvm::divideFloorSigned(*low, blockSize) : 0;
+      if (failed(low) || failed(high) ||
+          llvm::divideFloorSigned(*high + getLanes(access, dim) - 1,
+                                  blockSize) != first ||
+          (block && *block != first)) {
+        blockedWhy = ("index " + Twine(dim) + " of '" +
+                      access.op->getName().getStringRef() +
+                      "' is neither c times a value of the thread loop's "
+                      "induction variables plus an offset in [0, c) that "
+                      "every access shares (c = " +
+                      Twine(blockSize) +
+                      "), nor a multiple of s plus one such value in [0, s)")
+                         .str();
+        return std::nullopt;
+      }
+      block = first;
+      IndexSum local = rest;
+      local.constant -= first * blockSize;
+      locals.push_back(std::move(local));
+    }
+    for (auto [rewrite, local] : llvm::zip_equal(plan.rewrites, locals))
+      rewrite.indices[dim] = std::move(local);
+    return blockSize;
+  };
+  // Cyclic: every access's index is `s * g + t`, with t one expression of
+  // the thread ivs for all accesses, in [0, s), and g not depending on
+  // them: the part keeps one element per multiple of s, indexed by g
+  // (scalar accesses along the dimension).
+  auto splitCyclic = [&](int64_t dim) -> std::optional<int64_t> {
+    // The thread part as (induction variable position, coefficient) pairs,
+    // the same in every access (each in its own thread loop), and its range
+    // from the loop's static bounds.
+    using Normalized = SmallVector<std::pair<unsigned, int64_t>>;
+    std::optional<Normalized> common;
+    int64_t stride = 0, low = 0, high = 0;
+    for (auto &[access, splits] : accesses) {
+      if (getLanes(access, dim) != 1)
+        return std::nullopt;
+      scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(access.op, spawn);
+      Normalized normalized;
+      int64_t accessLow = 0, accessHigh = 0;
+      for (auto [value, coefficient] : splits[dim].threadPart.terms) {
+        unsigned ivDim = cast<BlockArgument>(value).getArgNumber();
+        std::optional<int64_t> lb =
+            getConstantIntValue(loop.getLowerBound()[ivDim]);
+        std::optional<int64_t> ub =
+            getConstantIntValue(loop.getUpperBound()[ivDim]);
+        std::optional<int64_t> step =
+            getConstantIntValue(loop.getStep()[ivDim]);
+        if (!lb || !ub || !step || *ub <= *lb)
+          return std::nullopt;
+        int64_t last =
+            *lb + (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
+        accessLow += coefficient * (coefficient > 0 ? *lb : last);
+        accessHigh += coefficient * (coefficient > 0 ? last : *lb);
+        normalized.push_back({ivDim, coefficient});
+      }
+      llvm::sort(normalized);
+      if (common && (*common != normalized || low != accessLow ||
+                     high != accessHigh))
+        return std::nullopt;
+      common = std::move(normalized);
+      low = accessLow;
+      high = accessHigh;
+      const IndexSum &rest = splits[dim].rest;
+      stride = std::gcd(stride, std::abs(rest.constant));
+      for (auto [value, coefficient] : rest.terms)
+        stride = std::gcd(stride, std::abs(coefficient));
+    }
+    if (stride <= 1 || low < 0 || high >= stride)
+      return std::nullopt;
+    SmallVector<IndexSum> locals;
+    for (auto &[access, splits] : accesses) {
+      IndexSum local;
+      local.constant = splits[dim].rest.constant / stride;
+      for (auto [value, coefficient] : splits[dim].rest.terms)
+        local.terms.push_back({value, coefficient / stride});
+      locals.push_back(std::move(local));
+    }
+    for (auto [rewrite, local] : llvm::zip_equal(plan.rewrites, locals))
+      rewrite.indices[dim] = std::move(local);
+    return llvm::divideCeil(type.getDimSize(dim), stride);
+  };
   bool anySplit = false;
   for (int64_t dim = 0; dim < rank; ++dim) {
     int64_t blockSize = 0;
@@ -238,41 +348,18 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
       continue;
     }
     anySplit = true;
-    std::optional<int64_t> block;
-    for (auto [position, entry] : llvm::enumerate(accesses)) {
-      auto &[access, splits] = entry;
-      const IndexSum &rest = splits[dim].rest;
-      int64_t lanes = 1;
-      int64_t vectorDim =
-          dim - (rank - static_cast<int64_t>(access.vectorShape.size()));
-      if (vectorDim >= 0)
-        lanes = access.vectorShape[vectorDim];
-      FailureOr<int64_t> low = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::LB, rest.toVariable(scratch.getContext()));
-      FailureOr<int64_t> high = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB, rest.toVariable(scratch.getContext()),
-          /*stopCondition=*/nullptr, /*closedUB=*/true);
-      int64_t first = succeeded(low) ? llvm::divideFloorSigned(*low, blockSize)
-                                     : 0;
-      if (failed(low) || failed(high) ||
-          llvm::divideFloorSigned(*high + lanes - 1, blockSize) != first ||
-          (block && *block != first)) {
-        why = ("index " + Twine(dim) + " of '" +
-               access.op->getName().getStringRef() +
-               "' is not c times a value of the thread loop's induction "
-               "variables plus an offset in [0, c) that every access shares "
-               "(c = " +
-               Twine(blockSize) +
-               "; cyclic layouts such as i * N + thread are not split yet)")
-                  .str();
-        return failure();
-      }
-      block = first;
-      IndexSum local = rest;
-      local.constant -= first * blockSize;
-      plan.rewrites[position].indices[dim] = std::move(local);
+    std::string blockedWhy;
+    if (std::optional<int64_t> extent =
+            splitBlocked(dim, blockSize, blockedWhy)) {
+      shape.push_back(*extent);
+      continue;
     }
-    shape.push_back(blockSize);
+    std::optional<int64_t> extent = splitCyclic(dim);
+    if (!extent) {
+      why = blockedWhy;
+      return failure();
+    }
+    shape.push_back(*extent);
   }
   if (!anySplit) {
     why = "no index of it depends on a thread loop's induction variables";

@@ -22,6 +22,17 @@
 using namespace mlir;
 using namespace mlir::vx;
 
+std::string vx::formatLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
 bool MemoryRoot::mayAlias(const MemoryRoot &other) const {
   if (*this == other)
     return true;
@@ -37,8 +48,8 @@ std::string MemoryRoot::describe() const {
   switch (kind) {
   case Kind::Scratch:
   case Kind::Allocation: {
-    os << (kind == Kind::Scratch ? "the scratch at " : "the allocation at ");
-    value.getLoc().print(os);
+    os << (kind == Kind::Scratch ? "the scratch at " : "the allocation at ")
+       << formatLocation(value.getLoc());
     break;
   }
   case Kind::Captured: {
@@ -50,8 +61,7 @@ std::string MemoryRoot::describe() const {
       if (function)
         os << " of @" << function.getName();
     } else {
-      os << "the buffer at ";
-      value.getLoc().print(os);
+      os << "the buffer at " << formatLocation(value.getLoc());
     }
     break;
   }

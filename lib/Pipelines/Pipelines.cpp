@@ -70,7 +70,7 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
     return {"threads-per-block", "chip", "features", "format"};
   case Stage::llvm:
     return {"allow-races", "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block"};
+            "threads-per-block", "detect-races"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -84,6 +84,11 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                                       "run a mislabelled kernel (the dynamic "
                                       "check with reverse-parallel)"),
                        llvm::cl::init(false));
+  if (takes("detect-races"))
+    detectRaces.emplace(*this, "detect-races",
+                        llvm::cl::desc("Run with the dynamic race detector "
+                                       "(link libvx_race_runtime)"),
+                        llvm::cl::init(false));
   if (takes("openmp"))
     openmp.emplace(*this, "openmp",
                    llvm::cl::desc("Run the parallel loops with OpenMP"),
@@ -214,6 +219,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
                     function_ref<LogicalResult(const Twine &)> emitError) {
   using O = VxPipelineOptions;
   bool allowRaces = O::get(options.allowRaces, false);
+  bool detectRaces = O::get(options.detectRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
   unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
@@ -276,6 +282,10 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     if (!viaGpu && threadsPerBlock != 1)
       return emitError("'threads-per-block' applies only with 'via-gpu=true'");
     addChecker(pm, allowRaces);
+    // The race checks are placed at the vx level and become calls after the
+    // GPU mapping, which keeps calls out of device code.
+    if (detectRaces)
+      pm.addPass(createVxInstrumentRaces());
     if (viaGpu) {
       ConvertVxToGPUOptions mapping;
       mapping.threadsPerBlock = threadsPerBlock;
@@ -284,6 +294,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       launches.reverseBlocks = reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));
     }
+    if (detectRaces)
+      pm.addPass(createVxLowerRaceChecks());
     addSpawnsToLoops(pm, reverseParallel);
     pm.addPass(createCanonicalizerPass());
     addLoopsToLLVM(pm, O::get(options.openmp, false));

@@ -13,6 +13,7 @@ Keyword options are the options of the stage's vx-opt pipeline with `_` for
 `--vx-to-ptx="chip=sm_100a threads-per-block=128"`.
 """
 
+import ctypes
 import numbers
 import os
 import struct
@@ -22,6 +23,8 @@ import numpy as np
 
 from . import _vx
 from ._config import LLVM_LIBRARY_DIR as _LLVM_LIBRARY_DIR
+from ._config import VX_RACE_RUNTIME as _VX_RACE_RUNTIME
+from ._overlap import find_overlap as _find_overlap
 
 __all__ = ["STAGES", "Diagnostic", "Launch", "Module", "VxError", "parse",
            "pipeline", "run"]
@@ -287,19 +290,44 @@ def _memref_argument(position, array, description):
     return ("memref", copy, call_offset), (array, copy)
 
 
-def _shared_libraries(openmp):
+def _shared_libraries(openmp, detect_races):
     names = ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"]
     if openmp:
         names.append("libomp.so")
     paths = [os.path.join(_LLVM_LIBRARY_DIR, name) for name in names]
+    if detect_races:
+        paths.append(_VX_RACE_RUNTIME)
     return [path for path in paths if os.path.exists(path)]
+
+
+_race_runtime = None
+
+
+def _race_detector():
+    """The race detector's runtime, set to record the first race instead of
+    ending the process (vx.run raises it as a VxError)."""
+    global _race_runtime
+    if _race_runtime is None:
+        if not os.path.exists(_VX_RACE_RUNTIME):
+            raise VxError(f"detect_races needs {_VX_RACE_RUNTIME}, which is "
+                          f"not built")
+        runtime = ctypes.CDLL(_VX_RACE_RUNTIME)
+        runtime.vxRaceSetMode.argtypes = [ctypes.c_int]
+        runtime.vxRaceTakeReport.restype = ctypes.c_char_p
+        runtime.vxRaceSetMode(1)
+        _race_runtime = runtime
+    return _race_runtime
 
 
 def run(module, fn, *args, **options):
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
-    `options` (openmp, reverse_parallel, via_gpu, threads_per_block).
-    numpy arrays are passed as memrefs and updated in place; ints and floats
-    as scalars. Returns the function's scalar result, or None."""
+    `options` (openmp, reverse_parallel, via_gpu, threads_per_block,
+    allow_races, detect_races). numpy arrays are passed as memrefs and updated
+    in place; ints and floats as scalars. Arrays that overlap each other or
+    themselves are refused (distinct memref arguments do not alias). With
+    detect_races=True a data race raises VxError naming the buffer, the
+    element and both instances. Returns the function's scalar result, or
+    None."""
     if not isinstance(module, Module):
         raise TypeError(f"vx.run takes a vx.Module, got {type(module).__name__}")
     if module.stage not in ("vx", "scf"):
@@ -314,6 +342,16 @@ def run(module, fn, *args, **options):
     if len(args) != len(parameters):
         raise TypeError(f"@{fn} takes {len(parameters)} arguments "
                         f"({', '.join(p[1] for p in parameters)}), got {len(args)}")
+    arrays = [(position, value) for position, (value, description)
+              in enumerate(zip(args, parameters))
+              if description[0] == "memref" and isinstance(value, np.ndarray)]
+    overlap = _find_overlap(arrays)
+    if overlap:
+        first, second = overlap
+        what = (f"argument {first} overlaps itself" if first == second else
+                f"arguments {first} and {second} share memory")
+        raise VxError(f"@{fn}: {what}; distinct memref arguments must not "
+                      f"overlap")
     call_arguments, copies = [], []
     for position, (value, description) in enumerate(zip(args, parameters)):
         if description[0] == "memref":
@@ -327,8 +365,16 @@ def run(module, fn, *args, **options):
         else:
             raise TypeError(f"argument {position} has type {description[1]}, "
                             f"which vx.run cannot pass")
-    bits = module._native.execute(fn, lowering, call_arguments,
-                                  _shared_libraries(options.get("openmp", False)))
+    detect_races = options.get("detect_races", False)
+    if detect_races:
+        _race_detector().vxRaceTakeReport()  # A stale report is not ours.
+    bits = module._native.execute(
+        fn, lowering, call_arguments,
+        _shared_libraries(options.get("openmp", False), detect_races))
     for original, copy in copies:
         original[...] = copy
+    if detect_races:
+        report = _race_detector().vxRaceTakeReport()
+        if report:
+            raise VxError(report.decode())
     return None if bits is None else _scalar_from_bits(results[0][1], bits)

@@ -184,6 +184,9 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
 /// to the LLVM dialect.
 static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
                          StringRef features) {
+  // Kernel memref arguments are noalias: recorded on the gpu.func here,
+  // set on its llvm.func after the device lowering.
+  pm.addPass(createVxNoAliasKernelArguments());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
@@ -202,6 +205,7 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   pm.addPass(createCSEPass());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

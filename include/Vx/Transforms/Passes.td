@@ -96,4 +96,25 @@ def VxLowerRaceChecks : Pass<"vx-lower-race-checks", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect", "func::FuncDialect"];
 }
 
+def VxNoAliasKernelArguments : Pass<"vx-noalias-kernel-arguments"> {
+  let summary = "Mark the memref arguments of GPU kernels noalias (and "
+                "readonly where never written)";
+  let description = [{
+    Distinct memref arguments of a spawn do not overlap (docs/design.md,
+    "Aliasing"); this pass hands that contract to the device, as
+    `__restrict__` does in CUDA, so that inputs the kernel only reads are
+    loaded with `ld.global.nc`. On a `gpu.func` kernel it records, in
+    `vx.noalias_arguments` and `vx.readonly_arguments`, the positions of
+    its memref arguments' aligned pointers in the signature that
+    `convert-gpu-to-nvvm` expands them to (a memref of rank r becomes
+    3 + 2r arguments); on the lowered `llvm.func` kernel it sets
+    `llvm.noalias` (and `llvm.readonly`) there. `vx-to-nvvm` and `vx-to-ptx`
+    run it before and after the device lowering.
+
+    Example: `vx-opt --vx-to-nvvm` shows
+    `llvm.func @k_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr {llvm.noalias,
+    llvm.readonly}, ...)`.
+  }];
+}
+
 #endif // VX_TRANSFORMS_PASSES

@@ -343,6 +343,32 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
   Int modulus = pow2(width);
   Term shiftedTerm = term;
   shiftedTerm.linear.constant -= rangeLower;
+  // A wrap count of a huge range (a narrow reading of a 64-bit scalar) takes
+  // the integer sampler too long: the reading becomes a column of its own,
+  // with the reading's range. For a value the same in every instance (a
+  // function of captured scalars) it is still quantified over every value,
+  // which only weakens what the model proves; otherwise it is approximate.
+  if (lower && upper &&
+      floorDiv(*upper - rangeLower, modulus) -
+              floorDiv(*lower - rangeLower, modulus) >
+          Int(1 << 16)) {
+    Column column(ColumnKind::Opaque);
+    column.value = origin;
+    if (origin)
+      column.sources = getSources(origin);
+    else
+      column.sources.varies = true;
+    column.approximate = !column.sources.isInvariant();
+    column.lower = rangeLower;
+    column.upper = rangeUpper;
+    unsigned id = addColumn(std::move(column));
+    Conjunction domain;
+    domain.inequalities.push_back(shifted(LinearForm::getColumn(id), -rangeLower));
+    domain.inequalities.push_back(
+        shifted(LinearForm::getColumn(id, Int(-1)), rangeUpper));
+    attach(id, addConstraint({domain}, /*definitional=*/true));
+    return Term::getColumn(id);
+  }
   Term wraps = getFloorDiv(shiftedTerm, modulus, origin);
   Term result = term;
   result.add(wraps, -modulus);

@@ -133,11 +133,16 @@ struct AnalysisBudget {
   unsigned maxAlternatives = 256;
   /// Columns of one query's system.
   unsigned maxColumns = 160;
+  /// Columns of one connected part of a system with wrap-around
+  /// coefficients (beyond 2^32).
+  unsigned maxWideColumns = 12;
   /// Pairs of accesses decided one by one per spawn and rule.
   unsigned maxPairs = 20000;
   /// Captured scalars over which a collision is checked to hold for every
   /// value.
   unsigned maxUniversalColumns = 4;
+  /// Integer samples (the costly step) of all the queries of one spawn.
+  unsigned maxSamples = 150;
 };
 
 /// How the two executions of a query are related.
@@ -145,6 +150,9 @@ struct PairRelation {
   enum class Grid {
     /// The instances differ in some parallel dimension (a race).
     DifferentParallelPoints,
+    /// The instances agree in the parallel dimensions before `dim` and
+    /// differ in `dim` (one case of DifferentParallelPoints).
+    FirstDifferenceAt,
     /// The instances differ in `dim`; with `sameParallelPoint` they agree
     /// in every parallel dimension.
     AlongDimension,
@@ -351,6 +359,10 @@ public:
   /// reads of `access` depend on, and whether it depends on anything that
   /// differs within an instance.
   std::pair<llvm::SmallBitVector, bool> getDependences(const Access &access);
+
+  /// Lowers the integer samples left to later queries to at most `samples`
+  /// (optional work, such as remarks, gets a small share).
+  void limitSamples(unsigned samples);
 
   /// The thread loop around `op` in `spawn`, if any.
   static scf::ParallelOp getThreadLoop(Operation *op, SpawnOp spawn);

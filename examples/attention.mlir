@@ -1,97 +1,110 @@
-// Online-softmax (flash) attention. O[b, h] = softmax(Q K^T * scale) V for
-// batch 1, 2 heads, sequence 8, head dim 4, in blocks of 4 queries and 4 keys.
-// Grid [batch, heads, q_blocks, kv_blocks]: the KV-block axis is arbitrary,
-// so for each (b, h, q block) the KV blocks run in order and the running
-// max, denominator and accumulator persist in scratch across them.
-func.func @attention(%q: memref<1x2x8x4xf32>, %k: memref<1x2x8x4xf32>,
-                     %v: memref<1x2x8x4xf32>, %o: memref<1x2x8x4xf32>) {
+// Flash attention in fp32, O[b, h] = softmax(Q K^T / sqrt(64)) V, for batch
+// 1, 2 heads, sequence 128, head dim 64, in the CTA model (VX_SPEC 2.1): one
+// grid instance per (batch, head, block of 64 queries) on a CTA of 64 threads,
+// the KV blocks of 64 keys along the arbitrary last grid dimension. Each step
+// stages the block's K and V tiles in shared memory with instance-wide
+// transfers; then a thread loop gives query row r to iteration r, which keeps
+// its scaled query row, its 64 scores, its running max and denominator and
+// its 64 output accumulators in private scratch that only it touches
+// (registers, once the CTA mapping keeps each thread's part), and folds the
+// block in with an online softmax. The scores are in base 2: the scale
+// carries log2(e), so exp2 of a score difference is the softmax weight.
+func.func @attention(%q: memref<1x2x128x64xf32>, %k: memref<1x2x128x64xf32>,
+                     %v: memref<1x2x128x64xf32>, %o: memref<1x2x128x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
-  %scale = arith.constant 0.5 : f32  // 1 / sqrt(head dim)
+  %scale = arith.constant 0.180336878 : f32  // log2(e) / sqrt(head dim)
   vx.spawn on tensor_core grid [1, 2, 2, 2]
-      semantics [parallel, parallel, parallel, arbitrary] {
-    %m = vx.scratch : memref<4xf32>
-    %l = vx.scratch : memref<4xf32>
-    %acc = vx.scratch : memref<4x4xf32>
-    %scores = vx.scratch : memref<4xf32>
+      semantics [parallel, parallel, parallel, arbitrary] threads 64 {
+    %q_rows = vx.scratch : memref<64x64xf32>
+    %scores = vx.scratch : memref<64x64xf32>
+    %acc = vx.scratch : memref<64x64xf32>
+    %m = vx.scratch : memref<64xf32>
+    %l = vx.scratch : memref<64xf32>
+    %k_tile = vx.scratch smem : memref<64x64xf32>
+    %v_tile = vx.scratch smem : memref<64x64xf32>
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
     %kvb = vx.grid_index 3
     %nkv = vx.grid_dim 3
-    %first = arith.cmpi eq, %kvb, %c0 : index
-    scf.if %first {
-      scf.for %r = %c0 to %c4 step %c1 {
-        memref.store %neg_inf, %m[%r] : memref<4xf32>
-        memref.store %zero, %l[%r] : memref<4xf32>
-        scf.for %d = %c0 to %c4 step %c1 {
-          memref.store %zero, %acc[%r, %d] : memref<4x4xf32>
+    %q0 = arith.muli %qb, %c64 : index
+    %kv0 = arith.muli %kvb, %c64 : index
+    %k_src = memref.subview %k[%b, %h, %kv0, 0] [1, 1, 64, 64] [1, 1, 1, 1]
+        : memref<1x2x128x64xf32> to memref<64x64xf32, strided<[64, 1], offset: ?>>
+    %v_src = memref.subview %v[%b, %h, %kv0, 0] [1, 1, 64, 64] [1, 1, 1, 1]
+        : memref<1x2x128x64xf32> to memref<64x64xf32, strided<[64, 1], offset: ?>>
+    %tk = vx.transfer_async %k_src to %k_tile
+        : memref<64x64xf32, strided<[64, 1], offset: ?>> to memref<64x64xf32>
+    %tv = vx.transfer_async %v_src to %v_tile
+        : memref<64x64xf32, strided<[64, 1], offset: ?>> to memref<64x64xf32>
+    vx.await %tk
+    vx.await %tv
+    %is_first = arith.cmpi eq, %kvb, %c0 : index
+    %last = arith.subi %nkv, %c1 : index
+    %is_last = arith.cmpi eq, %kvb, %last : index
+    scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+      %qi = arith.addi %q0, %r : index
+      scf.if %is_first {
+        memref.store %neg_inf, %m[%r] : memref<64xf32>
+        memref.store %zero, %l[%r] : memref<64xf32>
+        scf.for %d = %c0 to %c64 step %c1 {
+          %x = memref.load %q[%b, %h, %qi, %d] : memref<1x2x128x64xf32>
+          %xs = arith.mulf %x, %scale : f32
+          memref.store %xs, %q_rows[%r, %d] : memref<64x64xf32>
+          memref.store %zero, %acc[%r, %d] : memref<64x64xf32>
         }
       }
-    }
-    %q0 = arith.muli %qb, %c4 : index
-    %kv0 = arith.muli %kvb, %c4 : index
-    scf.for %r = %c0 to %c4 step %c1 {
-      %qi = arith.addi %q0, %r : index
-      // score(c) = scale * <Q[qi], K[kv0 + c]>
-      scf.for %c = %c0 to %c4 step %c1 {
-        %kj = arith.addi %kv0, %c : index
-        %dot = scf.for %d = %c0 to %c4 step %c1 iter_args(%s = %zero) -> f32 {
-          %x = memref.load %q[%b, %h, %qi, %d] : memref<1x2x8x4xf32>
-          %y = memref.load %k[%b, %h, %kj, %d] : memref<1x2x8x4xf32>
+      // The row's scores against the block's keys, and their running max.
+      %m_old = memref.load %m[%r] : memref<64xf32>
+      %m_new = scf.for %j = %c0 to %c64 step %c1 iter_args(%mx = %m_old) -> f32 {
+        %dot = scf.for %d = %c0 to %c64 step %c1 iter_args(%s = %zero) -> f32 {
+          %x = memref.load %q_rows[%r, %d] : memref<64x64xf32>
+          %y = memref.load %k_tile[%j, %d] : memref<64x64xf32>
           %p = arith.mulf %x, %y : f32
           %n = arith.addf %s, %p : f32
           scf.yield %n : f32
         }
-        %scaled = arith.mulf %dot, %scale : f32
-        memref.store %scaled, %scores[%c] : memref<4xf32>
-      }
-      %m_old = memref.load %m[%r] : memref<4xf32>
-      %m_new = scf.for %c = %c0 to %c4 step %c1 iter_args(%mx = %m_old) -> f32 {
-        %s = memref.load %scores[%c] : memref<4xf32>
-        %n = arith.maximumf %mx, %s : f32
+        memref.store %dot, %scores[%r, %j] : memref<64x64xf32>
+        %n = arith.maximumf %mx, %dot : f32
         scf.yield %n : f32
       }
+      // Rescale what the earlier blocks accumulated to the new max.
       %delta = arith.subf %m_old, %m_new : f32
-      %alpha = math.exp %delta : f32
-      %l_old = memref.load %l[%r] : memref<4xf32>
-      %l_scaled = arith.mulf %l_old, %alpha : f32
-      scf.for %d = %c0 to %c4 step %c1 {
-        %a = memref.load %acc[%r, %d] : memref<4x4xf32>
+      %alpha = math.exp2 %delta : f32
+      scf.for %d = %c0 to %c64 step %c1 {
+        %a = memref.load %acc[%r, %d] : memref<64x64xf32>
         %as = arith.mulf %a, %alpha : f32
-        memref.store %as, %acc[%r, %d] : memref<4x4xf32>
+        memref.store %as, %acc[%r, %d] : memref<64x64xf32>
       }
-      %l_new = scf.for %c = %c0 to %c4 step %c1 iter_args(%ls = %l_scaled) -> f32 {
-        %kj = arith.addi %kv0, %c : index
-        %s = memref.load %scores[%c] : memref<4xf32>
+      %l_old = memref.load %l[%r] : memref<64xf32>
+      %l_scaled = arith.mulf %l_old, %alpha : f32
+      %l_new = scf.for %j = %c0 to %c64 step %c1 iter_args(%ls = %l_scaled) -> f32 {
+        %s = memref.load %scores[%r, %j] : memref<64x64xf32>
         %sd = arith.subf %s, %m_new : f32
-        %p = math.exp %sd : f32
-        scf.for %d = %c0 to %c4 step %c1 {
-          %a = memref.load %acc[%r, %d] : memref<4x4xf32>
-          %vv = memref.load %v[%b, %h, %kj, %d] : memref<1x2x8x4xf32>
-          %pv = arith.mulf %p, %vv : f32
-          %an = arith.addf %a, %pv : f32
-          memref.store %an, %acc[%r, %d] : memref<4x4xf32>
+        %p = math.exp2 %sd : f32
+        scf.for %d = %c0 to %c64 step %c1 {
+          %a = memref.load %acc[%r, %d] : memref<64x64xf32>
+          %y = memref.load %v_tile[%j, %d] : memref<64x64xf32>
+          %py = arith.mulf %p, %y : f32
+          %an = arith.addf %a, %py : f32
+          memref.store %an, %acc[%r, %d] : memref<64x64xf32>
         }
         %ln = arith.addf %ls, %p : f32
         scf.yield %ln : f32
       }
-      memref.store %m_new, %m[%r] : memref<4xf32>
-      memref.store %l_new, %l[%r] : memref<4xf32>
-    }
-    %last = arith.subi %nkv, %c1 : index
-    %is_last = arith.cmpi eq, %kvb, %last : index
-    scf.if %is_last {
-      scf.for %r = %c0 to %c4 step %c1 {
-        %qi = arith.addi %q0, %r : index
-        %den = memref.load %l[%r] : memref<4xf32>
-        scf.for %d = %c0 to %c4 step %c1 {
-          %a = memref.load %acc[%r, %d] : memref<4x4xf32>
-          %out = arith.divf %a, %den : f32
-          memref.store %out, %o[%b, %h, %qi, %d] : memref<1x2x8x4xf32>
+      memref.store %m_new, %m[%r] : memref<64xf32>
+      memref.store %l_new, %l[%r] : memref<64xf32>
+      scf.if %is_last {
+        %inv = arith.divf %one, %l_new : f32
+        scf.for %d = %c0 to %c64 step %c1 {
+          %a = memref.load %acc[%r, %d] : memref<64x64xf32>
+          %out = arith.mulf %a, %inv : f32
+          memref.store %out, %o[%b, %h, %qi, %d] : memref<1x2x128x64xf32>
         }
       }
     }

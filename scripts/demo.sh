@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and builds Vx, then takes the attention example through every stage
-# (vx, scf, gpu, nvvm, ptx, and ptxas on the PTX) and runs both examples on the
-# CPU, directly and through the GPU mapping; then the same from Python.
+# (vx, scf, gpu, nvvm, ptx, and ptxas on the PTX) and runs the examples
+# (attention, matmul, softmax: CTA-cooperative kernels with thread loops) on
+# the CPU, directly and through the GPU mapping; then the same from Python.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 VX_OPT="$VX_ROOT/build/bin/vx-opt"
@@ -48,6 +49,9 @@ cat "${MATMUL[@]}" | "$VX_OPT" --vx-to-llvm="openmp=true" | "${RUNNER[@]}"
 echo "=== matmul through the GPU mapping, 4 threads per block"
 cat "${MATMUL[@]}" |
   "$VX_OPT" --vx-to-llvm="via-gpu=true threads-per-block=4" | "${RUNNER[@]}"
+SOFTMAX=("$VX_ROOT/examples/softmax.mlir" "$VX_ROOT/test/Integration/softmax.mlir")
+echo "=== softmax (one CTA per row, thread-loop reductions) on the CPU with OpenMP"
+cat "${SOFTMAX[@]}" | "$VX_OPT" --vx-to-llvm="openmp=true" | "${RUNNER[@]}"
 
 echo "=== Python (build/python_packages): python/examples/attention.py"
 PYTHONPATH="$VX_ROOT/build/python_packages" /usr/bin/python3 \

@@ -4,6 +4,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cmake --build "$VX_ROOT/build" --target check-vx
 cmake --build "$VX_ROOT/build" --target check-vx-python
+# The README's quick start: the demo (its other commands: test/Docs/readme.test).
+bash "$VX_ROOT/scripts/demo.sh" > "$VX_ROOT/build/demo.log" 2>&1 ||
+  { tail -n 40 "$VX_ROOT/build/demo.log"; echo "vx: scripts/demo.sh failed"; exit 1; }
 # A bounded mutation-fuzzing run over every pipeline (fuzz/mutate.py).
 /usr/bin/python3 "$VX_ROOT/fuzz/mutate.py" "$VX_ROOT/build/bin/vx-opt" \
   "$VX_ROOT/build/fuzz-crashes" --seconds 60

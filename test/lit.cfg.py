@@ -1,6 +1,7 @@
 # -*- Python -*-
 
 import os
+import shlex
 import sys
 
 import lit.formats
@@ -17,10 +18,32 @@ config.test_exec_root = os.path.join(config.vx_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%vx_root", os.path.dirname(config.test_source_root)))
+config.substitutions.append(("%vx_build", config.vx_obj_root))
 config.substitutions.append(("%python", sys.executable))
+# The C++ compiler that builds host programs of the tests (bench/cuda's
+# emulated check).
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(
+    ("%vx_python_packages", os.path.join(config.vx_obj_root, "python_packages")))
+# The Python the bindings are built for (numpy, the vx extension).
+config.substitutions.append(("%vx_python", config.vx_python))
 config.substitutions.append(
     ("%vx_plugin", os.path.join(config.vx_obj_root, "lib", "VxPlugin.so"))
 )
+config.substitutions.append(("%vx_obj_root", config.vx_obj_root))
+config.substitutions.append(("%vx_version", config.vx_version))
+config.substitutions.append(("%llvm_version", config.llvm_version))
+config.substitutions.append(("%mlir_include_dir", config.mlir_include_dir))
+config.substitutions.append(
+    ("%cmake_configure", "%s -G %s -DCMAKE_MAKE_PROGRAM=%s -DCMAKE_CXX_COMPILER=%s"
+     % (config.cmake, shlex.quote(config.cmake_generator),
+        config.cmake_make_program, config.host_cxx)))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%host_cc", config.host_cc))
+# A -DVX_SANITIZE build installs instrumented libraries, which a downstream
+# project would have to link with the same sanitizer runtime.
+if config.vx_sanitize:
+    config.available_features.add("sanitized")
 
 # LD_PRELOAD and the sanitizer options reach the tools under scripts/sanitize.sh.
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LD_PRELOAD",
@@ -30,9 +53,11 @@ llvm_config.use_default_substitutions()
 tool_dirs = [os.path.join(config.vx_obj_root, "bin"), config.llvm_tools_dir]
 tools = [
     "vx-opt",
+    "vx-capi-test",
     "not",
     "FileCheck",
     "mlir-opt",
+    "mlir-tblgen",
     "mlir-translate",
     "llc",
     "llvm-link",
@@ -61,22 +86,18 @@ config.substitutions.append(
 
 
 def find_cuda_toolkit():
-    """The CUDA toolkit vx-to-ptx uses: CUDA_HOME when set, else the first of
-    the toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda
-    that holds both ptxas and libdevice."""
-    import shutil
-    if os.environ.get("CUDA_HOME"):
-        candidates = [os.environ["CUDA_HOME"]]
-    else:
-        ptxas_on_path = shutil.which("ptxas")
-        candidates = [os.path.dirname(os.path.dirname(os.path.realpath(ptxas_on_path)))
-                      ] if ptxas_on_path else []
-        candidates.append("/usr/local/cuda")
-    for toolkit in candidates:
-        if os.access(os.path.join(toolkit, "bin", "ptxas"), os.X_OK) and os.path.isfile(
-                os.path.join(toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
-            return toolkit
-    return None
+    """The CUDA toolkit vx-to-ptx uses, found by the same C++ code
+    (lib/Target/CUDA.cpp) through the Python extension, loaded on its own
+    (lit's interpreter is the one the extension is built for, but the vx
+    package around it may need modules lit does not)."""
+    import glob
+    import importlib.util
+    [extension] = glob.glob(os.path.join(config.vx_obj_root, "python_packages",
+                                         "vx", "_vx.*.so"))
+    spec = importlib.util.spec_from_file_location("_vx", extension)
+    native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(native)
+    return native.cuda_toolkit()
 
 
 cuda_toolkit = find_cuda_toolkit()
@@ -86,6 +107,12 @@ if cuda_toolkit:
     config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
     config.substitutions.append(
         ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
+
+# The README names the toolkit at /usr/local/cuda; its CUDA commands run
+# where that one is.
+config.substitutions.append(
+    ("%readme_cuda", "--cuda" if os.path.isfile("/usr/local/cuda/bin/ptxas") and os.path.isfile(
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc") else ""))
 
 # Kernels run only where the CUDA runtime wrappers were built and a GPU is
 # present at test time.

@@ -2,11 +2,13 @@
 #include "../reference/attention.h"
 #include "harness.h"
 
+using namespace reference::attention;
+
 static void attention(float *const *args) {
 #pragma omp parallel for collapse(2)
   for (int h = 0; h < kHeads; ++h)
-    for (int qb = 0; qb < kSeq / kBlock; ++qb)
-      attentionInstance(h, qb, args[0], args[1], args[2], args[3]);
+    for (int i = 0; i < kSeq; ++i)
+      row(h, i, args[0], args[1], args[2], args[3]);
 }
 
 int main(int argc, char **argv) {

@@ -2,13 +2,14 @@
 #include "../reference/matmul.h"
 #include "harness.h"
 
+using namespace reference::matmul;
+
 static void matmul(float *const *args) {
-#pragma omp parallel for collapse(2)
-  for (int i = 0; i < kN; ++i)
-    for (int jb = 0; jb < kN / kJ; ++jb)
-      matmulInstance(i, jb, args[0], args[1], args[2]);
+#pragma omp parallel for
+  for (int i = 0; i < kM; ++i)
+    row(i, args[0], args[1], args[2]);
 }
 
 int main(int argc, char **argv) {
-  return runBenchmark(argc, argv, matmul, {kN * kN, kN * kN, kN * kN});
+  return runBenchmark(argc, argv, matmul, {kM * kK, kK * kN, kM * kN});
 }

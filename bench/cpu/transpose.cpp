@@ -2,11 +2,13 @@
 #include "../reference/transpose.h"
 #include "harness.h"
 
+using namespace reference::transpose;
+
 static void transpose(float *const *args) {
 #pragma omp parallel for collapse(2)
   for (int i = 0; i < kN; ++i)
     for (int j = 0; j < kN; ++j)
-      transposeInstance(i, j, args[0], args[1]);
+      element(i, j, args[0], args[1]);
 }
 
 int main(int argc, char **argv) {

@@ -2,10 +2,12 @@
 #include "../reference/vector_add.h"
 #include "harness.h"
 
+using namespace reference::vector_add;
+
 static void vectorAdd(float *const *args) {
 #pragma omp parallel for
   for (int i = 0; i < kN; ++i)
-    vectorAddInstance(i, args[0], args[1], args[2]);
+    element(i, args[0], args[1], args[2]);
 }
 
 int main(int argc, char **argv) {

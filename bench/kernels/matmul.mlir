@@ -1,47 +1,77 @@
-// C = A * B for 256x256 matrices. Grid [M, N / 4, K / 4] with the K-block
-// axis arbitrary: each instance owns a row and 4 columns of C; a scratch
-// accumulator is zeroed at the first K block, accumulated over the K blocks
-// in order and written out at the last one.
+// examples/matmul.mlir at 256x256x256: C = A * B with one grid instance
+// per 128x128 tile of C on a CTA of 256 threads (the spec's example grid
+// [2, 2, 32]), A's 128x8 and B's 8x128 tiles staged in shared memory at each
+// of the 32 K steps, an owned 8x8 accumulator per thread.
 func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x256xf32>,
                   %c: memref<256x256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
   %zero = arith.constant 0.0 : f32
-  vx.spawn on tensor_core grid [256, 64, 64] semantics [parallel, parallel, arbitrary] {
-    %acc = vx.scratch : memref<4xf32>
-    %i = vx.grid_index 0
-    %jb = vx.grid_index 1
+  vx.spawn on tensor_core grid [2, 2, 32]
+      semantics [parallel, parallel, arbitrary] threads 256 {
+    %acc = vx.scratch : memref<128x128xf32>
+    %a_tile = vx.scratch smem : memref<128x8xf32>
+    %b_tile = vx.scratch smem : memref<8x128xf32>
+    %bm = vx.grid_index 0
+    %bn = vx.grid_index 1
     %kb = vx.grid_index 2
     %nk = vx.grid_dim 2
+    %m0 = arith.muli %bm, %c128 : index
+    %n0 = arith.muli %bn, %c128 : index
+    %k0 = arith.muli %kb, %c8 : index
+    %a_src = memref.subview %a[%m0, %k0] [128, 8] [1, 1]
+        : memref<256x256xf32> to memref<128x8xf32, strided<[256, 1], offset: ?>>
+    %b_src = memref.subview %b[%k0, %n0] [8, 128] [1, 1]
+        : memref<256x256xf32> to memref<8x128xf32, strided<[256, 1], offset: ?>>
+    %ta = vx.transfer_async %a_src to %a_tile
+        : memref<128x8xf32, strided<[256, 1], offset: ?>> to memref<128x8xf32>
+    %tb = vx.transfer_async %b_src to %b_tile
+        : memref<8x128xf32, strided<[256, 1], offset: ?>> to memref<8x128xf32>
+    vx.await %ta
+    vx.await %tb
     %is_first = arith.cmpi eq, %kb, %c0 : index
-    scf.if %is_first {
-      scf.for %jj = %c0 to %c4 step %c1 {
-        memref.store %zero, %acc[%jj] : memref<4xf32>
-      }
-    }
-    %j0 = arith.muli %jb, %c4 : index
-    %k0 = arith.muli %kb, %c4 : index
-    scf.for %jj = %c0 to %c4 step %c1 {
-      %j = arith.addi %j0, %jj : index
-      %sum0 = memref.load %acc[%jj] : memref<4xf32>
-      %sum = scf.for %kk = %c0 to %c4 step %c1 iter_args(%s = %sum0) -> f32 {
-        %k = arith.addi %k0, %kk : index
-        %x = memref.load %a[%i, %k] : memref<256x256xf32>
-        %y = memref.load %b[%k, %j] : memref<256x256xf32>
-        %p = arith.mulf %x, %y : f32
-        %n = arith.addf %s, %p : f32
-        scf.yield %n : f32
-      }
-      memref.store %sum, %acc[%jj] : memref<4xf32>
-    }
     %last = arith.subi %nk, %c1 : index
     %is_last = arith.cmpi eq, %kb, %last : index
-    scf.if %is_last {
-      scf.for %jj = %c0 to %c4 step %c1 {
-        %j = arith.addi %j0, %jj : index
-        %v = memref.load %acc[%jj] : memref<4xf32>
-        memref.store %v, %c[%i, %j] : memref<256x256xf32>
+    scf.parallel (%ty, %tx) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %r0 = arith.muli %ty, %c8 : index
+      %j0 = arith.muli %tx, %c8 : index
+      scf.if %is_first {
+        scf.for %i = %c0 to %c8 step %c1 {
+          %r = arith.addi %r0, %i : index
+          scf.for %j = %c0 to %c8 step %c1 {
+            %col = arith.addi %j0, %j : index
+            memref.store %zero, %acc[%r, %col] : memref<128x128xf32>
+          }
+        }
+      }
+      scf.for %kk = %c0 to %c8 step %c1 {
+        scf.for %i = %c0 to %c8 step %c1 {
+          %r = arith.addi %r0, %i : index
+          %x = memref.load %a_tile[%r, %kk] : memref<128x8xf32>
+          scf.for %j = %c0 to %c8 step %c1 {
+            %col = arith.addi %j0, %j : index
+            %y = memref.load %b_tile[%kk, %col] : memref<8x128xf32>
+            %s = memref.load %acc[%r, %col] : memref<128x128xf32>
+            %p = arith.mulf %x, %y : f32
+            %n = arith.addf %s, %p : f32
+            memref.store %n, %acc[%r, %col] : memref<128x128xf32>
+          }
+        }
+      }
+      scf.if %is_last {
+        scf.for %i = %c0 to %c8 step %c1 {
+          %r = arith.addi %r0, %i : index
+          %row = arith.addi %m0, %r : index
+          scf.for %j = %c0 to %c8 step %c1 {
+            %col = arith.addi %j0, %j : index
+            %out_col = arith.addi %n0, %col : index
+            %v = memref.load %acc[%r, %col] : memref<128x128xf32>
+            memref.store %v, %c[%row, %out_col] : memref<256x256xf32>
+          }
+        }
       }
     }
   }

@@ -1,57 +1,52 @@
-// Row softmax of a 1024x1024 matrix in column blocks of 256. Grid
-// [rows, phase, column blocks], both inner axes arbitrary: phase 0 folds each
-// block into a running max and denominator (online softmax), phase 1 writes
-// the normalized block, so the scratch state is carried across blocks.
-func.func @softmax(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
+// examples/softmax.mlir at 4096x4096: the softmax of each row with one grid
+// instance per row on a CTA of 256 threads; each thread loop has 1024
+// iterations of 4 columns, 4 per thread, coalesced.
+func.func @softmax(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c256 = arith.constant 256 : index
+  %c4 = arith.constant 4 : index
+  %c1024 = arith.constant 1024 : index
   %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
-  vx.spawn on tensor_core grid [1024, 2, 4] semantics [parallel, arbitrary, arbitrary] {
-    %state = vx.scratch : memref<2xf32>  // running max, denominator
+  vx.spawn on tensor_core grid [4096] semantics [parallel] threads 256 {
+    %row = vx.scratch : memref<4096xf32>
     %r = vx.grid_index 0
-    %phase = vx.grid_index 1
-    %cb = vx.grid_index 2
-    %col0 = arith.muli %cb, %c256 : index
-    %is_start = arith.cmpi eq, %phase, %c0 : index
-    %is_first_block = arith.cmpi eq, %cb, %c0 : index
-    %init = arith.andi %is_start, %is_first_block : i1
-    scf.if %init {
-      memref.store %neg_inf, %state[%c0] : memref<2xf32>
-      memref.store %zero, %state[%c1] : memref<2xf32>
+    %max = scf.parallel (%t) = (%c0) to (%c1024) step (%c1) init (%neg_inf) -> f32 {
+      %col = arith.muli %t, %c4 : index
+      %v = vector.load %x[%r, %col] : memref<4096x4096xf32>, vector<4xf32>
+      vector.store %v, %row[%col] : memref<4096xf32>, vector<4xf32>
+      %m = vector.reduction <maximumf>, %v : vector<4xf32> into f32
+      // The max as compare and select: the form convert-scf-to-openmp
+      // recognizes as a max reduction.
+      scf.reduce(%m : f32) {
+      ^bb0(%lhs: f32, %rhs: f32):
+        %greater = arith.cmpf ogt, %lhs, %rhs : f32
+        %larger = arith.select %greater, %lhs, %rhs : f32
+        scf.reduce.return %larger : f32
+      }
     }
-    %m_old = memref.load %state[%c0] : memref<2xf32>
-    %l_old = memref.load %state[%c1] : memref<2xf32>
-    scf.if %is_start {
-      %m_block = scf.for %c = %c0 to %c256 step %c1 iter_args(%mx = %m_old) -> f32 {
-        %col = arith.addi %col0, %c : index
-        %v = memref.load %x[%r, %col] : memref<1024x1024xf32>
-        %n = arith.maximumf %mx, %v : f32
-        scf.yield %n : f32
+    %max_v = vector.broadcast %max : f32 to vector<4xf32>
+    %sum = scf.parallel (%t) = (%c0) to (%c1024) step (%c1) init (%zero) -> f32 {
+      %col = arith.muli %t, %c4 : index
+      %v = vector.load %row[%col] : memref<4096xf32>, vector<4xf32>
+      %shifted = arith.subf %v, %max_v : vector<4xf32>
+      %e = math.exp %shifted : vector<4xf32>
+      vector.store %e, %row[%col] : memref<4096xf32>, vector<4xf32>
+      %s = vector.reduction <add>, %e : vector<4xf32> into f32
+      scf.reduce(%s : f32) {
+      ^bb0(%lhs: f32, %rhs: f32):
+        %total = arith.addf %lhs, %rhs : f32
+        scf.reduce.return %total : f32
       }
-      %delta = arith.subf %m_old, %m_block : f32
-      %alpha = math.exp %delta : f32
-      %l_scaled = arith.mulf %l_old, %alpha : f32
-      %l_new = scf.for %c = %c0 to %c256 step %c1 iter_args(%ls = %l_scaled) -> f32 {
-        %col = arith.addi %col0, %c : index
-        %v = memref.load %x[%r, %col] : memref<1024x1024xf32>
-        %d = arith.subf %v, %m_block : f32
-        %e = math.exp %d : f32
-        %n = arith.addf %ls, %e : f32
-        scf.yield %n : f32
-      }
-      memref.store %m_block, %state[%c0] : memref<2xf32>
-      memref.store %l_new, %state[%c1] : memref<2xf32>
-    } else {
-      scf.for %c = %c0 to %c256 step %c1 {
-        %col = arith.addi %col0, %c : index
-        %v = memref.load %x[%r, %col] : memref<1024x1024xf32>
-        %d = arith.subf %v, %m_old : f32
-        %e = math.exp %d : f32
-        %p = arith.divf %e, %l_old : f32
-        memref.store %p, %y[%r, %col] : memref<1024x1024xf32>
-      }
+    }
+    %inv = arith.divf %one, %sum : f32
+    %inv_v = vector.broadcast %inv : f32 to vector<4xf32>
+    scf.parallel (%t) = (%c0) to (%c1024) step (%c1) {
+      %col = arith.muli %t, %c4 : index
+      %e = vector.load %row[%col] : memref<4096xf32>, vector<4xf32>
+      %p = arith.mulf %e, %inv_v : vector<4xf32>
+      vector.store %p, %y[%r, %col] : memref<4096x4096xf32>, vector<4xf32>
     }
   }
   return

@@ -1,50 +1,40 @@
-// bench/kernels/attention.mlir: one instance per (head, block of 16
-// queries); online softmax over the KV blocks of 16 keys, head dim 32.
+// bench/kernels/attention.mlir: O = softmax(Q K^T / sqrt(kDim)) V per head
+// (batch 1), one query row at a time over the whole sequence: scores, max,
+// exponentials and their sum, then the weighted sum of the value rows.
 #include "common.h"
 
-constexpr int kHeads = 4, kSeq = 256, kDim = 32, kBlock = 16;
-constexpr float kScale = 0.176776695f; // 1 / sqrt(kDim)
+namespace reference::attention {
 
-VX_BENCH_INSTANCE void attentionInstance(int h, int qb,
-                                         const float *__restrict__ q,
-                                         const float *__restrict__ k,
-                                         const float *__restrict__ v,
-                                         float *__restrict__ o) {
-  const float *qh = q + h * kSeq * kDim, *kh = k + h * kSeq * kDim;
-  const float *vh = v + h * kSeq * kDim;
-  float m[kBlock], l[kBlock], acc[kBlock][kDim], scores[kBlock];
-  for (int r = 0; r < kBlock; ++r) {
-    m[r] = -INFINITY;
-    l[r] = 0.0f;
+constexpr int kHeads = 4, kSeq = 256, kDim = 64;
+
+inline void row(int h, int i, const float *__restrict__ q,
+                const float *__restrict__ k, const float *__restrict__ v,
+                float *__restrict__ o) {
+  const float scale = 1.0f / std::sqrt(float(kDim));
+  const float *qi = q + (h * kSeq + i) * kDim;
+  const float *kh = k + h * kSeq * kDim, *vh = v + h * kSeq * kDim;
+  float scores[kSeq];
+  float max = -INFINITY;
+  for (int j = 0; j < kSeq; ++j) {
+    float dot = 0.0f;
     for (int d = 0; d < kDim; ++d)
-      acc[r][d] = 0.0f;
+      dot += qi[d] * kh[j * kDim + d];
+    scores[j] = dot * scale;
+    max = std::fmax(max, scores[j]);
   }
-  for (int kv0 = 0; kv0 < kSeq; kv0 += kBlock)
-    for (int r = 0; r < kBlock; ++r) {
-      int qi = qb * kBlock + r;
-      for (int c = 0; c < kBlock; ++c) {
-        float dot = 0.0f;
-        for (int d = 0; d < kDim; ++d)
-          dot += qh[qi * kDim + d] * kh[(kv0 + c) * kDim + d];
-        scores[c] = dot * kScale;
-      }
-      float mNew = m[r];
-      for (int c = 0; c < kBlock; ++c)
-        mNew = fmaxf(mNew, scores[c]);
-      float alpha = expf(m[r] - mNew);
-      for (int d = 0; d < kDim; ++d)
-        acc[r][d] *= alpha;
-      float lNew = l[r] * alpha;
-      for (int c = 0; c < kBlock; ++c) {
-        float p = expf(scores[c] - mNew);
-        for (int d = 0; d < kDim; ++d)
-          acc[r][d] += p * vh[(kv0 + c) * kDim + d];
-        lNew += p;
-      }
-      m[r] = mNew;
-      l[r] = lNew;
-    }
-  for (int r = 0; r < kBlock; ++r)
+  float sum = 0.0f;
+  for (int j = 0; j < kSeq; ++j) {
+    scores[j] = std::exp(scores[j] - max);
+    sum += scores[j];
+  }
+  float *out = o + (h * kSeq + i) * kDim;
+  for (int d = 0; d < kDim; ++d)
+    out[d] = 0.0f;
+  for (int j = 0; j < kSeq; ++j)
     for (int d = 0; d < kDim; ++d)
-      o[h * kSeq * kDim + (qb * kBlock + r) * kDim + d] = acc[r][d] / l[r];
+      out[d] += scores[j] * vh[j * kDim + d];
+  for (int d = 0; d < kDim; ++d)
+    out[d] /= sum;
 }
+
+} // namespace reference::attention

@@ -1,14 +1,10 @@
-// Shared by the CUDA (bench/cuda) and the OpenMP (bench/cpu) references: each
-// kernel's body for one grid instance, compiled for the device by nvcc and
-// for the host by clang, so both references run one algorithm.
+// The C++ references of the benchmark kernels, one namespace per kernel
+// (reference::<kernel>): plain loop nests, compiled for the host by the
+// OpenMP references (bench/cpu) and by the CUDA check harness
+// (bench/cuda/check.cu), whose expert kernels they verify.
 #ifndef VX_BENCH_REFERENCE_COMMON_H
 #define VX_BENCH_REFERENCE_COMMON_H
 
-#ifdef __CUDACC__
-#define VX_BENCH_INSTANCE __host__ __device__ __forceinline__
-#else
 #include <cmath>
-#define VX_BENCH_INSTANCE inline
-#endif
 
 #endif // VX_BENCH_REFERENCE_COMMON_H

@@ -1,19 +1,21 @@
-// bench/kernels/matmul.mlir: one instance per row and block of 4 columns of
-// C, accumulating over K in blocks of 4.
+// bench/kernels/matmul.mlir: C = A B for A of kM x kK, B of kK x kN, row
+// by row (the i-k-j order, whose inner loop vectorizes).
 #include "common.h"
 
-constexpr int kN = 256, kJ = 4, kK = 4;
+namespace reference::matmul {
 
-VX_BENCH_INSTANCE void matmulInstance(int i, int jb,
-                                      const float *__restrict__ a,
-                                      const float *__restrict__ b,
-                                      float *__restrict__ c) {
-  int j0 = jb * kJ;
-  float acc[kJ] = {};
-  for (int k0 = 0; k0 < kN; k0 += kK)
-    for (int jj = 0; jj < kJ; ++jj)
-      for (int kk = 0; kk < kK; ++kk)
-        acc[jj] += a[i * kN + k0 + kk] * b[(k0 + kk) * kN + j0 + jj];
-  for (int jj = 0; jj < kJ; ++jj)
-    c[i * kN + j0 + jj] = acc[jj];
+constexpr int kM = 256, kN = 256, kK = 256;
+
+inline void row(int i, const float *__restrict__ a,
+                const float *__restrict__ b, float *__restrict__ c) {
+  float *out = c + i * kN;
+  for (int j = 0; j < kN; ++j)
+    out[j] = 0.0f;
+  for (int k = 0; k < kK; ++k) {
+    float x = a[i * kK + k];
+    for (int j = 0; j < kN; ++j)
+      out[j] += x * b[k * kN + j];
+  }
 }
+
+} // namespace reference::matmul

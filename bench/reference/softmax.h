@@ -1,23 +1,22 @@
-// bench/kernels/softmax.mlir: one instance per row; an online max and
-// denominator over the column blocks, then the normalized row.
+// bench/kernels/softmax.mlir: the softmax of each row of a kRows x kCols
+// matrix, in three passes: max, sum of exponentials, normalization.
 #include "common.h"
 
-constexpr int kRows = 1024, kCols = 1024, kBlock = 256;
+namespace reference::softmax {
 
-VX_BENCH_INSTANCE void softmaxInstance(int r, const float *__restrict__ x,
-                                       float *__restrict__ y) {
-  const float *row = x + r * kCols;
-  float m = -INFINITY, l = 0.0f;
-  for (int c0 = 0; c0 < kCols; c0 += kBlock) {
-    float mBlock = m;
-    for (int c = 0; c < kBlock; ++c)
-      mBlock = fmaxf(mBlock, row[c0 + c]);
-    float lNew = l * expf(m - mBlock);
-    for (int c = 0; c < kBlock; ++c)
-      lNew += expf(row[c0 + c] - mBlock);
-    m = mBlock;
-    l = lNew;
-  }
+constexpr int kRows = 4096, kCols = 4096;
+
+inline void row(int r, const float *__restrict__ x, float *__restrict__ y) {
+  const float *in = x + r * kCols;
+  float *out = y + r * kCols;
+  float max = -INFINITY;
   for (int c = 0; c < kCols; ++c)
-    y[r * kCols + c] = expf(row[c] - m) / l;
+    max = std::fmax(max, in[c]);
+  float sum = 0.0f;
+  for (int c = 0; c < kCols; ++c)
+    sum += std::exp(in[c] - max);
+  for (int c = 0; c < kCols; ++c)
+    out[c] = std::exp(in[c] - max) / sum;
 }
+
+} // namespace reference::softmax

@@ -1,10 +1,14 @@
-// bench/kernels/transpose.mlir: one instance per element.
+// bench/kernels/transpose.mlir: out[j, i] = in[i, j], one instance per
+// element.
 #include "common.h"
+
+namespace reference::transpose {
 
 constexpr int kN = 1024;
 
-VX_BENCH_INSTANCE void transposeInstance(int i, int j,
-                                         const float *__restrict__ in,
-                                         float *__restrict__ out) {
+inline void element(int i, int j, const float *__restrict__ in,
+                    float *__restrict__ out) {
   out[j * kN + i] = in[i * kN + j];
 }
+
+} // namespace reference::transpose

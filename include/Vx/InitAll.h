@@ -42,7 +42,7 @@ inline void registerAllPassesForVxTools() {
 }
 
 /// Every upstream dialect, extension and LLVM IR translation (gpu-module-to-
-/// binary and the ExecutionEngine translate in-process), plus vx.
+/// binary and vx.compile translate in-process), plus vx.
 inline void registerAllDialectsForVxTools(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);

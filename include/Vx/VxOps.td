@@ -24,6 +24,18 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "Run a region once per point of an annotated iteration grid";
   let description = [{
+    Syntax:
+
+    ```
+    operation ::= `vx.spawn` `on` topology
+                  `grid` `[` grid-size (`,` grid-size)* `]`
+                  (`semantics` `[` dim-semantics (`,` dim-semantics)* `]`)?
+                  region attr-dict
+    topology ::= `host` | `tensor_core` | `tensor_core5`
+    grid-size ::= integer-literal | ssa-use
+    dim-semantics ::= `parallel` | `arbitrary`
+    ```
+
     `vx.spawn` runs its body once for every point of an N-dimensional grid on
     the given topology. The grid is a mixed list of static sizes (integers
     >= 1) and `index` values; a dynamic size of 0 or less at run time means
@@ -37,6 +49,13 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     state (for example a `vx.scratch` accumulator) may be carried across them.
     `semantics` may be omitted, which means `arbitrary` for every dimension
     (always safe); it is always printed.
+
+    The optional `threads N` clause (1 <= N <= 1024) sets the number of
+    threads of the CTA that runs each device instance; without it the
+    pipeline option `threads-per-block` applies. An `scf.parallel` directly
+    in the body (not nested in another `scf.parallel` of the body) is a
+    thread loop whose iterations the instance's threads share; on the CPU
+    it is an ordinary loop and the clause has no effect.
 
     The body is one block without arguments, terminated by the implicit
     `vx.yield`. It may use values defined above (the op is not isolated from
@@ -53,6 +72,9 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
       %acc = vx.scratch : memref<64xf32>
       ...
     }
+    vx.spawn on tensor_core grid [%rows] semantics [parallel] threads 256 {
+      scf.parallel (%col) = (%c0) to (%c1024) step (%c1) { ... }
+    }
     ```
   }];
 
@@ -60,20 +82,23 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     Vx_TopologyAttr:$topology,
     Variadic<Index>:$dynamic_grid,
     DenseI64ArrayAttr:$static_grid,
-    Vx_DimensionSemanticsArrayAttr:$semantics);
+    Vx_DimensionSemanticsArrayAttr:$semantics,
+    OptionalAttr<I64Attr>:$threads);
   let regions = (region SizedRegion<1>:$body);
 
   let assemblyFormat = [{
     `on` custom<EnumKeyword>($topology)
     `grid` custom<DynamicIndexList>($dynamic_grid, $static_grid)
     custom<Semantics>($semantics, ref($static_grid))
+    (`threads` custom<ThreadCount>($threads)^)?
     $body attr-dict
   }];
 
   let builders = [
     OpBuilder<(ins "Topology":$topology,
                    "ArrayRef<OpFoldResult>":$grid,
-                   "ArrayRef<DimensionSemantics>":$semantics)>
+                   "ArrayRef<DimensionSemantics>":$semantics,
+                   CArg<"std::optional<int64_t>", "std::nullopt">:$threads)>
   ];
 
   let extraClassDeclaration = [{
@@ -89,6 +114,13 @@ def Vx_SpawnOp : Vx_Op<"spawn", [
     /// The parallel dimensions, then the arbitrary ones, in grid order.
     SmallVector<unsigned> getParallelDims();
     SmallVector<unsigned> getArbitraryDims();
+    /// The number of threads of the CTA that runs an instance: the
+    /// `threads` clause, else `defaultThreads` (the pipeline's
+    /// threads-per-block).
+    int64_t getCTASize(int64_t defaultThreads) {
+      IntegerAttr threads = getThreadsAttr();
+      return threads ? threads.getInt() : defaultThreads;
+    }
     /// Whether the spawn runs on a GPU topology.
     bool isDeviceSpawn() { return getTopology() != Topology::host; }
     /// Whether `value` is defined in the body (and so may differ between
@@ -174,6 +206,12 @@ def Vx_ScratchOp : Vx_Op<"scratch", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "A per-instance buffer that persists across arbitrary dims";
   let description = [{
+    Syntax:
+
+    ```
+    operation ::= `vx.scratch` (`private` | `smem`)? attr-dict `:` memref-type
+    ```
+
     Allocates a statically shaped buffer owned by the current parallel point
     of the grid: it is shared by the instances that differ only in arbitrary
     coordinates (run one after another), so it carries state across them,

@@ -825,10 +825,21 @@ Term IntegerModel::computeBits(Value value) {
         return std::nullopt;
       return term.linear.terms[0].first;
     };
+    // A symbol the body computes from captured values (`%n - 1`) is a
+    // column of its own, the same in both instances.
+    auto symbolOf = [&](const Term &term,
+                        Value operand) -> std::optional<unsigned> {
+      if (std::optional<unsigned> column = symbolColumn(term))
+        return column;
+      if (getSources(operand).isInvariant())
+        return addOpaque(operand, width);
+      return std::nullopt;
+    };
     if (width == 64) {
-      for (auto [factor, symbol] : {std::make_pair(&lhs, &rhs),
-                                    std::make_pair(&rhs, &lhs)}) {
-        if (std::optional<unsigned> column = symbolColumn(*symbol)) {
+      for (auto [factor, symbol, symbolValue] :
+           {std::make_tuple(&lhs, &rhs, def->getOperand(1)),
+            std::make_tuple(&rhs, &lhs, def->getOperand(0))}) {
+        if (std::optional<unsigned> column = symbolOf(*symbol, symbolValue)) {
           Term term;
           term.products.push_back(
               {std::make_shared<const Term>(*factor), *column, Int(1)});
@@ -858,10 +869,16 @@ Term IntegerModel::computeBits(Value value) {
   }
   if (width == 1 && isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp,
                         arith::XOrIOp, arith::SelectOp>(def)) {
-    // A boolean used as a value: 1 where the condition holds, else 0.
+    // A boolean used as a value: 1 where the condition holds, else 0. A
+    // condition that falls back to the boolean's bits leaves them opaque.
+    void *key = value.getAsOpaquePointer();
+    booleansInProgress.insert(key);
     std::pair<DNF, Term> cases[] = {
         {getCondition(value, true), Term::getConstant(Int(1))},
         {getCondition(value, false), Term::getConstant(Int(0))}};
+    booleansInProgress.erase(key);
+    if (opaqueBooleans.contains(key))
+      return opaque();
     return buildCases(value, cases);
   }
   if (auto andOp = dyn_cast<arith::AndIOp>(def)) {
@@ -1209,6 +1226,10 @@ DNF IntegerModel::getCondition(Value value, bool truth) {
 DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
   // The fallback: the boolean's unsigned reading is 1 (or 0).
   auto generic = [&]() -> DNF {
+    if (booleansInProgress.contains(value.getAsOpaquePointer())) {
+      opaqueBooleans.insert(value.getAsOpaquePointer());
+      return alwaysTrue();
+    }
     // An i1 whose bits lie in [-1, 0] (a signed boolean column) is true at
     // -1; otherwise read it unsigned.
     Term bitsTerm = getBits(value);

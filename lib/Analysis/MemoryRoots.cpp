@@ -218,23 +218,23 @@ getCommutativeKind(arith::AtomicRMWKind kind) {
 }
 
 /// The commutative update a generic_atomic_rmw computes: its body combines
-/// the current value once with a value from outside by one commutative op.
+/// the current value once, by the yielded commutative op, with a value that
+/// pure ops of the body (or code outside) compute without it.
 static std::optional<arith::AtomicRMWKind>
 getCommutativeKind(memref::GenericAtomicRMWOp atomic) {
   Block &body = atomic.getAtomicBody().front();
-  if (body.getOperations().size() != 2)
-    return std::nullopt;
-  Operation &update = body.front();
   Value current = body.getArgument(0);
   auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
-  if (yield.getResult() != update.getResult(0) || update.getNumOperands() != 2)
+  Operation *update = yield.getResult().getDefiningOp();
+  if (!update || update->getBlock() != &body ||
+      update->getNumOperands() != 2 || !current.hasOneUse() ||
+      !llvm::is_contained(update->getOperands(), current))
     return std::nullopt;
-  Value other = update.getOperand(0) == current ? update.getOperand(1)
-                                                : update.getOperand(0);
-  if (other == current || !llvm::is_contained(update.getOperands(), current))
-    return std::nullopt;
+  for (Operation &op : body.without_terminator())
+    if (&op != update && !isPure(&op))
+      return std::nullopt;
   using K = arith::AtomicRMWKind;
-  return llvm::TypeSwitch<Operation *, std::optional<K>>(&update)
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(update)
       .Case([](arith::AddFOp) { return K::addf; })
       .Case([](arith::AddIOp) { return K::addi; })
       .Case([](arith::MulFOp) { return K::mulf; })

@@ -6,6 +6,7 @@
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "mlir/Analysis/Presburger/Simplex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -484,11 +485,18 @@ private:
   bool isApproximate(unsigned column) const;
   bool isUniversal(unsigned column) const;
 
-  /// One integer sample of the spawn's budget, if any is left.
-  bool takeSample() {
-    if (samplesLeft == 0)
+  /// Charges the spawn's budget for one integer sample over `columns`
+  /// columns (after elimination), if enough is left. With coefficients of
+  /// wrap-around (`wide`), the sampler's cost grows about twofold with each
+  /// column beyond a few: such a sample costs 2^(columns - 6) units from 7
+  /// columns on, and none is taken over more than `maxSampleColumns`.
+  bool takeSample(unsigned columns, bool wide) {
+    unsigned cost = !wide || columns <= 6 ? 1 : 1u << (columns - 6);
+    if ((wide && columns > budget.maxSampleColumns) || samplesLeft < cost) {
+      samplesLeft = 0;
       return false;
-    --samplesLeft;
+    }
+    samplesLeft -= cost;
     return true;
   }
 
@@ -1178,8 +1186,12 @@ static APInt toAPInt(const Int &value, unsigned width) {
 /// the sampler's cost grows quickly with the dimension, and the systems of
 /// two accesses are full of such equalities (shared coordinates, address
 /// equalities, fixed wrap counts).
+/// `takeSample` is asked, with the number of columns left and whether a
+/// coefficient exceeds 2^32, whether the budget admits the sample; if not, `refused` is set and nothing returned.
 static std::optional<SmallVector<DynamicAPInt, 8>>
-sampleByElimination(const IntegerRelation &relation) {
+sampleByElimination(const IntegerRelation &relation,
+                    function_ref<bool(unsigned, bool)> takeSample, bool &refused) {
+  refused = false;
   unsigned n = relation.getNumVars();
   using Row = SmallVector<DynamicAPInt, 8>;
   std::vector<Row> equalities, inequalities;
@@ -1246,6 +1258,15 @@ sampleByElimination(const IntegerRelation &relation) {
     reduced.addEquality(project(row));
   for (const Row &row : inequalities)
     reduced.addInequality(project(row));
+  bool wide = false;
+  for (const auto *rows : {&equalities, &inequalities})
+    for (const Row &row : *rows)
+      for (const DynamicAPInt &coefficient : row)
+        wide |= abs(coefficient) > DynamicAPInt(int64_t(1) << 32);
+  if (!takeSample(kept.size(), wide)) {
+    refused = true;
+    return std::nullopt;
+  }
   // Small points first: the sampler is fast within a small box and slow
   // over ranges of 2^63; without a point in the box, the whole set.
   std::optional<SmallVector<DynamicAPInt, 8>> sample;
@@ -1361,6 +1382,11 @@ CollisionResult CombinedSystem::solve() {
                 os << "an access under a condition the analysis does not "
                       "model (it uses the result of '"
                    << def->getName() << "')";
+              else if (isa_and_nonnull<arith::MulIOp>(def) &&
+                       !model.getSources(def->getOperand(0)).isInvariant() &&
+                       !model.getSources(def->getOperand(1)).isInvariant())
+                os << "the address uses a product of two varying values in '"
+                   << def->getName() << "'";
               else if (def)
                 os << "the address uses the result of '" << def->getName()
                    << "'";
@@ -1527,6 +1553,9 @@ CollisionResult CombinedSystem::solve() {
         addConjunction(constraint->alternatives[choice[position]], &relation);
       return relation;
     };
+    auto charge = [&](unsigned columns, bool wide) {
+      return takeSample(columns, wide);
+    };
     std::function<void(unsigned)> explore = [&](unsigned depth) {
       if (overBudget || (sample && universals.empty()))
         return;
@@ -1536,12 +1565,13 @@ CollisionResult CombinedSystem::solve() {
           return;
         }
         IntegerRelation relation = leafRelation();
-        if (!takeSample()) {
+        bool refused;
+        std::optional<SmallVector<DynamicAPInt, 8>> leafSample =
+            sampleByElimination(relation, charge, refused);
+        if (refused) {
           overBudget = true;
           return;
         }
-        std::optional<SmallVector<DynamicAPInt, 8>> leafSample =
-            sampleByElimination(relation);
         if (!leafSample)
           return;
         if (!sample) {
@@ -1601,9 +1631,8 @@ CollisionResult CombinedSystem::solve() {
           row[index[column]] = DynamicAPInt(-1);
           relation.addInequality(row);
         }
-      if (!takeSample())
-        return std::optional<SmallVector<DynamicAPInt, 8>>(std::nullopt);
-      return sampleByElimination(relation);
+      bool refused;
+      return sampleByElimination(relation, charge, refused);
     };
     bool large = llvm::any_of(named, [&](unsigned column) {
       return abs((*sample)[index[column]]) > DynamicAPInt(8);

@@ -8,8 +8,10 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -108,6 +110,25 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
   printer << "]";
 }
 
+/// The count of a `threads N` clause: an integer, checked by the verifier.
+static ParseResult parseThreadCount(OpAsmParser &parser, IntegerAttr &threads) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t count;
+  OptionalParseResult result = parser.parseOptionalInteger(count);
+  if (!result.has_value())
+    return parser.emitError(loc, "expected the number of threads per CTA "
+                                 "after 'threads'");
+  if (failed(*result))
+    return failure();
+  threads = parser.getBuilder().getI64IntegerAttr(count);
+  return success();
+}
+
+static void printThreadCount(OpAsmPrinter &printer, SpawnOp,
+                             IntegerAttr threads) {
+  printer << threads.getInt();
+}
+
 #define GET_OP_CLASSES
 #include "Vx/VxOps.cpp.inc"
 
@@ -117,7 +138,8 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
 
 void SpawnOp::build(OpBuilder &builder, OperationState &state,
                     Topology topology, ArrayRef<OpFoldResult> grid,
-                    ArrayRef<DimensionSemantics> semantics) {
+                    ArrayRef<DimensionSemantics> semantics,
+                    std::optional<int64_t> threads) {
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
   dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
@@ -127,7 +149,8 @@ void SpawnOp::build(OpBuilder &builder, OperationState &state,
       });
   build(builder, state, TopologyAttr::get(builder.getContext(), topology),
         dynamicGrid, builder.getDenseI64ArrayAttr(staticGrid),
-        builder.getArrayAttr(semanticsAttrs));
+        builder.getArrayAttr(semanticsAttrs),
+        threads ? builder.getI64IntegerAttr(*threads) : IntegerAttr());
   Region *body = state.regions.front().get();
   body->push_back(new Block());
   SpawnOp::ensureTerminator(*body, builder, state.location);
@@ -161,6 +184,10 @@ LogicalResult SpawnOp::verify() {
   if (getSemantics().size() != staticGrid.size())
     return emitOpError("expects one semantics per grid dimension (")
            << staticGrid.size() << "), got " << getSemantics().size();
+  if (IntegerAttr threads = getThreadsAttr())
+    if (threads.getInt() < 1 || threads.getInt() > kMaxThreadsPerCTA)
+      return emitOpError("threads must be between 1 and ")
+             << kMaxThreadsPerCTA << ", got " << threads.getInt();
   return success();
 }
 
@@ -330,18 +357,47 @@ void ScratchOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 }
 
 /// Returns a use through which the buffer `value`, or a view of it, leaves
-/// the spawn body: an operand of a call or of a terminator.
-static OpOperand *findEscapingUse(Value value) {
+/// the spawn body: an operand of a call or of a terminator that returns from
+/// the body. Buffers that region ops in the body receive (`scf.for`
+/// iter_args) or yield (`scf.if`, `scf.for` results) are followed through
+/// every result and region argument of those ops.
+static OpOperand *findEscapingUse(Value value,
+                                  llvm::SmallPtrSetImpl<Value> &visited) {
+  if (!visited.insert(value).second)
+    return nullptr;
+  auto followAll = [&](Operation *regionOp) -> OpOperand * {
+    for (Value result : regionOp->getResults())
+      if (OpOperand *escape = findEscapingUse(result, visited))
+        return escape;
+    for (Region &region : regionOp->getRegions())
+      for (BlockArgument argument : region.getArguments())
+        if (OpOperand *escape = findEscapingUse(argument, visited))
+          return escape;
+    return nullptr;
+  };
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (isa<CallOpInterface>(user) ||
-        user->hasTrait<OpTrait::IsTerminator>())
+    if (isa<CallOpInterface>(user))
       return &use;
+    if (user->hasTrait<OpTrait::IsTerminator>()) {
+      Operation *parent = user->getParentOp();
+      if (!isa<RegionBranchTerminatorOpInterface>(user) ||
+          isa<SpawnOp>(parent))
+        return &use;
+      if (OpOperand *escape = followAll(parent))
+        return escape;
+      continue;
+    }
+    if (isa<RegionBranchOpInterface>(user)) {
+      if (OpOperand *escape = followAll(user))
+        return escape;
+      continue;
+    }
     auto view = dyn_cast<ViewLikeOpInterface>(user);
     if (!view || view.getViewSource() != value)
       continue;
     for (Value result : user->getResults())
-      if (OpOperand *escape = findEscapingUse(result))
+      if (OpOperand *escape = findEscapingUse(result, visited))
         return escape;
   }
   return nullptr;
@@ -354,7 +410,8 @@ LogicalResult ScratchOp::verify() {
   MemRefType type = getType();
   if (!type.hasStaticShape())
     return emitOpError("must have a static shape, got ") << type;
-  if (OpOperand *escape = findEscapingUse(getResult()))
+  llvm::SmallPtrSet<Value, 8> visited;
+  if (OpOperand *escape = findEscapingUse(getResult(), visited))
     return emitOpError("buffer escapes the spawn body through '")
            << escape->getOwner()->getName() << "'";
   return success();

@@ -24,7 +24,7 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// CUDA's limit on the threads of a CTA.
-static constexpr unsigned kMaxThreadsPerBlock = 1024;
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 static const StringRef stageNames[] = {"vx",   "scf", "gpu",
                                        "nvvm", "ptx", "llvm"};
@@ -124,6 +124,21 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                    llvm::cl::init("isa"));
 }
 
+LogicalResult vx::parseVxPipelineOptions(VxPipelineOptions &options,
+                                         StringRef text, std::string &error) {
+  std::string detail;
+  llvm::raw_string_ostream detailStream(detail);
+  if (succeeded(options.parseFromString(text, detailStream)))
+    return success();
+  // llvm::cl's own message, without the program name it starts with.
+  StringRef reason = StringRef(detail).trim();
+  reason = reason.drop_front(std::min(reason.size(), reason.find(": ") + 2));
+  error = ("invalid options '" + text + "'").str();
+  if (!reason.empty())
+    error += (": " + reason).str();
+  return failure();
+}
+
 /// The checker that starts every pipeline.
 static void addChecker(OpPassManager &pm, bool allowRaces) {
   VxVerifySemanticsOptions options;
@@ -139,45 +154,70 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 
 /// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
 /// is checked against the spawns' topologies.
-static void addGPUMapping(OpPassManager &pm, unsigned threadsPerBlock,
+static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
                           StringRef chip) {
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
   options.chip = chip.str();
   pm.addPass(createConvertVxToGPU(options));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
+  // Integer powers as functions that outlining copies into the kernels'
+  // modules (neither LLVM nor libdevice has them).
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
+/// The last pass of every pipeline: the output of `stage` holds only
+/// `dialects` (no vx op when empty).
+static void addLoweredCheck(OpPassManager &pm, Stage stage,
+                            ArrayRef<std::string> dialects = {}) {
+  VxCheckLoweredOptions options;
+  options.stage = getStageNames()[static_cast<int>(stage)].str();
+  options.dialects = llvm::to_vector(dialects);
+  pm.addPass(createVxCheckLowered(options));
+}
+
 /// The CPU half of vx-to-llvm: from loops to the LLVM dialect.
 static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
-  // scf-to-openmp wraps each parallel body in a memref.alloca_scope, whose
-  // region must stay one block: lower the scopes before the loops inside.
+  pm.addPass(createVxScopeLoopAllocas());
+  // Only the outermost loops without reductions become OpenMP regions, and
+  // the allocation scopes that wrap their bodies are lowered before the
+  // loops inside them.
   if (openmp) {
+    pm.addPass(createVxPrepareOpenMP());
     pm.addPass(createConvertSCFToOpenMPPass());
-    pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+    pm.addPass(createVxLowerOpenMPScopes());
   }
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // The bodies of memref.generic_atomic_rmw are in the LLVM dialect before
+  // the op itself is lowered.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertComplexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   if (openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  SmallVector<std::string> dialects = {"builtin.module", "llvm"};
+  if (openmp)
+    dialects.push_back("omp");
+  addLoweredCheck(pm, Stage::llvm, dialects);
 }
 
 /// Device code to NVVM under an `#nvvm.target<chip, features>`, host code
@@ -190,7 +230,13 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
+  // affine.for and affine.if become scf before scf becomes cf.
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertComplexToStandardPass());
+  // Vector transfers, masked ones included, as loads, stores and masked
+  // intrinsics (convert-gpu-to-nvvm lowers vector ops, not transfers).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -199,19 +245,23 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   target.features = features.str();
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Device code first, with the NVVM lowerings of arith and math (libdevice
+  // calls such as __nv_fmodf for arith.remf, which LLVM's NVPTX backend
+  // cannot select as frem).
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -226,7 +276,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool detectRaces = O::get(options.detectRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
-  unsigned threadsPerBlock = O::get(options.threadsPerBlock, 1u);
+  int64_t threadsPerBlock = O::get<int64_t>(options.threadsPerBlock, 1);
   std::string chip = O::get<std::string>(options.chip, "");
   std::string features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
@@ -235,15 +285,12 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
                      Twine(threadsPerBlock));
-  std::optional<unsigned> smNumber;
   if (options.chip) {
-    smNumber = getSMNumber(chip);
-    if (!smNumber)
-      return emitError("chip must be an NVIDIA chip such as 'sm_90' or "
-                       "'sm_100a', got '" +
-                       chip + "'");
+    std::string error;
+    if (failed(checkNVPTXTarget(chip, features, error)))
+      return emitError(error);
     if (features.empty())
-      features = getDefaultPTXFeatures(*smNumber).str();
+      features = getDefaultPTXFeatures(chip);
   }
   if (format != "isa" && format != "bin" && format != "fatbin")
     return emitError("format must be 'isa', 'bin' or 'fatbin', got '" +
@@ -257,10 +304,12 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     addChecker(pm, allowRaces);
     addSpawnsToLoops(pm, reverseParallel);
     pm.addPass(createCanonicalizerPass());
+    addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
     addGPUMapping(pm, threadsPerBlock, chip);
+    addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
   case Stage::ptx: {
@@ -268,18 +317,26 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     if (options.stage == Stage::ptx) {
       std::string error;
       toolkit = findCUDAToolkit(error);
-      if (!toolkit)
+      if (!toolkit || failed(checkPtxasChip(*toolkit, chip, error)))
         return emitError(error);
     }
     addChecker(pm, /*allowRaces=*/false);
     addGPUMapping(pm, threadsPerBlock, chip);
     addGPUToNVVM(pm, chip, features);
-    if (toolkit) {
-      GpuModuleToBinaryPassOptions binary;
-      binary.toolkitPath = *toolkit;
-      binary.compilationTarget = format;
-      pm.addPass(createGpuModuleToBinaryPass(binary));
-    }
+    // Before serialization too: an op left here would only surface as a
+    // failed translation to LLVM IR.
+    addLoweredCheck(pm, Stage::nvvm,
+                    {"builtin.module", "llvm", "nvvm", "gpu.module",
+                     "gpu.launch_func"});
+    if (!toolkit)
+      return success();
+    GpuModuleToBinaryPassOptions binary;
+    binary.toolkitPath = *toolkit;
+    binary.compilationTarget = format;
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    addLoweredCheck(pm, Stage::ptx,
+                    {"builtin.module", "llvm", "gpu.binary",
+                     "gpu.launch_func"});
     return success();
   }
   case Stage::llvm:
@@ -295,7 +352,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       mapping.threadsPerBlock = threadsPerBlock;
       pm.addPass(createConvertVxToGPU(mapping));
       ConvertGPULaunchToSCFOptions launches;
-      launches.reverseBlocks = reverseParallel;
+      launches.reverseParallel = reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));
     }
     if (detectRaces)
@@ -317,8 +374,9 @@ static void registerStagePipeline(Stage stage, StringRef description) {
       [stage, name](OpPassManager &pm, StringRef text,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
         VxPipelineOptions options(stage);
-        if (failed(options.parseFromString(text)))
-          return errorHandler(name + ": invalid options '" + text + "'");
+        std::string error;
+        if (failed(parseVxPipelineOptions(options, text, error)))
+          return errorHandler(name + ": " + error);
         return buildVxPipeline(pm, options, [&](const Twine &message) {
           return errorHandler(name + ": " + message);
         });

@@ -3,62 +3,183 @@
 // gpu-to-llvm lowers host code to calls of mgpu* functions, and Debian ships
 // no libmlir_cuda_runtime: this library implements the ones that Vx's host
 // code and tests use, so that `--vx-to-ptx="format=bin"` output runs under
-// mlir-runner on a machine with a GPU. A failing driver call is reported and
-// ends the program: continuing would only produce wrong numbers.
+// mlir-runner on a machine with a GPU, and so do libraries from vx.compile.
+//
+// Errors: under mlir-runner a failing driver call is reported and ends the
+// program (continuing would only produce wrong numbers). A caller that checks
+// errors itself (vx.runtime) calls vxCudaReportErrors(): the first failure
+// of a thread is then kept for vxCudaTakeError and every later mgpu* call of
+// that thread does nothing until it is taken, so nothing launches on a failed
+// setup and nothing exits the caller's process.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Vx/Runtime/CudaRuntime.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace {
 
-void check(CUresult result, const char *call) {
+std::atomic<bool> reportErrors{false};
+/// The first error of this thread since the last vxCudaTakeError.
+thread_local std::string pendingError;
+/// Set by vxCudaSetStream: the stream the host code launches on instead of
+/// creating its own, and whether its synchronization waits.
+thread_local CUstream borrowedStream = nullptr;
+thread_local bool borrowing = false;
+thread_local bool synchronizeBorrowed = true;
+
+bool failed() { return !pendingError.empty(); }
+
+/// Names of the errors a machine without a working GPU reports, for when
+/// the driver cannot name them itself (the toolkit's stub library).
+const char *getFallbackErrorName(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_STUB_LIBRARY:
+    return "CUDA_ERROR_STUB_LIBRARY";
+  case CUDA_ERROR_NO_DEVICE:
+    return "CUDA_ERROR_NO_DEVICE";
+  default:
+    return nullptr;
+  }
+}
+
+/// Reports a failing driver call; returns whether `result` is a failure.
+bool check(CUresult result, const char *call) {
   if (result == CUDA_SUCCESS)
-    return;
+    return false;
   const char *name = nullptr;
-  cuGetErrorName(result, &name);
-  std::fprintf(stderr, "vx_cuda_runtime: %s failed with %s\n", call,
-               name ? name : "an unknown error");
-  std::exit(1);
+  const char *description = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = getFallbackErrorName(result);
+  if (cuGetErrorString(result, &description) != CUDA_SUCCESS)
+    description = nullptr;
+  // The function's name: the call's text up to its arguments.
+  std::string function(call, std::strcspn(call, "("));
+  std::string message = function + " failed with " +
+                        (name ? name : "CUDA error " + std::to_string(result));
+  if (description)
+    message += std::string(" (") + description + ")";
+  if (!reportErrors) {
+    std::fprintf(stderr, "vx_cuda_runtime: %s\n", message.c_str());
+    std::exit(1);
+  }
+  if (pendingError.empty())
+    pendingError = std::move(message);
+  return true;
 }
 
 #define VX_CUDA_CHECK(call) check(call, #call)
 
 int32_t defaultDevice = 0;
 
-/// Makes the primary context of the default device current while alive.
+/// The primary context of the default device, created on first use; null
+/// (with the error reported) where there is no driver or device.
+CUcontext getPrimaryContext() {
+  static CUcontext primary = nullptr;
+  if (primary)
+    return primary;
+  CUdevice device;
+  CUcontext context;
+  if (VX_CUDA_CHECK(cuInit(0)) ||
+      VX_CUDA_CHECK(cuDeviceGet(&device, defaultDevice)) ||
+      VX_CUDA_CHECK(cuDevicePrimaryCtxRetain(&context, device)))
+    return nullptr;
+  primary = context;
+  return primary;
+}
+
+/// Makes the primary context current while alive; `active()` is false when
+/// an earlier error is pending or the context cannot be made current, and
+/// the call it guards must then do nothing.
 class ScopedContext {
 public:
   ScopedContext() {
-    static CUcontext context = [] {
-      VX_CUDA_CHECK(cuInit(/*flags=*/0));
-      CUdevice device;
-      VX_CUDA_CHECK(cuDeviceGet(&device, defaultDevice));
-      CUcontext primary;
-      VX_CUDA_CHECK(cuDevicePrimaryCtxRetain(&primary, device));
-      return primary;
-    }();
-    VX_CUDA_CHECK(cuCtxPushCurrent(context));
+    if (failed())
+      return;
+    CUcontext context = getPrimaryContext();
+    pushed = context && !VX_CUDA_CHECK(cuCtxPushCurrent(context));
   }
-  ~ScopedContext() { VX_CUDA_CHECK(cuCtxPopCurrent(nullptr)); }
+  ~ScopedContext() {
+    if (pushed)
+      VX_CUDA_CHECK(cuCtxPopCurrent(nullptr));
+  }
+  bool active() const { return pushed; }
+
+private:
+  bool pushed = false;
 };
 
 } // namespace
 
 extern "C" {
 
+void vxCudaReportErrors() { reportErrors = true; }
+
+const char *vxCudaTakeError() {
+  static thread_local std::string taken;
+  if (pendingError.empty())
+    return nullptr;
+  taken = std::move(pendingError);
+  pendingError.clear();
+  return taken.c_str();
+}
+
+void vxCudaSetStream(void *stream, int32_t synchronize) {
+  borrowing = true;
+  borrowedStream = static_cast<CUstream>(stream);
+  synchronizeBorrowed = synchronize != 0;
+}
+
+void vxCudaResetStream() {
+  borrowing = false;
+  borrowedStream = nullptr;
+  synchronizeBorrowed = true;
+}
+
+int32_t vxCudaPointerDevice(void *pointer) {
+  ScopedContext context;
+  if (!context.active())
+    return -1;
+  int ordinal = -1;
+  if (VX_CUDA_CHECK(cuPointerGetAttribute(
+          &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+          reinterpret_cast<CUdeviceptr>(pointer))))
+    return -1;
+  return ordinal;
+}
+
+int32_t vxCudaDefaultDevice() { return defaultDevice; }
+
+void vxCudaStreamWaitStream(void *waiting, void *producer) {
+  ScopedContext context;
+  if (!context.active())
+    return;
+  CUevent event;
+  if (VX_CUDA_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING)))
+    return;
+  if (!VX_CUDA_CHECK(cuEventRecord(event, static_cast<CUstream>(producer))))
+    VX_CUDA_CHECK(
+        cuStreamWaitEvent(static_cast<CUstream>(waiting), event, /*Flags=*/0));
+  VX_CUDA_CHECK(cuEventDestroy(event));
+}
+
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
   ScopedContext context;
   CUmodule module = nullptr;
-  VX_CUDA_CHECK(cuModuleLoadData(&module, data));
+  if (context.active())
+    VX_CUDA_CHECK(cuModuleLoadData(&module, data));
   return module;
 }
 
@@ -67,19 +188,25 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel, size_t /*size*/) {
   CUmodule module = nullptr;
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
-  VX_CUDA_CHECK(cuModuleLoadDataEx(&module, data, 1, options, values));
+  if (context.active())
+    VX_CUDA_CHECK(cuModuleLoadDataEx(&module, data, 1, options, values));
   return module;
 }
 
 void mgpuModuleUnload(CUmodule module) {
+  // A module that failed to load is null; at exit there is nothing to do.
+  if (!module)
+    return;
   ScopedContext context;
-  VX_CUDA_CHECK(cuModuleUnload(module));
+  if (context.active())
+    VX_CUDA_CHECK(cuModuleUnload(module));
 }
 
 CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   ScopedContext context;
   CUfunction function = nullptr;
-  VX_CUDA_CHECK(cuModuleGetFunction(&function, module, name));
+  if (context.active())
+    VX_CUDA_CHECK(cuModuleGetFunction(&function, module, name));
   return function;
 }
 
@@ -89,35 +216,50 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
   ScopedContext context;
-  if (smem > 0)
-    VX_CUDA_CHECK(cuFuncSetAttribute(
-        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  if (!context.active())
+    return;
+  // Above 48 KiB of dynamic shared memory a kernel must opt in (up to the
+  // chip's limit, which the compiler has checked).
+  constexpr int32_t defaultDynamicSharedBytes = 48 * 1024;
+  if (smem > defaultDynamicSharedBytes &&
+      VX_CUDA_CHECK(cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
+    return;
   VX_CUDA_CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                blockZ, smem, stream, params, extra));
 }
 
 CUstream mgpuStreamCreate() {
+  if (borrowing)
+    return borrowedStream;
   ScopedContext context;
   CUstream stream = nullptr;
-  VX_CUDA_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  if (context.active())
+    VX_CUDA_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   return stream;
 }
 
 void mgpuStreamDestroy(CUstream stream) {
+  if (borrowing && stream == borrowedStream)
+    return;
   ScopedContext context;
-  VX_CUDA_CHECK(cuStreamDestroy(stream));
+  if (context.active())
+    VX_CUDA_CHECK(cuStreamDestroy(stream));
 }
 
 void mgpuStreamSynchronize(CUstream stream) {
+  if (borrowing && stream == borrowedStream && !synchronizeBorrowed)
+    return;
   ScopedContext context;
-  VX_CUDA_CHECK(cuStreamSynchronize(stream));
+  if (context.active())
+    VX_CUDA_CHECK(cuStreamSynchronize(stream));
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
                    bool isHostShared) {
   ScopedContext context;
   CUdeviceptr pointer = 0;
-  if (sizeBytes == 0)
+  if (sizeBytes == 0 || !context.active())
     return nullptr;
   if (isHostShared)
     VX_CUDA_CHECK(
@@ -129,26 +271,30 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
 
 void mgpuMemFree(void *pointer, CUstream /*stream*/) {
   ScopedContext context;
-  VX_CUDA_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
+  if (context.active())
+    VX_CUDA_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
   ScopedContext context;
-  VX_CUDA_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                              reinterpret_cast<CUdeviceptr>(src), sizeBytes,
-                              stream));
+  if (context.active())
+    VX_CUDA_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                                stream));
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   CUstream stream) {
   ScopedContext context;
-  VX_CUDA_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                                 count, stream));
+  if (context.active())
+    VX_CUDA_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                   count, stream));
 }
 
 void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
   ScopedContext context;
-  VX_CUDA_CHECK(cuMemHostRegister(pointer, sizeBytes, /*Flags=*/0));
+  if (context.active())
+    VX_CUDA_CHECK(cuMemHostRegister(pointer, sizeBytes, /*Flags=*/0));
 }
 
 /// Registers the memory of a ranked memref descriptor of rank `rank`: the
@@ -170,7 +316,8 @@ void mgpuMemHostRegisterMemRef(int64_t rank,
 
 void mgpuMemHostUnregister(void *pointer) {
   ScopedContext context;
-  VX_CUDA_CHECK(cuMemHostUnregister(pointer));
+  if (context.active())
+    VX_CUDA_CHECK(cuMemHostUnregister(pointer));
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,

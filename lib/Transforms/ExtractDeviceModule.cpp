@@ -33,7 +33,10 @@ struct VxExtractDeviceModulePass
       if (moduleName.empty() || gpuModule.getName() == moduleName)
         candidates.push_back(gpuModule);
     if (candidates.size() != 1) {
-      InFlightDiagnostic diag = module.emitError("vx-extract-device-module: ");
+      // About the pass's input as a whole: no op attached (which would print
+      // the module in a note).
+      InFlightDiagnostic diag =
+          emitError(module.getLoc(), "vx-extract-device-module: ");
       if (!moduleName.empty())
         diag << "no gpu.module named '" << moduleName << "'";
       else if (candidates.empty())

@@ -513,6 +513,10 @@ private:
   };
   using TokenState = llvm::MapVector<Value, Outstanding>;
 
+  /// Tokens produced by ops that tokens cannot be followed through (already
+  /// reported).
+  DenseSet<Value> untrackedTokens;
+
   static bool isToken(Value value) { return isa<TokenType>(value.getType()); }
 
   void checkTokens() {
@@ -538,6 +542,8 @@ private:
 
   /// Consumes `token` at `user` (an await, a yield, a loop's init operand).
   void consume(Value token, Operation *user, TokenState &state) {
+    if (untrackedTokens.contains(token))
+      return; // Its op has been reported.
     auto it = state.find(token);
     if (it == state.end()) {
       tokenError(user, "token is awaited more than once");
@@ -651,12 +657,16 @@ private:
                             op.getName().getStringRef() +
                             "'; await them with 'vx.await' or carry them "
                             "through 'scf.for' and 'scf.if'");
-        // Reported here: not again as never awaited.
+        // Reported here: not again as never awaited, nor its results as
+        // awaited more than once.
         op.walk([&](Operation *nested) {
           for (Value operand : nested->getOperands())
             state.remove_if(
                 [&](const auto &entry) { return entry.first == operand; });
         });
+        for (Value result : op.getResults())
+          if (isToken(result))
+            untrackedTokens.insert(result);
         continue;
       }
       if (op.getNumRegions() != 0)

@@ -1,5 +1,6 @@
 """Drives the attention kernel through Vx from Python: every stage's summary,
-the launch geometry, a CPU run against numpy, and the PTX written to a file.
+the launch geometry, a CPU run against numpy, the PTX written to a file, and
+compiled libraries (a CPU one called through vx.runtime, a CUDA one).
 
     PYTHONPATH=build/python_packages python3 python/examples/attention.py [OUT_DIR]
 """
@@ -12,6 +13,7 @@ import sys
 import numpy as np
 
 import vx
+import vx.runtime
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -43,14 +45,12 @@ def main():
         lowered = module.lower(stage)
         print(f"  {stage:5} {len(str(lowered).splitlines()):4} lines: {op_counts(lowered)}")
 
-    for options in ({}, {"threads_per_block": 128}):
-        for launch in module.launches(**options):
-            print(f"launch {options or ''}: {launch.kernel} grid={launch.grid} "
-                  f"block={launch.block}")
+    for launch in module.launches():
+        print(f"launch: {launch.kernel} grid={launch.grid} block={launch.block}")
 
     rng = np.random.default_rng(0)
-    q, k, v = (rng.standard_normal((1, 2, 8, 4)).astype(np.float32) for _ in range(3))
-    reference = numpy_attention(q, k, v, scale=0.5)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float32) for _ in range(3))
+    reference = numpy_attention(q, k, v, scale=0.125)
     for options in ({}, {"openmp": True}, {"via_gpu": True}):
         out = np.zeros_like(q)
         vx.run(module, "attention", q, k, v, out, **options)
@@ -66,6 +66,17 @@ def main():
             output.write(text)
         target = re.search(r"^\.target (\S+)", text, re.M).group(1)
         print(f"PTX of {name} ({target}, {len(text.splitlines())} lines): {ptx_path}")
+
+    # Libraries that run without MLIR (vx.runtime.load in another process).
+    cpu = vx.compile(module, "cpu", output=os.path.join(out_dir, "attention_cpu.so"))
+    out = np.zeros_like(q)
+    vx.runtime.load(cpu.path).attention(q, k, v, out)
+    print(f"CPU library {cpu.path}: max |vx - numpy| = "
+          f"{float(np.abs(out - reference).max()):.2e}")
+    cuda = vx.compile(module, "cuda", chip="sm_90",
+                      output=os.path.join(out_dir, "attention_cuda.so"))
+    print(f"CUDA library {cuda.path} ({', '.join(cuda.metadata['runtime'])} beside "
+          f"it): {', '.join(cuda.functions)}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """python3 -m vx FILE --stage STAGE [-o OUT] [--launches] [--OPTION=VALUE ...]
+python3 -m vx FILE --compile cpu|cuda -o LIB.so [--functions F,G] [--OPTION=VALUE ...]
 
 Lowers FILE to STAGE and writes the result: the module's IR, or for stage
 ptx the PTX (one file per device module when there are several: OUT's stem
-plus the module's name). Any other --name=value is an option of the stage's
-pipeline (--chip=sm_100a, --threads-per-block=128, --openmp); a bare --name
-means true. Errors print their diagnostics and exit with status 1.
+plus the module's name). With --compile, writes a shared library that runs
+without MLIR (vx.compile; its runtime libraries beside it). Any other
+--name=value is an option of the stage's pipeline (--chip=sm_100a,
+--threads-per-block=128, --openmp); a bare --name means true. Errors print
+their diagnostics and exit with status 1.
 """
 
 import argparse
@@ -39,7 +42,7 @@ def _parse_stage_options(extra):
 def _option_value(text):
     if text in ("true", "false"):
         return text == "true"
-    if text.isdigit():
+    if text.lstrip("-").isdigit():
         return int(text)
     return text
 
@@ -78,8 +81,17 @@ def main(argv=None):
     parser.add_argument("--launches", action="store_true",
                         help="print the launch geometry of the stage "
                              "(gpu when the stage is vx) instead of its IR")
+    parser.add_argument("--compile", choices=("cpu", "cuda"),
+                        help="write a shared library for this target to -o")
+    parser.add_argument("--functions",
+                        help="with --compile: the functions to keep "
+                             "(comma-separated; default all public ones)")
     arguments, extra = parser.parse_known_args(argv)
     options = _parse_stage_options(extra)
+    if arguments.compile and (not arguments.output or arguments.output == "-"):
+        parser.error("--compile writes a library: give it a path with -o")
+    if arguments.functions and not arguments.compile:
+        parser.error("--functions applies only with --compile")
     try:
         if arguments.file == "-":
             text, filename = sys.stdin.read(), "<stdin>"
@@ -91,6 +103,14 @@ def main(argv=None):
         return 1
     try:
         module = vx.parse(text, filename)
+        if arguments.compile:
+            functions = arguments.functions.split(",") if arguments.functions else None
+            library = vx.compile(module, arguments.compile,
+                                 output=arguments.output, functions=functions,
+                                 **options)
+            print(f"vx: wrote {library.path} ({', '.join(library.functions)})",
+                  file=sys.stderr)
+            return 0
         stage = arguments.stage
         if arguments.launches and stage == "vx":
             stage = "gpu"
@@ -99,7 +119,8 @@ def main(argv=None):
             print(diagnostic, file=sys.stderr)
         if arguments.launches:
             _write(arguments.output, "".join(
-                f"{launch.kernel} grid={launch.grid} block={launch.block}\n"
+                f"{launch.kernel} grid={launch.grid} block={launch.block} "
+                f"at {launch.location}\n"
                 for launch in lowered.launches()))
         elif stage == "ptx":
             _write_ptx(lowered.ptx(), arguments.output)

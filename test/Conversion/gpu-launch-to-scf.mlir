@@ -1,12 +1,15 @@
 // RUN: vx-opt %s --convert-gpu-launch-to-scf -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: vx-opt %s --convert-gpu-launch-to-scf="reverse-blocks=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=REVERSE
+// RUN: vx-opt %s --convert-gpu-launch-to-scf="reverse-parallel=true" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=REVERSE
 
 // Blocks run as an scf.parallel, threads as an scf.for nest (x innermost),
-// workgroup memory once per block in the default memory space.
+// workgroup memory once per block in the default memory space; with
+// reverse-parallel the blocks and the threads run from last to first.
 // CHECK-LABEL: func @launch
 // CHECK-SAME: %[[GX:[^:]*]]: index, %[[BX:[^:]*]]: index
 // CHECK: scf.parallel (%[[BIDX:.*]], %{{.*}}, %{{.*}}) = ({{.*}}) to (%[[GX]], %{{.*}}, %{{.*}})
 // CHECK: %[[WG:.*]] = memref.alloca() : memref<8xi8>
+// CHECK: %[[POSITIVE:.*]] = arith.cmpi sgt, %[[BX]], %c0
+// CHECK: scf.if %[[POSITIVE]] {
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for %[[TIDX:.*]] = %{{.*}} to %[[BX]]
@@ -17,10 +20,15 @@
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[LIN]]]
 // CHECK-NOT: gpu.
 // REVERSE-LABEL: func @launch
+// REVERSE-SAME: %[[GX:[^:]*]]: index, %[[BX:[^:]*]]: index
 // REVERSE: scf.parallel (%[[IV:.*]], %{{.*}}, %{{.*}}) =
-// REVERSE: %[[LAST:.*]] = arith.subi %{{.*}}, %c1
+// REVERSE: %[[LAST:.*]] = arith.subi %[[GX]], %c1
 // REVERSE: %[[BIDX:.*]] = arith.subi %[[LAST]], %[[IV]]
-// REVERSE: arith.addi %[[BIDX]]
+// REVERSE: %[[LASTT:.*]] = arith.subi %[[BX]], %c1
+// REVERSE: scf.for %[[TIV:.*]] = %{{.*}} to %[[BX]]
+// REVERSE: %[[TIDX:.*]] = arith.subi %[[LASTT]], %[[TIV]]
+// REVERSE: arith.muli %[[TIDX]]
+// REVERSE: arith.addi %[[BIDX]], %[[TIDX]]
 func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -41,14 +49,34 @@ func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
 
 // -----
 
-// Threads of a block run one after another, so a barrier cannot hold.
-func.func @barrier(%bx: index) {
+// Dynamic shared memory: one byte buffer per block of the launch's dynamic
+// size, aligned for its widest view (vector<8xf32>: 32 bytes; at least 16).
+// CHECK-LABEL: func @dynamic_shared
+// CHECK-SAME: %[[BYTES:[^:]*]]: i32
+// CHECK: scf.parallel
+// CHECK: %[[SIZE:.*]] = arith.index_castui %[[BYTES]] : i32 to index
+// CHECK: %[[SHARED:.*]] = memref.alloca(%[[SIZE]]) {alignment = 32 : i64} : memref<?xi8>
+// CHECK: scf.for %[[TIDX:.*]] =
+// CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xf32>
+// CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xvector<8xf32>>
+// CHECK-NOT: gpu.
+func.func @dynamic_shared(%bytes: i32, %out: memref<?xf32>, %v: f32) {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
-             threads(%t0, %t1, %t2) in (%s0 = %c2, %s1 = %c1, %s2 = %c1) {
-    // expected-error @below {{'gpu.barrier' op cannot run on the CPU: blocks of more than one thread run their threads one after another}}
-    gpu.barrier
+             threads(%t0, %t1, %t2) in (%s0 = %c2, %s1 = %c1, %s2 = %c1)
+             dynamic_shared_memory_size %bytes {
+    %shared = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %shift = arith.muli %t0, %c4 : index
+    %view = memref.view %shared[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xf32, #gpu.address_space<workgroup>>
+    %slice = memref.memory_space_cast %view : memref<1xf32, #gpu.address_space<workgroup>> to memref<1xf32>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %slice[%c0] : memref<1xf32>
+    %wide = memref.view %shared[%c32][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xvector<8xf32>, #gpu.address_space<workgroup>>
+    %x = memref.load %slice[%c0] : memref<1xf32>
+    memref.store %x, %out[%t0] : memref<?xf32>
     gpu.terminator
   }
   return
@@ -56,29 +84,57 @@ func.func @barrier(%bx: index) {
 
 // -----
 
-// With one thread per block a barrier is a no-op.
+// Dynamic shared memory needs the launch's dynamic size.
+func.func @unsized_shared() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    // expected-error @below {{'gpu.dynamic_shared_memory' op reads dynamic shared memory, which the launch does not size}}
+    %shared = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A block without threads runs nothing.
+// CHECK-LABEL: func @no_threads
+// CHECK: scf.parallel
+// CHECK-NOT: memref.store
+// CHECK: scf.reduce
+func.func @no_threads(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c0, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// With one thread per block, a barrier is a no-op: the phases it separates
+// run one after the other.
 // CHECK-LABEL: func @single_thread_barrier
 // CHECK-NOT: gpu.barrier
-func.func @single_thread_barrier() {
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK-NOT: gpu.barrier
+func.func @single_thread_barrier(%out: memref<1xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
              threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    memref.store %v, %out[%t0] : memref<1xf32>
     gpu.barrier
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
-func.func @shuffle(%v: f32) {
-  %c1 = arith.constant 1 : index
-  %w = arith.constant 32 : i32
-  %o = arith.constant 1 : i32
-  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
-             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
-    // expected-error @below {{'gpu.shuffle' op has no CPU execution}}
-    %r, %valid = gpu.shuffle xor %v, %o, %w : f32
+    %x = memref.load %out[%c0] : memref<1xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %out[%c0] : memref<1xf32>
     gpu.terminator
   }
   return

@@ -1,16 +1,35 @@
-// Options that cannot be honoured are refused with exit code 1.
-// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// Options that cannot be honoured are refused with exit code 1, in one line:
+// no note that prints the whole module, no llvm::cl complaint.
+// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=0" 2>&1 | FileCheck %s --check-prefix=ZERO --implicit-check-not=note --implicit-check-not=builtin.module
+// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE --implicit-check-not=note --implicit-check-not=uint
+// RUN: not vx-opt %s --vx-to-gpu="threads-per-block=-1" 2>&1 | FileCheck %s --check-prefix=PIPELINE --implicit-check-not=note --implicit-check-not=uint
+// RUN: not vx-opt %s --vx-extract-device-module 2>&1 | FileCheck %s --check-prefix=EXTRACT --implicit-check-not=note
 // RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=2048" 2>&1 | FileCheck %s --check-prefix=BIG
-// RUN: not vx-opt %s --convert-vx-to-gpu="chip=gfx90a" 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=4" 2>&1 | FileCheck %s --check-prefix=I1
+// RUN: not vx-opt %s --convert-vx-to-gpu="chip=gfx90a" 2>&1 | FileCheck %s --check-prefix=CHIP --implicit-check-not=note
+// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=4" 2>&1 | FileCheck %s --check-prefix=COMPLEX
+// 32 KiB of smem scratch per instance, 32 instances per CTA: 1 MiB.
+// RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=32" --split-input-file 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // ZERO: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024, got 0
+// NEGATIVE: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024, got -1
+// PIPELINE: error: vx-to-gpu: threads-per-block must be between 1 and 1024, got -1
+// EXTRACT: error: vx-extract-device-module: the module has no gpu.module
 // BIG: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024, got 2048
-// CHIP: error: convert-vx-to-gpu: chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got 'gfx90a'
-// I1: error: 'vx.scratch' op in shared memory with threads-per-block > 1 needs a byte-sized integer or float element type, got 'i1'
+// CHIP: error: convert-vx-to-gpu: chip 'gfx90a' is not an NVIDIA chip that LLVM 22 knows
+// COMPLEX: error: 'vx.scratch' op in shared memory needs integers, floats or index, or vectors of byte-sized ones, got 'complex<f32>'
+// BUDGET: error: 'vx.spawn' op needs 1048576 bytes of shared memory per CTA (32 instances per CTA x 32768 bytes of smem scratch per instance), more than the 232432 bytes of dynamic shared memory that any chip gives a CTA
 func.func @flags() {
   vx.spawn on tensor_core grid [4] semantics [parallel] {
-    %s = vx.scratch smem : memref<4xi1>
+    %s = vx.scratch smem : memref<4xcomplex<f32>>
+  }
+  return
+}
+
+// -----
+
+func.func @budget(%out: memref<64xf32>) {
+  vx.spawn on tensor_core grid [64] semantics [parallel] {
+    %s = vx.scratch smem : memref<8192xf32>
   }
   return
 }

@@ -104,3 +104,28 @@ func.func @double_buffered(%a: memref<16xf32>) {
   }
   return
 }
+
+// Affine ops in a body become scf, arith and memref ops before the spawn is
+// lowered: the grid indices become loop induction variables, which are no
+// affine dimensions or symbols.
+// CHECK-LABEL: func @affine_body
+// CHECK: scf.parallel (%[[B:.*]], %[[T:.*]]) =
+// CHECK-NOT: affine.
+// CHECK: %[[ROW:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK: %[[L:.*]] = arith.addi %[[ROW]], %[[T]] : index
+// CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[L]]]
+// CHECK: scf.for
+// CHECK: %[[ROW2:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK: %[[L2:.*]] = arith.addi %[[ROW2]], %[[T]] : index
+// CHECK: memref.store %[[X]], %{{.*}}[%[[L2]]]
+func.func @affine_body(%x: memref<64xf32>, %y: memref<64xf32>) {
+  vx.spawn on tensor_core grid [8, 8] semantics [parallel, parallel] {
+    %b = vx.grid_index 0
+    %t = vx.grid_index 1
+    %v = affine.load %x[%b * 8 + %t] : memref<64xf32>
+    affine.for %k = 0 to 2 {
+      affine.store %v, %y[%b * 8 + %t] : memref<64xf32>
+    }
+  }
+  return
+}

@@ -50,6 +50,33 @@ func.func @omitted_semantics() {
   return
 }
 
+// The CTA size of a spawn whose body has thread loops: printed after the
+// semantics when present, absent from the generic form otherwise.
+// CHECK-LABEL: func @threads
+// CHECK: vx.spawn on tensor_core grid [%{{.*}}] semantics [parallel] threads 256 {
+// CHECK: scf.parallel
+// CHECK: vx.spawn on host grid [2, 3] semantics [arbitrary, arbitrary] threads 1 {
+// CHECK: vx.spawn on tensor_core grid [4] semantics [parallel] threads 1024 {
+// GENERIC-LABEL: sym_name = "threads"
+// GENERIC: "vx.spawn"(%{{.*}}) <{semantics = [#vx.semantics<parallel>], static_grid = array<i64: -9223372036854775808>, threads = 256 : i64, topology = #vx.topology<tensor_core>}>
+func.func @threads(%rows: index, %x: memref<?x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [%rows] semantics [parallel] threads 256 {
+    %r = vx.grid_index 0
+    scf.parallel (%col) = (%c0) to (%c1024) step (%c1) {
+      memref.store %zero, %x[%r, %col] : memref<?x1024xf32>
+    }
+  }
+  vx.spawn on host grid [2, 3] threads 1 {
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] threads 1024 {
+  }
+  return
+}
+
 // CHECK-LABEL: func @six_dims
 // CHECK: vx.spawn on tensor_core grid [2, %{{.*}}, 3, 1, %{{.*}}, 5] semantics [parallel, arbitrary, parallel, arbitrary, parallel, parallel]
 // CHECK: vx.grid_index 5
@@ -114,5 +141,31 @@ func.func @nested_query(%a: memref<4x4xindex>) {
 // CHECK: attrs = [#vx.topology<host>, #vx.topology<tensor_core>, #vx.topology<tensor_core5>, #vx.semantics<parallel>, #vx.semantics<arbitrary>, #vx.memory<private>, #vx.memory<smem>]
 // CHECK-SAME: token_type = !vx.token
 func.func @attributes() attributes {attrs = [#vx.topology<host>, #vx.topology<tensor_core>, #vx.topology<tensor_core5>, #vx.semantics<parallel>, #vx.semantics<arbitrary>, #vx.memory<private>, #vx.memory<smem>], token_type = !vx.token} {
+  return
+}
+
+// Scratch chosen by an scf.if, or carried by an scf.for, stays in the body:
+// no escape.
+// CHECK-LABEL: func @scratch_through_regions
+// CHECK: scf.if
+// CHECK: scf.yield %{{.*}} : memref<4xf32>
+// CHECK: scf.for
+func.func @scratch_through_regions(%a: memref<4xf32>, %c: i1, %n: index) {
+  vx.spawn on tensor_core grid [2] semantics [arbitrary] {
+    %s1 = vx.scratch : memref<4xf32>
+    %s2 = vx.scratch : memref<4xf32>
+    %pick = scf.if %c -> memref<4xf32> {
+      scf.yield %s1 : memref<4xf32>
+    } else {
+      scf.yield %s2 : memref<4xf32>
+    }
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%b = %pick) -> memref<4xf32> {
+      scf.yield %s2 : memref<4xf32>
+    }
+    %x = memref.load %last[%c0] : memref<4xf32>
+    memref.store %x, %a[%c0] : memref<4xf32>
+  }
   return
 }

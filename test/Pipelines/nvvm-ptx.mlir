@@ -26,7 +26,7 @@
 
 // FORMAT: vx-to-ptx: format must be 'isa', 'bin' or 'fatbin', got 'elf'
 // TOOLKIT: vx-to-ptx: no CUDA toolkit with bin/ptxas and nvvm/libdevice/libdevice.10.bc found (tried {{.*}}fake-cuda); set CUDA_HOME
-// CHIP: vx-to-nvvm: chip must be an NVIDIA chip such as 'sm_90' or 'sm_100a', got '90'
+// CHIP: vx-to-nvvm: chip '90' is not an NVIDIA chip that LLVM 22 knows
 // HOPPER: error: 'vx.spawn' op on 'tensor_core5' needs a Blackwell chip (sm_100 or newer), got 'sm_90'
 // BLACKWELL: gpu.module @blackwell_kernel [#nvvm.target<chip = "sm_100", features = "+ptx86">]
 func.func @blackwell(%a: memref<8xf32>, %v: f32) {

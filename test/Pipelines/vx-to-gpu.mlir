@@ -103,15 +103,22 @@ func.func @five_parallel(%a: memref<2x3x4x5x6xf32>, %v: f32) {
   return
 }
 
-// A dynamic grid: the launch is skipped when empty, capped at the limit of
-// x, and the kernel loops grid-stride over the folded instances.
+// A dynamic grid: sizes are clamped at 0 (a negative size runs nothing);
+// the launch is skipped when empty or when the product overflows (after an
+// assertion that says so), capped at the limit of x, and the kernel loops
+// grid-stride over the folded instances.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: %[[N:[^:]*]]: index, %[[M:[^:]*]]: index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[MAXX:.*]] = arith.constant 2147483647 : index
-// CHECK: %[[TOTAL:.*]] = arith.muli %[[N]], %[[M]] : index
-// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ugt, %[[TOTAL]], %[[C0]] : index
-// CHECK: scf.if %[[NONEMPTY]]
+// CHECK-DAG: %[[N0:.*]] = arith.maxsi %[[N]], %[[C0]] : index
+// CHECK-DAG: %[[M0:.*]] = arith.maxsi %[[M]], %[[C0]] : index
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[N0]], %[[M0]] : index
+// CHECK: %[[BACK:.*]] = arith.divui %[[TOTAL]]
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ne, %[[TOTAL]], %[[C0]] : index
+// CHECK: cf.assert %[[FITS:.*]], "vx.spawn at {{.*}}vx-to-gpu.mlir:[[# @LINE + 10]]:3: the product of the parallel grid sizes exceeds 2^63-1, so the GPU mapping cannot count its instances; nothing is launched"
+// CHECK: %[[LAUNCH:.*]] = arith.andi %[[NONEMPTY]], %[[FITS]] : i1
+// CHECK: scf.if %[[LAUNCH]]
 // CHECK: %[[GRIDX:.*]] = arith.minui %[[TOTAL]], %[[MAXX]] : index
 // CHECK: gpu.launch_func @dynamic_kernel::@dynamic_kernel blocks in (%[[GRIDX]],
 // CHECK-LABEL: gpu.func @dynamic_kernel
@@ -163,7 +170,8 @@ func.func @host(%a: memref<8xf32>, %v: f32) {
 // CHECK-LABEL: func.func @six_d
 // CHECK-SAME: %[[M:[^:]*]]: index)
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
-// CHECK: %[[TOTAL:.*]] = arith.muli %[[M]], %[[C6]] : index
+// CHECK-DAG: %[[M0:.*]] = arith.maxsi %[[M]]
+// CHECK: %[[TOTAL:.*]] = arith.muli %[[M0]], %[[C6]] : index
 // CHECK: scf.if
 // CHECK: %[[GRIDX:.*]] = arith.minui %[[TOTAL]]
 // CHECK: gpu.launch_func @six_d_kernel::@six_d_kernel blocks in (%[[GRIDX]],
@@ -185,6 +193,26 @@ func.func @six_d(%a: memref<?xf32>, %v: f32, %n: index, %m: index) {
     %r1 = arith.muli %a0, %m : index
     %a1 = arith.addi %r1, %i4 : index
     memref.store %v, %a[%a1] : memref<?xf32>
+  }
+  return
+}
+
+// Two spawns in one function: each kernel is named as its module, uniquely.
+// CHECK-LABEL: func.func @two_spawns
+// CHECK: gpu.launch_func @two_spawns_kernel::@two_spawns_kernel
+// CHECK: gpu.launch_func @two_spawns_kernel_0::@two_spawns_kernel_0
+// CHECK: gpu.module @two_spawns_kernel
+// CHECK: gpu.func @two_spawns_kernel(
+// CHECK: gpu.module @two_spawns_kernel_0
+// CHECK: gpu.func @two_spawns_kernel_0(
+func.func @two_spawns(%a: memref<8xf32>, %v: f32) {
+  vx.spawn on tensor_core grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
+  vx.spawn on tensor_core grid [4] semantics [parallel] {
+    %i = vx.grid_index 0
+    memref.store %v, %a[%i] : memref<8xf32>
   }
   return
 }

@@ -455,3 +455,24 @@ func.func @read_before_guarded_await(%a: memref<4xf32>, %out: memref<2x4xf32>) {
   }
   return
 }
+
+// -----
+
+// A token through scf.while is one error: the await of the loop's result is
+// not also "awaited more than once".
+func.func @token_through_while(%a: memref<4xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %tile = vx.scratch smem : memref<4xf32>
+    %t0 = vx.transfer_async %a to %tile : memref<4xf32> to memref<4xf32>
+    // expected-error @below {{tokens cannot be followed through 'scf.while'; await them with 'vx.await' or carry them through 'scf.for' and 'scf.if'}}
+    %r = scf.while (%t = %t0) : (!vx.token) -> !vx.token {
+      %c = arith.constant false
+      scf.condition(%c) %t : !vx.token
+    } do {
+    ^bb0(%t: !vx.token):
+      scf.yield %t : !vx.token
+    }
+    vx.await %r
+  }
+  return
+}

@@ -141,8 +141,13 @@ struct AnalysisBudget {
   /// Captured scalars over which a collision is checked to hold for every
   /// value.
   unsigned maxUniversalColumns = 4;
-  /// Integer samples (the costly step) of all the queries of one spawn.
+  /// Integer samples (the costly step) of all the queries of one spawn, in
+  /// units: a sample with wrap-around coefficients (beyond 2^32) over c
+  /// columns costs 2^(c - 6) from 7 columns on, any other one 1.
   unsigned maxSamples = 150;
+  /// Columns of one sampled system with wrap-around coefficients (after
+  /// unit equalities are eliminated).
+  unsigned maxSampleColumns = 10;
 };
 
 /// How the two executions of a query are related.

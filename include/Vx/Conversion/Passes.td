@@ -23,7 +23,8 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
     Example: `vx-opt --convert-vx-to-scf="reverse-parallel=true"`.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
-                           "scf::SCFDialect", "ub::UBDialect"];
+                           "scf::SCFDialect", "ub::UBDialect",
+                           "vector::VectorDialect"];
   let options = [
     Option<"reverseParallel", "reverse-parallel", "bool", "false",
            "Iterate the parallel dimensions from last to first">
@@ -40,32 +41,43 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     dimension is launch dimension x, y, z in that order. Otherwise the
     parallel dimensions are folded into launch dimension x and recovered in
     the kernel by delinearization, looping grid-stride where the total can
-    exceed the limit of x (and skipping the launch when it is 0). A spawn
-    without parallel dimensions is a 1x1x1 launch.
+    exceed the limit of x. Dynamic sizes are clamped at 0 (a size <= 0 runs
+    no instance): the launch is skipped when the total is 0, and when the
+    product of the sizes exceeds 2^63-1 a `cf.assert` stops the program with
+    a message naming the spawn and nothing is launched. A spawn without
+    parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
+    module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
     Arbitrary dimensions stay an `scf.for` nest inside the kernel. One grid
     instance runs per CTA; `threads-per-block=N` spreads the innermost
     parallel dimension over N threads with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
-    (`private`) or a workgroup attribution of the launch (`smem`, one slice
-    per thread), seen through a `memref.memory_space_cast` so that its type
-    is unchanged. A transfer from global memory into `smem` scratch becomes
-    cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or 16-byte chunks,
-    gathered by one `nvgpu.device_async_create_group`) and its await an
-    `nvgpu.device_async_wait` in place; other transfers and `memref.copy`
-    become loop copies, with a remark saying why. An op that cannot run on the device (allocation, a call to a
-    host function, an op of a host-only dialect) is an error that names it.
-    With `chip` set, a `tensor_core5` spawn needs sm_100 or newer.
+    (`private`) or a view of the launch's dynamic shared memory (`smem`, one
+    16-byte aligned slice per thread and scratch), seen through a
+    `memref.memory_space_cast` so that its type is unchanged; the CTA's total
+    is checked against the chip's limit (227 KiB on sm_90). Affine ops in
+    spawn bodies are lowered first (grid indices become values that are no
+    affine dimensions or symbols). A transfer from global memory into
+    `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
+    8- or 16-byte chunks, gathered by one `nvgpu.device_async_create_group`)
+    and its await an `nvgpu.device_async_wait` in place, from sm_80 on;
+    other transfers and `memref.copy` become loop copies, with a remark
+    saying why. An op that cannot run on the device or would not lower on
+    every route (allocation, a call, an op of a host-only or GPU-only
+    dialect, tensors, and the few ops no route lowers) is an error that
+    names it. With `chip` set (checked against LLVM's NVPTX chips), a
+    `tensor_core5` spawn needs sm_100 or newer.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
-                           "gpu::GPUDialect", "memref::MemRefDialect",
+                           "cf::ControlFlowDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect",
                            "nvgpu::NVGPUDialect", "scf::SCFDialect",
-                           "ub::UBDialect"];
+                           "ub::UBDialect", "vector::VectorDialect"];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "unsigned", "1",
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "1",
            "Threads per CTA along the innermost parallel dimension (1-1024)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">
@@ -73,24 +85,49 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
 }
 
 def ConvertGPULaunchToSCF : Pass<"convert-gpu-launch-to-scf"> {
-  let summary = "Run gpu.launch on the CPU: blocks and threads as loops";
+  let summary = "Run gpu.launch on the CPU: blocks as loops, threads in phases";
   let description = [{
-    Replaces each `gpu.launch` by an `scf.parallel` over its blocks around
-    an `scf.for` nest over its threads (x innermost), with workgroup
-    attributions allocated once per block. cp.async copies
+    Replaces each `gpu.launch` by an `scf.parallel` over its blocks in which
+    the threads of a block run phase by phase, so that a GPU mapping,
+    barriers and warp shuffles included, is checked on numbers. This is how
+    `--vx-to-llvm="via-gpu=true"` runs device spawns.
+
+    The launch body is split into phases: a `gpu.barrier` ends one, a
+    `gpu.shuffle` starts one, and an `scf.for`, `scf.if`, `scf.index_switch`
+    or `scf.while` with a barrier or a shuffle inside keeps its structure
+    (bounds, condition or selector taken from thread 0) with its regions
+    split in turn. Each phase is an `scf.for` nest over the threads of the
+    block (x fastest). A value that lives from one phase into a later one is
+    kept per thread: scalars and vectors (also the iter_args and results of
+    a split op) in a buffer of one element per thread, allocated per block;
+    constants and other pure ops (views of memrefs) computed again where
+    they are used; static `memref.alloca`s in a phase one slice per thread of
+    a buffer per block. A shuffle reads its partner's value (lane `k ^ o`,
+    `k + o`, `k - o` or `o` of a warp of 32 threads in x-fastest order) from
+    that buffer; outside the first `width` lanes or the block, `valid` is
+    false and the thread gets its own value, as on NVIDIA GPUs.
+
+    Every barrier and shuffle must be reached by all threads of the block:
+    a bound, condition or selector around it that may differ between threads
+    (it depends on a thread or lane id, on memory that is per thread, on an
+    atomic, or on a load from such an address) is an error naming both ops.
+    Workgroup attributions and dynamic shared memory
+    (`gpu.dynamic_shared_memory`, sized by the launch) are one buffer per
+    block. cp.async copies
     (`nvgpu.device_async_copy`) complete where they are issued, so their
-    groups and waits disappear and their tokens become `i1`. The launch body
-    must not contain a `gpu.barrier` when a block has more than one thread. This is how
-    `--vx-to-llvm="via-gpu=true"` checks the grid mapping of the GPU path on
-    numbers.
+    groups and waits disappear and their tokens become `i1`.
+
+    `reverse-parallel=true` runs the blocks, and the threads of each phase,
+    from the last to the first: a kernel whose numbers change under it is
+    missing a barrier or is order-dependent.
 
     Example: `vx-opt --convert-vx-to-gpu --convert-gpu-launch-to-scf`.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
                            "scf::SCFDialect"];
   let options = [
-    Option<"reverseBlocks", "reverse-blocks", "bool", "false",
-           "Iterate the blocks from last to first">
+    Option<"reverseParallel", "reverse-parallel", "bool", "false",
+           "Run the blocks, and the threads of each phase, from last to first">
   ];
 }
 

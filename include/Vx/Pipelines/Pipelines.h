@@ -45,7 +45,7 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   OptionalOption<bool> openmp;
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;
-  OptionalOption<unsigned> threadsPerBlock;
+  OptionalOption<int64_t> threadsPerBlock;
   OptionalOption<std::string> chip;
   OptionalOption<std::string> features;
   OptionalOption<std::string> format;
@@ -58,6 +58,11 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
 
   Stage stage;
 };
+
+/// Parses `text` (pipeline-option syntax, `name=value ...`) into `options`;
+/// on failure `error` says which options and why, and nothing is printed.
+LogicalResult parseVxPipelineOptions(VxPipelineOptions &options,
+                                     StringRef text, std::string &error);
 
 /// The option names that `stage` takes, in declaration order.
 SmallVector<StringRef> getStageOptionNames(Stage stage);

@@ -21,9 +21,28 @@ namespace vx {
 /// The SM number of an NVIDIA chip name (sm_90, sm_90a, sm_100f, ...).
 std::optional<unsigned> getSMNumber(StringRef chip);
 
-/// The lowest PTX ISA version, as an NVPTX feature (`+ptx80`), that both
-/// LLVM 22 and the CUDA toolkit accept for SM number `smNumber`.
-StringRef getDefaultPTXFeatures(unsigned smNumber);
+/// Checks `chip` against the processors of LLVM 22's NVPTX target, and
+/// `features` (comma-separated `+name` or `-name`; may be empty) against its
+/// features and the lowest PTX version the chip takes. On failure `error`
+/// says why and what is valid; nothing is printed.
+LogicalResult checkNVPTXTarget(StringRef chip, StringRef features,
+                               std::string &error);
+
+/// The PTX ISA version, as an NVPTX feature (`+ptx80`), that Vx uses for
+/// `chip` (checked by checkNVPTXTarget): the lowest that LLVM 22 accepts
+/// for it, and at least 8.0.
+std::string getDefaultPTXFeatures(StringRef chip);
+
+/// Checks that the ptxas of the CUDA toolkit at `toolkit` assembles for
+/// `chip` (the chips its `--help` lists, asked once per process and
+/// toolkit). On failure `error` says why and lists the chips it takes.
+LogicalResult checkPtxasChip(StringRef toolkit, StringRef chip,
+                             std::string &error);
+
+/// The most shared memory, in bytes, that one CTA may use on a chip of SM
+/// number `smNumber` (the opt-in limit of dynamic shared memory: 227 KiB
+/// on sm_90 and sm_100).
+int64_t getMaxSharedMemoryPerBlock(unsigned smNumber);
 
 /// The CUDA toolkit that gpu-module-to-binary takes ptxas and libdevice
 /// from: CUDA_HOME when set, else the first of the toolkit of the ptxas on

@@ -117,4 +117,80 @@ def VxNoAliasKernelArguments : Pass<"vx-noalias-kernel-arguments"> {
   }];
 }
 
+def VxScopeLoopAllocas : Pass<"vx-scope-loop-allocas"> {
+  let summary = "Release each loop iteration's stack allocations at its end";
+  let description = [{
+    `scf.for`, `scf.parallel` and `scf.forall` are automatic allocation
+    scopes: a `memref.alloca` in a loop body lives for one iteration. The
+    lowering to control flow does not keep that (an alloca in a loop block
+    grows the stack at every iteration), so this pass saves the stack
+    pointer at the start of each such body (`llvm.intr.stacksave`) and
+    restores it at the end (`llvm.intr.stackrestore`), what a
+    `memref.alloca_scope` lowers to. Spawns lowered to loops put
+    per-instance scratch in loop bodies: without this, a grid of 4096
+    instances with a 16 KB scratch would need 64 MB of stack on the CPU.
+    Allocas in nested automatic allocation scopes are theirs.
+
+    Example: `scf.for %i = ... { %a = memref.alloca() ... }` becomes
+    `scf.for %i = ... { %s = llvm.intr.stacksave : !llvm.ptr
+    %a = memref.alloca() ... llvm.intr.stackrestore %s : !llvm.ptr }`.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
+def VxCheckLowered : Pass<"vx-check-lowered", "ModuleOp"> {
+  let summary = "Fail, naming it, on the first op a pipeline left unlowered";
+  let description = [{
+    The last pass of every Vx pipeline: the output of a stage may hold only
+    the ops of `dialects` (dialect names such as `llvm`, or op names such as
+    `gpu.launch_func`; `builtin.module` always). With no `dialects`, any op
+    but those of the vx dialect may remain. `builtin.unrealized_conversion_cast`
+    is never a lowered op. A conversion that gives up on an op leaves it
+    behind without an error; this check turns that into an error naming the
+    op and the stage, instead of output that fails later or lies.
+
+    Example: `vx-opt --vx-check-lowered="stage=llvm dialects=llvm"`.
+  }];
+  let options = [
+    Option<"stage", "stage", "std::string", "\"\"",
+           "The stage the diagnostic names">,
+    ListOption<"dialects", "dialects", "std::string",
+               "The dialects and ops the output may hold (default: any but "
+               "vx)">
+  ];
+}
+
+def VxPrepareOpenMP : Pass<"vx-prepare-openmp"> {
+  let summary = "Run nested and reducing scf.parallel loops sequentially";
+  let description = [{
+    Before `convert-scf-to-openmp`: every `scf.parallel` nested in another
+    `scf.parallel`, or with reductions, becomes a sequential `scf.for` nest
+    with its reductions applied in order. OpenMP then runs the outer loops
+    (the parallel dimensions of spawns) on its threads, without nested
+    parallel regions, and without the reductions that
+    `convert-scf-to-openmp` cannot express (any but a single arithmetic op)
+    failing the pipeline.
+
+    Example: `vx-opt --vx-prepare-openmp --convert-scf-to-openmp`.
+  }];
+  let dependentDialects = ["scf::SCFDialect"];
+}
+
+def VxLowerOpenMPScopes : Pass<"vx-lower-openmp-scopes", "ModuleOp"> {
+  let summary = "Lower the allocation scopes of OpenMP loop bodies to LLVM";
+  let description = [{
+    After `convert-scf-to-openmp`: each `memref.alloca_scope` directly in
+    an OpenMP op (the one that pass wraps each loop body in, so that the
+    body's allocas are freed per iteration) becomes a stack save and
+    restore around its inlined body. Its region must be one block, so it is
+    lowered before `convert-scf-to-cf` lowers the control flow inside it;
+    the other memref ops stay for `finalize-memref-to-llvm`, which runs
+    after that (ops such as `memref.generic_atomic_rmw` add blocks, which an
+    scf region around them could not hold).
+
+    Example: `vx-opt --convert-scf-to-openmp --vx-lower-openmp-scopes`.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 #endif // VX_TRANSFORMS_PASSES

@@ -1,20 +1,20 @@
 //===- VxModule.cpp - The vx._vx Python extension -------------------------===//
 //
 // The C++ half of the `vx` package: parsing, pass pipelines, the launch and
-// binary queries, and CPU execution through the MLIR ExecutionEngine. The
+// binary queries, and the object files of compiled libraries. The
 // pure-Python half (python/vx) turns keyword options into pipeline options,
-// checks call arguments, and raises vx.VxError from the diagnostics that
-// these functions collect.
+// links and loads libraries, checks call arguments, and raises vx.VxError
+// from the diagnostics that these functions collect.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/InitAll.h"
+#include "Vx/Target/CUDA.h"
+#include "Vx/Target/Library.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
@@ -23,15 +23,11 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/TargetSelect.h"
 
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <deque>
+#include <map>
 #include <optional>
 
 namespace py = pybind11;
@@ -182,46 +178,6 @@ py::tuple describeType(Type type) {
   return py::make_tuple("memref", printed, element, shape, strides, offset);
 }
 
-/// Storage for the arguments of one packed call: each argument's value (or
-/// memref descriptor) and the pointers that the packed interface takes.
-class PackedArguments {
-public:
-  void addMemRef(py::array array, int64_t offset) {
-    int64_t rank = array.ndim();
-    std::vector<int64_t> &descriptor = descriptors.emplace_back(3 + 2 * rank);
-    char *data = static_cast<char *>(array.mutable_data());
-    // The descriptor's aligned pointer plus its offset addresses element 0.
-    descriptor[0] = reinterpret_cast<int64_t>(data);
-    descriptor[1] = reinterpret_cast<int64_t>(data - offset * array.itemsize());
-    descriptor[2] = offset;
-    for (int64_t dim = 0; dim < rank; ++dim) {
-      descriptor[3 + dim] = array.shape(dim);
-      descriptor[3 + rank + dim] = array.strides(dim) / array.itemsize();
-    }
-    int64_t *&pointer = descriptorPointers.emplace_back(descriptor.data());
-    pointers.push_back(&pointer);
-  }
-
-  /// A scalar as the bits of its value in the low bytes of a 64-bit slot
-  /// (the hosts we JIT for are little-endian).
-  void addScalar(uint64_t bits) { pointers.push_back(&scalars.emplace_back(bits)); }
-
-  /// The pointer array; `result`, if any, receives a scalar result.
-  SmallVector<void *> getPointers(uint64_t *result) {
-    SmallVector<void *> all(pointers);
-    if (result)
-      all.push_back(result);
-    return all;
-  }
-
-private:
-  // Deques keep the addresses stable as arguments are added.
-  std::deque<std::vector<int64_t>> descriptors;
-  std::deque<int64_t *> descriptorPointers;
-  std::deque<uint64_t> scalars;
-  SmallVector<void *> pointers;
-};
-
 /// A module owned by Python.
 class PyModule {
 public:
@@ -264,18 +220,20 @@ public:
     return count;
   }
 
-  /// (kernel, (gx, gy, gz), (bx, by, bz)) per gpu.launch_func, in order.
+  /// (kernel, (gx, gy, gz), (bx, by, bz), location) per gpu.launch_func, in
+  /// order; the kernel is named by its gpu.module, as the PTX of ptx() is.
   py::list launches() {
     py::list result;
     module->walk([&](gpu::LaunchFuncOp launch) {
       gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
       gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
       result.append(py::make_tuple(
-          launch.getKernelName().str(),
+          launch.getKernelModuleName().str(),
           py::make_tuple(getConstantDim(grid.x), getConstantDim(grid.y),
                          getConstantDim(grid.z)),
           py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
-                         getConstantDim(block.z))));
+                         getConstantDim(block.z)),
+          formatLocation(launch.getLoc())));
     });
     return result;
   }
@@ -307,74 +265,58 @@ public:
     return {arguments, results};
   }
 
-  /// Lowers a copy with `pipeline` and calls @name with `arguments`, which
-  /// vx.run has checked against the signature: ("memref", array, offset) or
-  /// ("scalar", bits). Returns the bits of the scalar result, if any.
-  py::object execute(const std::string &name, const std::string &pipeline,
-                     const py::list &arguments,
-                     const std::vector<std::string> &sharedLibraries) {
+  /// The public functions with a body, in order: what a library exports.
+  std::vector<std::string> publicFunctions() {
+    std::vector<std::string> names;
+    for (auto function : module->getOps<func::FuncOp>())
+      if (function.isPublic() && !function.isExternal())
+        names.push_back(function.getSymName().str());
+    return names;
+  }
+
+  /// A copy in which only the functions `names` stay public, and what they
+  /// do not reach is removed.
+  PyModule keepOnly(const std::vector<std::string> &names) {
     OwningOpRef<ModuleOp> copy = module->clone();
-    func::FuncOp function = lookupFunction(name, *copy);
-    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      UnitAttr::get(getContext()));
-    bool hasResult = function.getNumResults() == 1;
-    runPipelineOn(*copy, pipeline);
+    for (const std::string &name : names)
+      lookupFunction(name, *copy);
+    for (auto function : copy->getOps<func::FuncOp>())
+      if (!llvm::is_contained(names, function.getSymName()))
+        function.setPrivate();
+    runPipelineOn(*copy, "builtin.module(symbol-dce)");
+    return PyModule(std::move(copy));
+  }
 
-    static bool nativeTargetReady = [] {
-      llvm::InitializeNativeTarget();
-      llvm::InitializeNativeTargetAsmPrinter();
-      return true;
-    }();
-    (void)nativeTargetReady;
-
+  /// Raises where host code accesses memrefs, which a CUDA library's
+  /// callers fill with device pointers.
+  void verifyHostCodeForDevices() {
     DiagnosticCollector diagnostics(getContext());
-    ExecutionEngineOptions options;
-    SmallVector<StringRef> libraries(sharedLibraries.begin(),
-                                     sharedLibraries.end());
-    options.sharedLibPaths = libraries;
-    std::function<llvm::Error(llvm::Module *)> optimize =
-        makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                  /*targetMachine=*/nullptr);
-    options.transformer = optimize;
-    auto engine = ExecutionEngine::create(*copy, options);
-    if (!engine)
-      diagnostics.fail("could not JIT-compile the module: " +
-                       llvm::toString(engine.takeError()));
-    // The JIT would report an unresolved function only on stderr: name it.
-    SmallVector<std::string> unresolved;
-    copy->walk([&](LLVM::LLVMFuncOp declaration) {
-      if (declaration.isExternal() &&
-          !llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
-              declaration.getSymName().str()))
-        unresolved.push_back("@" + declaration.getSymName().str());
-    });
-    if (!unresolved.empty())
-      diagnostics.fail("@" + name + " needs " + llvm::join(unresolved, ", ") +
-                       ", which neither the module nor the libraries it runs "
-                       "with define");
+    if (failed(vx::verifyHostCodeLeavesMemRefsToDevices(module.get())))
+      diagnostics.fail("the module's host code cannot run with device memory");
+  }
 
-    PackedArguments packed;
-    for (py::handle argument : arguments) {
-      auto entry = argument.cast<py::tuple>();
-      if (entry[0].cast<std::string>() == "memref")
-        packed.addMemRef(entry[1].cast<py::array>(), entry[2].cast<int64_t>());
-      else
-        packed.addScalar(entry[1].cast<uint64_t>());
-    }
-    uint64_t result = 0;
-    SmallVector<void *> pointers =
-        packed.getPointers(hasResult ? &result : nullptr);
-    llvm::Error error = llvm::Error::success();
-    {
-      py::gil_scoped_release release;
-      error = (*engine)->invokePacked("_mlir_ciface_" + name, pointers);
-    }
-    if (error)
-      diagnostics.fail("could not call @" + name + ": " +
-                       llvm::toString(std::move(error)));
-    if (!hasResult)
-      return py::none();
-    return py::int_(result);
+  /// Lowers a copy with `pipeline`, with the C interface of `entryPoints`,
+  /// and compiles it to an object file for this CPU (`native`) or any of
+  /// its triple (Vx/Target/Library.h).
+  /// Returns (object bytes, [(external function, caller)], warnings).
+  py::tuple emitLibraryObject(const std::string &pipeline,
+                              const std::vector<std::string> &entryPoints,
+                              const std::string &metadata, bool native) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    for (const std::string &name : entryPoints)
+      lookupFunction(name, *copy)->setAttr(
+          LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+          UnitAttr::get(getContext()));
+    std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    DiagnosticCollector diagnostics(getContext());
+    FailureOr<vx::LibraryObject> object =
+        vx::emitLibraryObject(*copy, entryPoints, metadata,
+                              native ? vx::HostCPU::native
+                                     : vx::HostCPU::generic);
+    if (failed(object))
+      diagnostics.fail("could not compile the module for the host");
+    return py::make_tuple(py::bytes(object->object), object->externalCalls,
+                          warnings);
   }
 
 private:
@@ -437,8 +379,8 @@ std::string getStagePipeline(const std::string &stage,
     return failure();
   };
   OpPassManager pm("builtin.module");
-  if (failed(parsed.parseFromString(options)))
-    throw DiagnosedError{stage + ": invalid options '" + options + "'", {}};
+  if (failed(vx::parseVxPipelineOptions(parsed, options, error)))
+    throw DiagnosedError{stage + ": " + error, {}};
   if (failed(vx::buildVxPipeline(pm, parsed, fail)))
     throw DiagnosedError{stage + ": " + error, {}};
   std::string text;
@@ -481,9 +423,38 @@ PYBIND11_MODULE(_vx, m) {
       names.push_back(name.str());
     return names;
   });
+  // {option: default value as text}: the text says the option's kind
+  // (true/false, an integer, or a string), which vx checks arguments against
+  // before llvm::cl would print its own complaint.
+  m.def("stage_option_defaults", [](const std::string &stage) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    vx::VxPipelineOptions(getStage(stage)).print(os);
+    std::map<std::string, std::string> defaults;
+    SmallVector<StringRef> entries;
+    StringRef(text).trim("{} ").split(entries, ' ', /*MaxSplit=*/-1,
+                                      /*KeepEmpty=*/false);
+    for (StringRef entry : entries) {
+      auto [name, value] = entry.split('=');
+      defaults[name.str()] = value.str();
+    }
+    return defaults;
+  });
   m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
         py::arg("options"));
+  m.def("cuda_toolkit", [] {
+    std::string error;
+    std::optional<std::string> toolkit = vx::findCUDAToolkit(error);
+    return toolkit ? py::object(py::str(*toolkit)) : py::object(py::none());
+  });
   m.def("parse", &PyModule::parse, py::arg("text"), py::arg("filename"));
+  m.def(
+      "host_target",
+      [](bool native) {
+        return vx::getHostTargetDescription(native ? vx::HostCPU::native
+                                                   : vx::HostCPU::generic);
+      },
+      py::arg("native"));
 
   py::class_<PyModule>(m, "Module")
       .def("__str__", &PyModule::str)
@@ -493,7 +464,10 @@ PYBIND11_MODULE(_vx, m) {
       .def("launches", &PyModule::launches)
       .def("binaries", &PyModule::binaries)
       .def("signature", &PyModule::signature, py::arg("name"))
-      .def("execute", &PyModule::execute, py::arg("name"),
-           py::arg("pipeline"), py::arg("arguments"),
-           py::arg("shared_libraries"));
+      .def("public_functions", &PyModule::publicFunctions)
+      .def("keep_only", &PyModule::keepOnly, py::arg("names"))
+      .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
+      .def("emit_library_object", &PyModule::emitLibraryObject,
+           py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"),
+           py::arg("native"));
 }

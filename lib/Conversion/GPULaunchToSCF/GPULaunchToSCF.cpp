@@ -1,14 +1,15 @@
 //===- GPULaunchToSCF.cpp - Run gpu.launch on the CPU as loops ------------===//
 //
-// Blocks become an scf.parallel, threads an scf.for nest inside each block,
-// so the index arithmetic of a GPU mapping can be checked on the CPU. A
-// barrier cannot be honoured by sequential threads, so a launch with one is
-// refused unless its blocks have a single thread. cp.async copies complete
-// where they are issued.
+// Blocks become an scf.parallel; the threads of a block run phase by phase
+// between barriers and shuffles (ThreadPhases.h), so the index arithmetic
+// and the cooperation of a GPU mapping can be checked on the CPU. cp.async
+// copies complete where they are issued.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/GPULaunchToSCF/GPULaunchToSCF.h"
+
+#include "ThreadPhases.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -29,16 +31,18 @@ namespace vx {
 
 using namespace mlir;
 
-/// Whether every block of `launch` has exactly one thread.
-static bool hasSingleThreadBlocks(gpu::LaunchOp launch) {
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  return llvm::all_of(ArrayRef<Value>{block.x, block.y, block.z}, [](Value size) {
-    std::optional<int64_t> value = getConstantIntValue(size);
-    return value && *value == 1;
+/// The workgroup memory of `launch`: its workgroup attributions and the
+/// results of its gpu.dynamic_shared_memory ops.
+static SmallVector<Value> getWorkgroupBuffers(gpu::LaunchOp launch) {
+  SmallVector<Value> buffers(launch.getWorkgroupAttributions());
+  launch.getBody().walk([&](gpu::DynamicSharedMemoryOp dynamic) {
+    buffers.push_back(dynamic.getResult());
   });
+  return buffers;
 }
 
-/// Whether `launch` can run as loops; with `report`, says why not.
+/// Whether the ops of `launch` can run as loops, its threads aside; with
+/// `report`, says why not.
 static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
                                         bool report = true) {
   auto refuse = [&](Operation *op, const Twine &message) {
@@ -54,21 +58,22 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
     return refuse(launch, "with private attributions cannot run as loops");
   if (!launch.getBody().hasOneBlock())
     return refuse(launch, "with a multi-block body cannot run as loops");
-  bool singleThread = hasSingleThreadBlocks(launch);
   WalkResult result = launch.getBody().walk([&](Operation *op) {
-    if (isa<gpu::BarrierOp>(op) && !singleThread) {
-      (void)refuse(op, "cannot run on the CPU: blocks of more than one "
-                       "thread run their threads one after another");
-      return WalkResult::interrupt();
-    }
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op);
         copy && copy.getSrcElements()) {
       (void)refuse(op, "runs on the CPU only as a whole-chunk copy");
       return WalkResult::interrupt();
     }
+    if (isa<gpu::DynamicSharedMemoryOp>(op) &&
+        !launch.getDynamicSharedMemorySize()) {
+      (void)refuse(op, "reads dynamic shared memory, which the launch does "
+                       "not size");
+      return WalkResult::interrupt();
+    }
     if (isa<gpu::GPUDialect>(op->getDialect()) &&
-        !isa<gpu::BarrierOp, gpu::TerminatorOp, gpu::BlockIdOp,
-             gpu::ThreadIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op)) {
+        !isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::TerminatorOp,
+             gpu::BlockIdOp, gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GridDimOp,
+             gpu::BlockDimOp, gpu::DynamicSharedMemoryOp>(op)) {
       (void)refuse(op, "has no CPU execution");
       return WalkResult::interrupt();
     }
@@ -76,18 +81,27 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
   });
   if (result.wasInterrupted())
     return failure();
-  for (BlockArgument buffer : launch.getWorkgroupAttributions())
-    for (Operation *user : buffer.getUsers())
-      if (!isa<memref::ViewOp, memref::MemorySpaceCastOp>(user))
+  // Workgroup memory and its views in the workgroup space.
+  SmallVector<Value> workgroup = getWorkgroupBuffers(launch);
+  while (!workgroup.empty()) {
+    for (Operation *user : workgroup.pop_back_val().getUsers()) {
+      if (auto view = dyn_cast<memref::ViewOp>(user)) {
+        workgroup.push_back(view);
+        continue;
+      }
+      if (!isa<memref::MemorySpaceCastOp>(user))
         return refuse(user,
                       "uses workgroup memory directly; on the CPU only "
                       "'memref.view' and 'memref.memory_space_cast' of it "
                       "can run");
+    }
+  }
   return success();
 }
 
 static bool isRunnableOnCPU(gpu::LaunchOp launch) {
-  return succeeded(checkRunnableOnCPU(launch, /*report=*/false));
+  return succeeded(checkRunnableOnCPU(launch, /*report=*/false)) &&
+         succeeded(vx::checkThreadPhases(launch, /*report=*/false));
 }
 
 static MemRefType withoutMemorySpace(MemRefType type) {
@@ -119,13 +133,30 @@ static void replaceWorkgroupBuffer(RewriterBase &rewriter, Value workgroup,
   }
 }
 
+/// The alignment that a CPU buffer standing for the dynamic shared memory of
+/// `dynamicOps` needs: the ABI alignment of the elements of every view of
+/// it, and at least the 16 bytes that the GPU gives.
+static int64_t
+getViewAlignment(ArrayRef<gpu::DynamicSharedMemoryOp> dynamicOps) {
+  int64_t alignment = 16;
+  for (gpu::DynamicSharedMemoryOp dynamic : dynamicOps) {
+    DataLayout layout = DataLayout::closest(dynamic);
+    for (Operation *user : dynamic->getUsers())
+      if (auto view = dyn_cast<memref::ViewOp>(user))
+        alignment = std::max<int64_t>(
+            alignment,
+            layout.getTypeABIAlignment(view.getType().getElementType()));
+  }
+  return alignment;
+}
+
 namespace {
 
-/// A launch as loops: an scf.parallel over the blocks around an scf.for nest
-/// over the threads, x fastest.
+/// A launch as loops: an scf.parallel over the blocks, in which the threads
+/// of each block run phase by phase.
 struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
-  LaunchToLoops(MLIRContext *context, bool reverseBlocks)
-      : OpRewritePattern(context), reverseBlocks(reverseBlocks) {}
+  LaunchToLoops(MLIRContext *context, bool reverseParallel)
+      : OpRewritePattern(context), reverseParallel(reverseParallel) {}
 
   LogicalResult matchAndRewrite(gpu::LaunchOp launch,
                                 PatternRewriter &rewriter) const override {
@@ -136,14 +167,16 @@ struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     gpu::KernelDim3 gridSize = launch.getGridSizeOperandValues();
     gpu::KernelDim3 blockSize = launch.getBlockSizeOperandValues();
-    SmallVector<Value> grid = {gridSize.x, gridSize.y, gridSize.z};
-    SmallVector<Value> block = {blockSize.x, blockSize.y, blockSize.z};
+    vx::LaunchBlock block;
+    block.gridSizes = {gridSize.x, gridSize.y, gridSize.z};
+    block.blockSizes = {blockSize.x, blockSize.y, blockSize.z};
+    block.reverseThreads = reverseParallel;
     auto blocks = scf::ParallelOp::create(rewriter, loc, {zero, zero, zero},
-                                          grid, {one, one, one});
+                                          block.gridSizes, {one, one, one});
     rewriter.setInsertionPointToStart(blocks.getBody());
-    SmallVector<Value> blockIds = llvm::to_vector(blocks.getInductionVars());
-    if (reverseBlocks)
-      for (auto [id, size] : llvm::zip_equal(blockIds, grid)) {
+    block.ids = llvm::to_vector(blocks.getInductionVars());
+    if (reverseParallel)
+      for (auto [id, size] : llvm::zip_equal(block.ids, block.gridSizes)) {
         Value last = arith::SubIOp::create(rewriter, loc, size, one);
         id = arith::SubIOp::create(rewriter, loc, last, id);
       }
@@ -155,57 +188,33 @@ struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
       Value alloca = memref::AllocaOp::create(rewriter, loc, type);
       replaceWorkgroupBuffer(rewriter, buffer, alloca);
     }
+    if (Value bytes = launch.getDynamicSharedMemorySize()) {
+      // Dynamic shared memory: one byte buffer per block, aligned for every
+      // view of it (the host's vector loads may need more than the GPU's 16
+      // bytes).
+      SmallVector<gpu::DynamicSharedMemoryOp> dynamicOps;
+      launch.getBody().walk(
+          [&](gpu::DynamicSharedMemoryOp op) { dynamicOps.push_back(op); });
+      rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+      Value size = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(), bytes);
+      auto alloca = memref::AllocaOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
+          ValueRange{size}, ValueRange(),
+          rewriter.getI64IntegerAttr(getViewAlignment(dynamicOps)));
+      for (gpu::DynamicSharedMemoryOp dynamic : dynamicOps) {
+        replaceWorkgroupBuffer(rewriter, dynamic.getResult(), alloca);
+        rewriter.eraseOp(dynamic);
+      }
+    }
     rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
-
-    // Threads in x-fastest order: z outermost.
-    SmallVector<Value> threadIds(3);
-    for (int axis = 2; axis >= 0; --axis) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, block[axis], one);
-      threadIds[axis] = loop.getInductionVar();
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    }
-
-    Block &body = launch.getBody().front();
-    // Id and dimension ops (as opposed to the region arguments).
-    SmallVector<Operation *> queries;
-    body.walk([&](Operation *op) {
-      if (isa<gpu::BlockIdOp, gpu::ThreadIdOp, gpu::GridDimOp, gpu::BlockDimOp,
-              gpu::BarrierOp>(op))
-        queries.push_back(op);
-    });
-    for (Operation *op : queries) {
-      auto pick = [&](ArrayRef<Value> values, gpu::Dimension dim) {
-        rewriter.replaceOp(op, values[static_cast<unsigned>(dim)]);
-      };
-      if (auto id = dyn_cast<gpu::BlockIdOp>(op))
-        pick(blockIds, id.getDimension());
-      else if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
-        pick(threadIds, id.getDimension());
-      else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
-        pick(grid, dim.getDimension());
-      else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
-        pick(block, dim.getDimension());
-      else
-        rewriter.eraseOp(op); // A barrier among single-thread blocks.
-    }
-
-    // The region arguments: block ids, thread ids, grid and block sizes;
-    // the workgroup buffers have no uses left.
-    SmallVector<Value> argValues;
-    for (ArrayRef<Value> values : {ArrayRef<Value>(blockIds),
-                                   ArrayRef<Value>(threadIds),
-                                   ArrayRef<Value>(grid),
-                                   ArrayRef<Value>(block)})
-      llvm::append_range(argValues, values);
-    argValues.resize(body.getNumArguments());
-    rewriter.eraseOp(body.getTerminator());
-    rewriter.inlineBlockBefore(&body, rewriter.getInsertionBlock(),
-                               rewriter.getInsertionPoint(), argValues);
+    vx::emitThreadPhases(rewriter, launch, block);
     rewriter.eraseOp(launch);
     return success();
   }
 
-  bool reverseBlocks;
+  bool reverseParallel;
 };
 
 /// A cp.async chunk as the copy it completes: its elements one by one, into
@@ -299,8 +308,14 @@ struct ConvertGPULaunchToSCFPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(asyncPatterns))))
       return signalPassFailure();
+    // After the async copies, whose tokens (now i1) may live across phases.
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      runnable &= succeeded(vx::checkThreadPhases(launch, /*report=*/true));
+    });
+    if (!runnable)
+      return signalPassFailure();
     RewritePatternSet launchPatterns(context);
-    vx::populateGPULaunchToSCFPatterns(launchPatterns, reverseBlocks);
+    vx::populateGPULaunchToSCFPatterns(launchPatterns, reverseParallel);
     walkAndApplyPatterns(getOperation(), std::move(launchPatterns));
   }
 };
@@ -308,8 +323,8 @@ struct ConvertGPULaunchToSCFPass
 } // namespace
 
 void vx::populateGPULaunchToSCFPatterns(RewritePatternSet &patterns,
-                                        bool reverseBlocks) {
-  patterns.add<LaunchToLoops>(patterns.getContext(), reverseBlocks);
+                                        bool reverseParallel) {
+  patterns.add<LaunchToLoops>(patterns.getContext(), reverseParallel);
 }
 
 void vx::populateAsyncCopiesToSCFConversionPatterns(

@@ -17,13 +17,22 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <memory>
 
 namespace mlir {
 namespace vx {
@@ -39,9 +48,10 @@ using namespace mlir::vx;
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
-/// Per-thread slices of shared scratch start at this alignment, the widest
-/// access (16-byte vectors and cp.async chunks).
-static constexpr int64_t kSmemSliceAlignment = 16;
+/// Every smem buffer starts at a multiple of this many bytes in the CTA's
+/// dynamic shared memory (whose base has this alignment on the GPU): the
+/// widest shared-memory access (16-byte vectors and cp.async chunks).
+static constexpr int64_t kSmemAlignment = 16;
 
 bool vx::isInDeviceCode(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
@@ -54,34 +64,146 @@ bool vx::isInDeviceCode(Operation *op) {
   return false;
 }
 
-static int64_t byteSize(MemRefType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+/// The bytes one element of `type` takes in memory and its alignment, as
+/// LLVM lays it out (NVPTX and the host alike), for the element types that
+/// smem scratch may have: integers and floats of 1 to 8 bits or a power of
+/// two, index, and vectors of the byte-sized ones.
+static std::optional<std::pair<int64_t, int64_t>> getElementLayout(Type type) {
+  auto scalarBytes = [](Type scalar) -> std::optional<int64_t> {
+    if (scalar.isIndex())
+      return 8;
+    if (!scalar.isIntOrFloat())
+      return std::nullopt;
+    unsigned width = scalar.getIntOrFloatBitWidth();
+    if (width <= 8)
+      return 1;
+    if (!llvm::isPowerOf2_32(width))
+      return std::nullopt;
+    return width / 8;
+  };
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector) {
+    std::optional<int64_t> bytes = scalarBytes(type);
+    if (!bytes)
+      return std::nullopt;
+    return std::make_pair(*bytes, *bytes);
+  }
+  std::optional<int64_t> elementBytes = scalarBytes(vector.getElementType());
+  if (vector.isScalable() || !elementBytes ||
+      vector.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  // An n-D vector is an array of its innermost 1-D vectors, each padded to a
+  // power of two.
+  int64_t row =
+      llvm::PowerOf2Ceil(vector.getShape().back() * *elementBytes);
+  return std::make_pair(vector.getNumElements() / vector.getShape().back() *
+                            row,
+                        row);
 }
 
-/// The workgroup buffer that holds `threads` slices of an smem scratch: the
-/// scratch type itself in workgroup memory for one thread, otherwise bytes.
-static MemRefType getWorkgroupType(MemRefType scratchType, int64_t threads) {
-  auto workgroup = gpu::AddressSpaceAttr::get(scratchType.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  if (threads == 1)
-    return MemRefType::get(scratchType.getShape(),
-                           scratchType.getElementType(), AffineMap(),
-                           workgroup);
-  int64_t slice = llvm::alignTo(byteSize(scratchType), kSmemSliceAlignment);
-  return MemRefType::get({threads * slice},
-                         IntegerType::get(scratchType.getContext(), 8),
-                         AffineMap(), workgroup);
+namespace {
+/// Where the smem scratch of a device spawn lives in its CTA's dynamic
+/// shared memory: with `threads` instances per CTA, instance t's buffer of
+/// `scratch[k]` starts at byte `offsets[k] + t * sliceBytes[k]`.
+struct SharedMemoryLayout {
+  SmallVector<ScratchOp> scratch;
+  SmallVector<int64_t> sliceBytes;
+  SmallVector<int64_t> offsets;
+  /// Every buffer starts at a multiple of this (a power of two).
+  int64_t alignment = kSmemAlignment;
+  /// The CTA's dynamic shared memory in bytes.
+  int64_t totalBytes = 0;
+};
+} // namespace
+
+/// The layout of the smem scratch of `spawn` (whose element types
+/// checkDeviceSpawn has admitted), `threads` instances per CTA.
+static SharedMemoryLayout getSharedMemoryLayout(SpawnOp spawn,
+                                                int64_t threads) {
+  SharedMemoryLayout layout;
+  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
+    if (scratch.getPlacement() == Memory::smem) {
+      layout.scratch.push_back(scratch);
+      layout.alignment = std::max(
+          layout.alignment,
+          getElementLayout(scratch.getType().getElementType())->second);
+    }
+  for (ScratchOp scratch : layout.scratch) {
+    MemRefType type = scratch.getType();
+    int64_t bytes =
+        type.getNumElements() * getElementLayout(type.getElementType())->first;
+    int64_t slice = llvm::alignTo(bytes, layout.alignment);
+    layout.sliceBytes.push_back(slice);
+    layout.offsets.push_back(layout.totalBytes);
+    layout.totalBytes += threads * slice;
+  }
+  return layout;
 }
 
-/// Dialects whose ops lower to device code.
+/// Dialects whose ops lower on every route of a device spawn: the GPU
+/// pipelines and the CPU ones (gpu, nvgpu and nvvm ops would run only on
+/// the GPU; the compiler places those itself).
 static bool isDeviceDialect(Dialect *dialect) {
   if (!dialect)
     return false;
-  return llvm::is_contained(
-      {"arith", "math", "index", "scf", "affine", "vector", "memref", "vx",
-       "gpu", "nvgpu", "nvvm", "linalg", "ub", "complex"},
-      dialect->getNamespace());
+  return llvm::is_contained({"arith", "math", "index", "scf", "affine",
+                             "vector", "memref", "vx", "linalg", "ub",
+                             "complex"},
+                            dialect->getNamespace());
+}
+
+/// Why `op`, in a device spawn body, would not lower on every route (or run
+/// on the device), or nothing when it would.
+static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (isa<CallOpInterface>(op))
+    return "cannot run on the device: device spawns may not call host "
+           "functions";
+  if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op))
+    return "cannot run on the device: allocate per-instance memory with "
+           "'vx.scratch'";
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return "cannot run on the device: device code works on memrefs, not "
+           "tensors (bufferize first)";
+  if (isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+          op->getDialect()))
+    return "cannot run in a spawn body: it runs only on the GPU, and a spawn "
+           "body runs on the CPU paths too";
+  if (!isDeviceDialect(op->getDialect()))
+    return "cannot run on the device: its dialect has no device lowering";
+  if (isa<math::IsInfOp, math::IsNormalOp, math::ClampFOp>(op))
+    return "has no lowering on the CPU paths (LLVM 22's math lowerings lack "
+           "it); write it with arith comparisons";
+  if (isa<vector::PrintOp>(op))
+    return "cannot run on the device: it prints through host functions";
+  if (isa<memref::AllocaScopeOp>(op))
+    return "cannot be lowered in a spawn body: its region must stay one "
+           "block while the control flow around it is lowered, and the "
+           "spawn body is an allocation scope already";
+  // Atomics as LLVM has them: cmpxchg on integers of a byte or more, and
+  // no atomic multiplication.
+  auto isAtomicInteger = [](Type type) {
+    return type.isInteger() && type.getIntOrFloatBitWidth() >= 8;
+  };
+  if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op);
+      atomic && !isAtomicInteger(atomic.getResult().getType()))
+    return "does not lower on a " +
+           llvm::formatv("{0}", atomic.getResult().getType()).str() +
+           " element (LLVM's cmpxchg takes integers of 8 bits or more); use "
+           "'memref.atomic_rmw' or an integer buffer";
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+    Type type = atomic.getValue().getType();
+    if (atomic.getKind() == arith::AtomicRMWKind::mulf ||
+        atomic.getKind() == arith::AtomicRMWKind::muli)
+      return "'" + arith::stringifyAtomicRMWKind(atomic.getKind()).str() +
+             "' does not lower (LLVM has no atomic multiplication); use "
+             "'memref.generic_atomic_rmw' on an integer buffer";
+    if (type.isInteger() && !isAtomicInteger(type))
+      return "does not lower on a " + llvm::formatv("{0}", type).str() +
+             " element (LLVM's atomics take integers of 8 bits or more)";
+  }
+  return std::nullopt;
 }
 
 /// The number of CTAs along each parallel dimension of `spawn` as far as
@@ -110,24 +232,26 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
   if (spawn.getParallelDims().empty())
     threads = 1;
   int64_t staticTotal = 1;
+  SmallVector<int64_t> staticExtents;
+  bool overflows = false;
   for (std::optional<int64_t> extent : getStaticExtents(spawn, threads))
-    if (extent && llvm::MulOverflow(staticTotal, *extent, staticTotal))
-      return spawn.emitOpError("has more instances along its parallel "
-                               "dimensions than a 64-bit index can count");
+    if (extent) {
+      staticExtents.push_back(*extent);
+      overflows |= llvm::MulOverflow(staticTotal, *extent, staticTotal);
+    }
+  if (overflows)
+    return spawn.emitOpError("has more CTAs along its parallel dimensions (")
+           << llvm::join(llvm::map_range(staticExtents,
+                                         [](int64_t extent) {
+                                           return std::to_string(extent);
+                                         }),
+                         " x ")
+           << ") than the GPU mapping can count in an index (2^63-1); make "
+              "a dimension 'arbitrary' or split the spawn";
   WalkResult result = spawn.getBody().walk([&](Operation *op) {
-    if (isa<CallOpInterface>(op)) {
-      op->emitOpError("cannot run on the device: device spawns may not call "
-                      "host functions");
-      return WalkResult::interrupt();
-    }
-    if (isa<memref::AllocOp, memref::DeallocOp, memref::ReallocOp>(op)) {
-      op->emitOpError("cannot run on the device: allocate per-instance "
-                      "memory with 'vx.scratch'");
-      return WalkResult::interrupt();
-    }
-    if (!isDeviceDialect(op->getDialect())) {
-      op->emitOpError("cannot run on the device: its dialect has no device "
-                      "lowering");
+    if (std::optional<std::string> reason = getDeviceIllegalReason(op)) {
+      op->emitOpError(*reason).attachNote(spawn.getLoc())
+          << "in this device spawn";
       return WalkResult::interrupt();
     }
     auto scratch = dyn_cast<ScratchOp>(op);
@@ -140,16 +264,120 @@ LogicalResult vx::checkDeviceSpawn(SpawnOp spawn, StringRef chip,
           << type;
       return WalkResult::interrupt();
     }
-    if (threads > 1 && (!type.getElementType().isIntOrFloat() ||
-                        type.getElementTypeBitWidth() % 8 != 0)) {
-      scratch.emitOpError("in shared memory with threads-per-block > 1 needs "
-                          "a byte-sized integer or float element type, got ")
+    if (!getElementLayout(type.getElementType())) {
+      scratch.emitOpError("in shared memory needs integers, floats or index, "
+                          "or vectors of byte-sized ones, got ")
           << type.getElementType();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+
+  // The CTA's shared memory against the chip's limit (the largest of any
+  // chip when none is named), less the aligned byte of static shared memory
+  // that the symbol of the dynamic shared memory takes in LLVM's PTX.
+  SharedMemoryLayout layout = getSharedMemoryLayout(spawn, threads);
+  int64_t limit =
+      getMaxSharedMemoryPerBlock(chipNumber.value_or(90)) - kSmemAlignment;
+  if (layout.totalBytes <= limit)
+    return success();
+  InFlightDiagnostic error = spawn.emitOpError("needs ")
+                             << layout.totalBytes
+                             << " bytes of shared memory per CTA (";
+  if (threads > 1)
+    error << threads << " instances per CTA x ";
+  error << llvm::sum_of(layout.sliceBytes)
+        << " bytes of smem scratch per instance), more than the " << limit
+        << " bytes of dynamic shared memory that "
+        << (chipNumber ? "'" + chip.str() + "'" : std::string("any chip"))
+        << " gives a CTA";
+  for (auto [scratch, bytes] : llvm::zip(layout.scratch, layout.sliceBytes))
+    error.attachNote(scratch.getLoc())
+        << "smem scratch of " << bytes << " bytes per instance";
+  return error;
+}
+
+/// The product of `factors` (each in [0, 2^63)) and, with more than one
+/// factor, an i1 that holds when the product fits in [0, 2^63): each step's
+/// product must divide back to the previous one (no unsigned wrap) and stay
+/// non-negative.
+static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
+                                                   Location loc,
+                                                   ArrayRef<Value> factors) {
+  Value product = factors.front();
+  if (factors.size() == 1)
+    return {product, Value()};
+  Value fits;
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (Value factor : factors.drop_front()) {
+    Value next = arith::MulIOp::create(builder, loc, product, factor);
+    Value factorIsZero = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, factor, zero);
+    Value divisor =
+        arith::SelectOp::create(builder, loc, factorIsZero, one, factor);
+    Value back = arith::DivUIOp::create(builder, loc, next, divisor);
+    Value exact = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        back, product);
+    Value nonNegative = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, next, zero);
+    Value stepFits = arith::OrIOp::create(
+        builder, loc, factorIsZero,
+        arith::AndIOp::create(builder, loc, exact, nonNegative));
+    fits = fits ? arith::AndIOp::create(builder, loc, fits, stepFits)
+                : stepFits;
+    product = next;
+  }
+  return {product, fits};
+}
+
+/// `loc` as `file:line:col` where it has one.
+static std::string describeLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+/// The run-time message of a dynamic grid whose parallel instances cannot be
+/// counted in an index.
+static std::string getOverflowMessage(SpawnOp spawn) {
+  return "vx.spawn at " + describeLocation(spawn.getLoc()) +
+         ": the product of the parallel grid sizes exceeds 2^63-1, so the "
+         "GPU mapping cannot count its instances; nothing is launched";
+}
+
+/// The kernel name of each device spawn.
+using KernelNames = DenseMap<Operation *, StringAttr>;
+
+/// Names the device spawns of `module` in program order: in function @f,
+/// `f_kernel`, `f_kernel_0`, `f_kernel_1`, ... (the names outlining would
+/// give the modules), skipping names the module already has.
+static std::shared_ptr<const KernelNames> nameKernels(ModuleOp module) {
+  auto names = std::make_shared<KernelNames>();
+  SymbolTable symbols(module);
+  llvm::StringSet<> taken;
+  module.walk([&](SpawnOp spawn) {
+    if (!spawn.isDeviceSpawn())
+      return;
+    auto function = spawn->getParentOfType<SymbolOpInterface>();
+    std::string base =
+        ((function ? function.getName() : StringRef("spawn")) + "_kernel")
+            .str();
+    std::string name = base;
+    for (unsigned suffix = 0; symbols.lookup(name) || taken.contains(name);
+         ++suffix)
+      name = base + "_" + std::to_string(suffix);
+    taken.insert(name);
+    (*names)[spawn] = StringAttr::get(module.getContext(), name);
+  });
+  return names;
 }
 
 namespace {
@@ -165,11 +393,16 @@ struct GridMapping {
   /// launch grid.
   OpFoldResult total;
   bool gridStride = false;
+  /// Whether a dynamic `total` fits in a (signed) index; null where it
+  /// cannot overflow.
+  Value totalFits;
 };
 
 struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
-  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock)
-      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock) {}
+  SpawnToLaunch(MLIRContext *context, int64_t threadsPerBlock,
+                std::shared_ptr<const KernelNames> kernelNames)
+      : OpConversionPattern(context), threadsPerBlock(threadsPerBlock),
+        kernelNames(std::move(kernelNames)) {}
 
   LogicalResult
   matchAndRewrite(SpawnOp spawn, OpAdaptor,
@@ -192,11 +425,20 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       std::optional<int64_t> staticTotal = getConstantIntValue(mapping.total);
       Value maxGridX = arith::ConstantIndexOp::create(rewriter, loc, kMaxGridX);
       if (!staticTotal) {
-        // A launch needs at least one CTA: skip it when the grid is empty.
+        // A launch needs at least one CTA: skip it when the grid is empty
+        // (the extents are clamped at 0, so the total is never negative),
+        // and when the total does not fit an index, after the assertion
+        // that reports it at run time.
         Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-        Value nonEmpty = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ugt, total, zero);
-        auto ifNonEmpty = scf::IfOp::create(rewriter, loc, nonEmpty);
+        Value launchable = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, total, zero);
+        if (mapping.totalFits) {
+          cf::AssertOp::create(rewriter, loc, mapping.totalFits,
+                               getOverflowMessage(spawn));
+          launchable = arith::AndIOp::create(rewriter, loc, launchable,
+                                             mapping.totalFits);
+        }
+        auto ifNonEmpty = scf::IfOp::create(rewriter, loc, launchable);
         rewriter.setInsertionPoint(ifNonEmpty.thenBlock()->getTerminator());
         gridDims[0] = arith::MinUIOp::create(rewriter, loc, total, maxGridX);
       } else {
@@ -204,18 +446,25 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       }
     }
 
-    Block &body = spawn.getBody().front();
-    SmallVector<ScratchOp> scratchOps(body.getOps<ScratchOp>());
-    SmallVector<Type> workgroupTypes;
-    for (ScratchOp scratch : scratchOps)
-      if (scratch.getPlacement() == Memory::smem)
-        workgroupTypes.push_back(getWorkgroupType(scratch.getType(), threads));
-
+    // smem scratch is dynamic shared memory: a kernel may use what the chip
+    // has (static shared memory stops at 48 KiB), and every buffer is
+    // aligned for the widest access.
+    SharedMemoryLayout smem = getSharedMemoryLayout(spawn, threads);
+    Value smemBytes;
+    if (smem.totalBytes)
+      smemBytes = arith::ConstantIntOp::create(rewriter, loc, smem.totalBytes,
+                                               /*width=*/32);
     Value blockX = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    // The outlined module and its kernel share one name, unique in the
+    // module: what Python's launches and PTX keys show.
+    auto kernelName = FlatSymbolRefAttr::get(kernelNames->at(spawn));
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
-        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/{}, workgroupTypes);
+        smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+        /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
+        /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+        /*clusterSizeZ=*/nullptr, /*module=*/kernelName,
+        /*function=*/kernelName);
     Block *kernel = &launch.getBody().front();
     rewriter.setInsertionPointToEnd(kernel);
     gpu::TerminatorOp::create(rewriter, loc);
@@ -230,35 +479,44 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
     // Scratch lives for the whole kernel: one instance runs at a time per
-    // thread, so a later instance (grid-stride) reuses the buffer.
-    ArrayRef<BlockArgument> workgroup = launch.getWorkgroupAttributions();
-    for (ScratchOp scratch : scratchOps) {
+    // thread, so a later instance (grid-stride) reuses the buffer. smem
+    // scratch is a view of this thread's slice of the dynamic shared memory,
+    // cast back to the memory space the body was written against.
+    auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    Value sharedBytes;
+    if (smem.totalBytes)
+      sharedBytes = gpu::DynamicSharedMemoryOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                          AffineMap(), workgroup));
+    for (auto [scratch, offset, sliceBytes] :
+         llvm::zip_equal(smem.scratch, smem.offsets, smem.sliceBytes)) {
       MemRefType type = scratch.getType();
-      Value buffer;
-      if (scratch.getPlacement() == Memory::private_) {
-        buffer = memref::AllocaOp::create(rewriter, scratch.getLoc(), type);
-      } else {
-        Value slices = workgroup.front();
-        workgroup = workgroup.drop_front();
-        auto space = cast<MemRefType>(slices.getType()).getMemorySpace();
-        Value slice = slices;
-        if (threads > 1) {
-          int64_t sliceBytes =
-              llvm::alignTo(byteSize(type), kSmemSliceAlignment);
-          Value shift = arith::MulIOp::create(
-              rewriter, scratch.getLoc(), threadX,
-              arith::ConstantIndexOp::create(rewriter, loc, sliceBytes));
-          slice = memref::ViewOp::create(
-              rewriter, scratch.getLoc(),
-              MemRefType::get(type.getShape(), type.getElementType(),
-                              AffineMap(), space),
-              slices, shift, ValueRange());
-        }
-        buffer = memref::MemorySpaceCastOp::create(rewriter, scratch.getLoc(),
-                                                   type, slice);
+      Location scratchLoc = scratch.getLoc();
+      Value shift;
+      if (threads > 1)
+        shift = arith::MulIOp::create(
+            rewriter, scratchLoc, threadX,
+            arith::ConstantIndexOp::create(rewriter, scratchLoc, sliceBytes));
+      if (offset || !shift) {
+        Value base = arith::ConstantIndexOp::create(rewriter, scratchLoc, offset);
+        shift = shift ? arith::AddIOp::create(rewriter, scratchLoc, base, shift)
+                      : base;
       }
-      rewriter.replaceOp(scratch, buffer);
+      Value slice = memref::ViewOp::create(
+          rewriter, scratchLoc,
+          MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
+                          workgroup),
+          sharedBytes, shift, ValueRange());
+      rewriter.replaceOp(scratch, memref::MemorySpaceCastOp::create(
+                                      rewriter, scratchLoc, type, slice));
     }
+    for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
+      if (scratch.getPlacement() == Memory::private_)
+        rewriter.replaceOp(scratch, memref::AllocaOp::create(
+                                        rewriter, scratch.getLoc(),
+                                        scratch.getType()));
 
     // The CTA coordinates along the parallel dimensions.
     SmallVector<Value> blockCoords;
@@ -288,7 +546,10 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       coords[inner] = arith::AddIOp::create(rewriter, loc, base, threadX);
       std::optional<int64_t> innerSize = getConstantIntValue(sizes[inner]);
       if (!innerSize || *innerSize % threads != 0) {
-        // The last CTA of a ragged dimension has idle threads.
+        // The last CTA of a ragged dimension has idle threads. A launch
+        // happens only when every parallel size is at least 1, and the
+        // coordinate stays below 2^64 (the last CTA ends before size +
+        // threads), so the unsigned comparison is exact.
         Value inBounds =
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                   coords[inner], sizes[inner]);
@@ -313,15 +574,22 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     SmallVector<OpFoldResult> grid = spawn.getMixedGrid();
     for (auto [position, dim] : llvm::enumerate(parallelDims)) {
       OpFoldResult extent = grid[dim];
+      std::optional<int64_t> size = getConstantIntValue(extent);
+      if (!size) {
+        // A dynamic size <= 0 runs no instance: clamped at 0 before the
+        // unsigned arithmetic below and in the kernel sees it.
+        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        extent = arith::MaxSIOp::create(builder, loc, cast<Value>(extent),
+                                        zero)
+                     .getResult();
+      }
       if (position + 1 == parallelDims.size() && threads > 1) {
-        if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+        if (size) {
           extent = builder.getIndexAttr(llvm::divideCeil(*size, threads));
         } else {
           Value divisor = arith::ConstantIndexOp::create(builder, loc, threads);
-          extent = arith::CeilDivUIOp::create(
-                       builder, loc,
-                       getValueOrCreateConstantIndexOp(builder, loc, extent),
-                       divisor)
+          extent = arith::CeilDivUIOp::create(builder, loc,
+                                              cast<Value>(extent), divisor)
                        .getResult();
         }
       }
@@ -337,35 +605,32 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     if (mapping.direct || parallelDims.empty())
       return mapping;
 
-    // Fold: the product of the extents, static where they all are.
+    // Fold: the product of the extents, static where they all are
+    // (checkDeviceSpawn has refused static products that overflow).
     int64_t staticTotal = 1;
-    Value dynamicTotal;
+    SmallVector<Value> dynamicExtents;
     for (OpFoldResult extent : mapping.extents) {
-      if (std::optional<int64_t> size = getConstantIntValue(extent)) {
+      if (std::optional<int64_t> size = getConstantIntValue(extent))
         staticTotal *= *size;
-        continue;
-      }
-      Value value = cast<Value>(extent);
-      dynamicTotal = dynamicTotal ? arith::MulIOp::create(builder, loc,
-                                                          dynamicTotal, value)
-                                        .getResult()
-                                  : value;
+      else
+        dynamicExtents.push_back(cast<Value>(extent));
     }
-    if (!dynamicTotal) {
+    if (dynamicExtents.empty()) {
       mapping.total = builder.getIndexAttr(staticTotal);
       mapping.gridStride = staticTotal > kMaxGridX;
       return mapping;
     }
     if (staticTotal != 1)
-      dynamicTotal = arith::MulIOp::create(
-          builder, loc, dynamicTotal,
+      dynamicExtents.push_back(
           arith::ConstantIndexOp::create(builder, loc, staticTotal));
-    mapping.total = dynamicTotal;
+    std::tie(mapping.total, mapping.totalFits) =
+        buildCheckedProduct(builder, loc, dynamicExtents);
     mapping.gridStride = true;
     return mapping;
   }
 
   int64_t threadsPerBlock;
+  std::shared_ptr<const KernelNames> kernelNames;
 };
 
 struct ConvertVxToGPUPass
@@ -374,17 +639,19 @@ struct ConvertVxToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Option errors are about the pass, not an op: no op is attached (which
+    // would print the whole module in a note).
     if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock) {
-      module.emitError("convert-vx-to-gpu: threads-per-block must be between "
-                       "1 and ")
+      emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
+                                 "be between 1 and ")
           << kMaxThreadsPerBlock << ", got "
-          << static_cast<unsigned>(threadsPerBlock);
+          << static_cast<int64_t>(threadsPerBlock);
       return signalPassFailure();
     }
-    if (!chip.empty() && !getSMNumber(chip)) {
-      module.emitError("convert-vx-to-gpu: chip must be an NVIDIA chip such "
-                       "as 'sm_90' or 'sm_100a', got '")
-          << chip << "'";
+    std::string chipError;
+    if (!chip.empty() &&
+        failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
+      emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
     bool valid = true;
@@ -392,7 +659,7 @@ struct ConvertVxToGPUPass
       if (spawn.isDeviceSpawn())
         valid &= succeeded(checkDeviceSpawn(spawn, chip, threadsPerBlock));
     });
-    if (!valid)
+    if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
 
     MLIRContext *context = &getContext();
@@ -403,8 +670,8 @@ struct ConvertVxToGPUPass
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode);
     populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
-                                                module);
-    populateVxToGPUConversionPatterns(patterns, threadsPerBlock);
+                                                module, chip);
+    populateVxToGPUConversionPatterns(patterns, threadsPerBlock, module);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
@@ -413,8 +680,10 @@ struct ConvertVxToGPUPass
 } // namespace
 
 void vx::populateVxToGPUConversionPatterns(RewritePatternSet &patterns,
-                                           int64_t threadsPerBlock) {
-  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock);
+                                           int64_t threadsPerBlock,
+                                           ModuleOp module) {
+  patterns.add<SpawnToLaunch>(patterns.getContext(), threadsPerBlock,
+                              nameKernels(module));
   populateMemRefCopyToLoopsPatterns(patterns);
 }
 

@@ -12,12 +12,16 @@
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -156,6 +160,8 @@ struct ConvertVxToSCFPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(lowerAffineInSpawns(getOperation())))
+      return signalPassFailure();
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
     configureVxToSCFConversionLegality(target);
@@ -204,6 +210,18 @@ void vx::populateVxTransferToLoopsConversionPatterns(
                                                patterns.getContext());
   target.addDynamicallyLegalOp<TransferAsyncOp, AwaitOp>(
       [inScope](Operation *op) { return !inScope(op); });
+}
+
+LogicalResult vx::lowerAffineInSpawns(Operation *root) {
+  MLIRContext *context = root->getContext();
+  ConversionTarget target(*context);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addDynamicallyLegalDialect<affine::AffineDialect>(
+      [](Operation *op) { return !op->getParentOfType<SpawnOp>(); });
+  RewritePatternSet patterns(context);
+  populateAffineToStdConversionPatterns(patterns);
+  populateAffineToVectorConversionPatterns(patterns);
+  return applyPartialConversion(root, target, std::move(patterns));
 }
 
 void vx::populateMemRefCopyToLoopsPatterns(RewritePatternSet &patterns) {

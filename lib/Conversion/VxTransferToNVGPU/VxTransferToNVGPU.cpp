@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Target/CUDA.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,9 @@
 
 using namespace mlir;
 using namespace mlir::vx;
+
+/// The first SM with cp.async (Ampere).
+static constexpr unsigned kMinCpAsyncSM = 80;
 
 namespace {
 /// What the analysis of the vx IR decided, for the patterns that run once
@@ -108,7 +112,7 @@ static FailureOr<int64_t> getChunkBytes(TransferAsyncOp transfer,
           "memref.subview)";
     return failure();
   }
-  if (spawn.getBody().isAncestor(srcRoot.getParentRegion()) ||
+  if (spawn.isDefinedInBody(srcRoot) ||
       cast<MemRefType>(srcRoot.getType()).getMemorySpace()) {
     why = "its source is not captured global memory";
     return failure();
@@ -169,12 +173,21 @@ static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
   return groups;
 }
 
-/// Plans the transfers of the device spawn `spawn` into `plan`.
-static void planAsyncTransfers(SpawnOp spawn, AsyncTransferPlan &plan) {
+/// Plans the transfers of the device spawn `spawn` into `plan`; `chip`, when
+/// not empty, is the chip the code is for.
+static void planAsyncTransfers(SpawnOp spawn, StringRef chip,
+                               AsyncTransferPlan &plan) {
   bool anyAsync = false;
+  std::optional<unsigned> smNumber = getSMNumber(chip);
   spawn.walk([&](TransferAsyncOp transfer) {
     std::string why;
     FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
+    if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
+      why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
+             " or newer, and the chip is '" + chip + "'")
+                .str();
+      chunkBytes = failure();
+    }
     if (failed(chunkBytes)) {
       transfer.emitRemark("transfer lowers to a synchronous copy: ") << why;
       return;
@@ -279,11 +292,11 @@ struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
 
 void vx::populateVxTransferToNVGPUConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
-    Operation *root) {
+    Operation *root, StringRef chip) {
   auto plan = std::make_shared<AsyncTransferPlan>();
   root->walk([&](SpawnOp spawn) {
     if (spawn.isDeviceSpawn())
-      planAsyncTransfers(spawn, *plan);
+      planAsyncTransfers(spawn, chip, *plan);
   });
   if (plan->chunkBytes.empty())
     return;

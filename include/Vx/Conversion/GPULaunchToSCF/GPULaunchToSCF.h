@@ -1,8 +1,8 @@
 //===- GPULaunchToSCF.h - Run gpu.launch on the CPU -------------*- C++ -*-===//
 //
-// A gpu.launch becomes an scf.parallel over its blocks around an scf.for
-// nest over its threads, so that a GPU mapping can be checked numerically
-// on the CPU.
+// A gpu.launch becomes an scf.parallel over its blocks, in which the threads
+// of a block run phase by phase between barriers, so that a GPU mapping can
+// be checked numerically on the CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +21,14 @@ namespace vx {
 #define GEN_PASS_DECL_CONVERTGPULAUNCHTOSCF
 #include "Vx/Conversion/Passes.h.inc"
 
-/// Rewrites every gpu.launch that can run as loops (no barrier among several
-/// threads, no async dependencies, no clusters, workgroup memory used through
-/// views and casts only) to loops; `reverseBlocks` walks the blocks from the
-/// last to the first.
+/// Rewrites every gpu.launch that can run as loops (no async dependencies,
+/// no clusters, workgroup memory used through views and casts only, barriers
+/// and shuffles reached by every thread of a block) to an scf.parallel over
+/// its blocks, in which the threads of a block run phase by phase;
+/// `reverseParallel` runs the blocks, and the threads of each phase, from
+/// the last to the first.
 void populateGPULaunchToSCFPatterns(RewritePatternSet &patterns,
-                                    bool reverseBlocks);
+                                    bool reverseParallel);
 
 /// Rewrites cp.async copies (nvgpu.device_async_copy) to the copies they
 /// complete, erases their groups and waits, and turns their tokens, also

@@ -13,6 +13,7 @@
 
 namespace mlir {
 class ConversionTarget;
+class ModuleOp;
 class RewritePatternSet;
 
 namespace vx {
@@ -27,10 +28,13 @@ class SpawnOp;
 LogicalResult checkDeviceSpawn(SpawnOp spawn, StringRef chip,
                                int64_t threadsPerBlock);
 
-/// Lowers device spawns (checked by checkDeviceSpawn) to gpu.launch and the
-/// memref.copy ops in their bodies to loops.
+/// Lowers the device spawns of `module` (checked by checkDeviceSpawn) to
+/// gpu.launch and the memref.copy ops in their bodies to loops. Each launch
+/// names its kernel and module alike, uniquely in `module` (`f_kernel`,
+/// `f_kernel_0`, ... in function @f), for gpu-kernel-outlining.
 void populateVxToGPUConversionPatterns(RewritePatternSet &patterns,
-                                       int64_t threadsPerBlock);
+                                       int64_t threadsPerBlock,
+                                       ModuleOp module);
 
 /// Device spawns and memref.copy in device code are illegal; host spawns
 /// and everything else stay.

@@ -38,6 +38,12 @@ void populateVxTransferToLoopsConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns,
     ConversionTarget &target, std::function<bool(Operation *)> inScope);
 
+/// Lowers the affine ops in the spawn bodies under `root` to scf, arith,
+/// memref and vector ops. A spawn's lowering makes `vx.grid_index` a loop
+/// induction variable or a thread coordinate, which is no affine dimension
+/// or symbol, so affine ops that use it would no longer verify.
+LogicalResult lowerAffineInSpawns(Operation *root);
+
 /// Lowers `memref.copy` to an element-by-element scf.for nest, which runs in
 /// device code, where memref.copy of strided views would be a host call.
 void populateMemRefCopyToLoopsPatterns(RewritePatternSet &patterns);

@@ -9,6 +9,8 @@
 #ifndef VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
 #define VX_CONVERSION_VXTRANSFERTONVGPU_VXTRANSFERTONVGPU_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class ConversionTarget;
 class Operation;
@@ -20,13 +22,15 @@ namespace vx {
 /// Decides, for the transfers of the device spawns under `root`, which become
 /// cp.async copies (global memory into shared-memory scratch, in chunks of 4,
 /// 8 or 16 bytes that the layouts keep aligned) and remarks on the others,
-/// which stay synchronous loop copies. Adds the patterns that lower the
-/// chosen transfers and their awaits once they are inside a gpu.launch; they
-/// take precedence over the synchronous patterns. Device tokens become
-/// `!nvgpu.device.async.token`.
+/// which stay synchronous loop copies, also every transfer when `chip` (if
+/// not empty) is older than sm_80, which has no cp.async. Adds the patterns
+/// that lower the chosen transfers and their awaits once they are inside a
+/// gpu.launch; they take precedence over the synchronous patterns. Device
+/// tokens become `!nvgpu.device.async.token`.
 void populateVxTransferToNVGPUConversionPatterns(TypeConverter &typeConverter,
                                                  RewritePatternSet &patterns,
-                                                 Operation *root);
+                                                 Operation *root,
+                                                 StringRef chip);
 
 } // namespace vx
 } // namespace mlir

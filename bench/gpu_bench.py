@@ -1,0 +1,170 @@
+"""The preparing half of scripts/gpu-bench.sh: compiles every benchmark
+kernel (bench/kernels) and every GPU integration test (test/Integration/GPU)
+to libraries, with a manifest and the driver that runs them, into one
+self-contained directory for a machine that has only the NVIDIA driver and
+a python3 with torch:
+
+    python3 bench/gpu_bench.py DIR [--target cuda|cpu] [--chip sm_90]
+
+DIR/lib/*.so (+ libvx_cuda_runtime.so), DIR/manifest.json, DIR/driver.py
+(bench/gpu_driver.py) and DIR/python/vx (vx.runtime, pure Python). Then
+`python3 DIR/driver.py` there runs, checks and times everything. `--target
+cpu` builds CPU libraries instead, so that the driver's logic runs here
+(`driver.py --cpu`), with numpy in place of torch.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+from bench import threads_per_block
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+INTEGRATION = os.path.join(ROOT, "test", "Integration")
+# The benchmark kernels: the torch operation each is checked and timed
+# against, the bytes it must move, and its floating-point operations.
+KERNELS = {
+    "vector_add": {"reference": "vector_add"},
+    "transpose": {"reference": "transpose"},
+    "softmax": {"reference": "softmax"},
+    "matmul": {"reference": "matmul",
+               "flops": lambda a, b, c: 2 * a[0] * a[1] * b[1]},
+    "attention": {"reference": "attention",
+                  "flops": lambda q, k, v, o: 4 * q[0] * q[1] * q[2] * k[2] * q[3]},
+}
+# The GPU integration tests (test/Integration/GPU) as libraries: the files
+# their RUN lines concatenate, the functions they call and how, and the
+# options of each RUN line.
+LIMITS_SIZE = 210000
+TESTS = [
+    {"name": "test_matmul",
+     "sources": ["examples/matmul.mlir"], "options": [{}, {"threads_per_block": 4}],
+     "calls": [{"function": "matmul", "reference": "matmul", "arguments": [
+         {"shape": [256, 32], "dtype": "float32", "init": "small_integers"},
+         {"shape": [32, 384], "dtype": "float32", "init": "small_integers"},
+         {"shape": [256, 384], "dtype": "float32", "init": "zeros",
+          "output": True}]}]},
+    {"name": "test_limits",
+     "sources": ["test/Integration/gpu-limits.mlir",
+                 "test/Integration/Inputs/report.mlir",
+                 "test/Integration/Inputs/gpu-memory.mlir"],
+     "options": [{}, {"threads_per_block": 128}],
+     "calls": [{"function": function, "reference": "instance_ids",
+                "instances": instances, "arguments": [
+                    {"shape": [LIMITS_SIZE], "dtype": "int64", "init": "zeros",
+                     "output": True}] + [{"scalar": s} for s in scalars]}
+               for function, instances, scalars in (
+                   ("wide", 210000, ()), ("five", 720, ()),
+                   ("dynamic", 1000, (25, 40)), ("dynamic", 0, (0, 40)),
+                   ("ragged", 70, ()))]},
+]
+
+SIGNATURE = re.compile(r"func\.func @(\w+)\(([^)]*)\)", re.S)
+MEMREF = re.compile(r"memref<([0-9x]+)xf32>")
+
+
+def kernel_arguments(text):
+    """The function name and its memref<...xf32> arguments: every one but
+    the last is an input."""
+    name, arguments = SIGNATURE.search(text).groups()
+    shapes = [[int(d) for d in dims.split("x")] for dims in MEMREF.findall(arguments)]
+    return name, [{"shape": shape, "dtype": "float32",
+                   "init": "zeros" if index == len(shapes) - 1 else "normal",
+                   "output": index == len(shapes) - 1}
+                  for index, shape in enumerate(shapes)]
+
+
+def compile_library(vx, text, filename, target, output, functions=None, **options):
+    module = vx.parse(text, filename)
+    if target == "cuda":
+        options.setdefault("format", "fatbin")
+    else:
+        options.pop("chip", None)
+        options.pop("format", None)
+        if "threads_per_block" in options:
+            options["via_gpu"] = True
+    vx.compile(module, target, output=output, functions=functions, **options)
+    return os.path.basename(output)
+
+
+def prepare(directory, target, chip):
+    import vx
+    libraries = os.path.join(directory, "lib")
+    os.makedirs(libraries, exist_ok=True)
+    entries = []
+    for kernel, facts in KERNELS.items():
+        path = os.path.join(BENCH, "kernels", kernel + ".mlir")
+        with open(path) as source:
+            text = source.read()
+        function, arguments = kernel_arguments(text)
+        options = {"chip": chip}
+        threads = threads_per_block(text)
+        if threads:
+            options["threads_per_block"] = threads
+        library = compile_library(vx, text, path, target,
+                                  os.path.join(libraries, kernel + ".so"),
+                                  **options)
+        shapes = [a["shape"] for a in arguments]
+        elements = sum(_count(shape) for shape in shapes)
+        entries.append({
+            "name": kernel, "kind": "bench", "library": library,
+            "function": function, "reference": facts["reference"],
+            "arguments": arguments, "bytes": 4 * elements,
+            "flops": facts["flops"](*shapes) if "flops" in facts else None,
+            "options": options})
+    for test in TESTS:
+        text = ""
+        for source in test["sources"]:
+            with open(os.path.join(ROOT, source)) as part:
+                text += part.read()
+        functions = sorted({call["function"] for call in test["calls"]})
+        for index, options in enumerate(test["options"]):
+            name = f"{test['name']}_{index}"
+            library = compile_library(vx, text, test["sources"][0], target,
+                                      os.path.join(libraries, name + ".so"),
+                                      functions=functions, chip=chip, **options)
+            for call in test["calls"]:
+                scalars = [str(a["scalar"]) for a in call["arguments"] if "scalar" in a]
+                label = call["function"] + (f"({', '.join(scalars)})" if scalars else "")
+                entries.append(dict(call, name=f"{name}.{label}",
+                                    kind="test", library=library,
+                                    options=dict(options, chip=chip)))
+    with open(os.path.join(directory, "manifest.json"), "w") as manifest:
+        json.dump({"target": target, "chip": chip, "entries": entries},
+                  manifest, indent=1)
+    shutil.copy(os.path.join(BENCH, "gpu_driver.py"),
+                os.path.join(directory, "driver.py"))
+    package = os.path.join(directory, "python", "vx")
+    os.makedirs(package, exist_ok=True)
+    for name in ("__init__.py", "_config.py", "runtime.py"):
+        shutil.copy(os.path.join(os.path.dirname(vx.__file__), name), package)
+    return entries
+
+
+def _count(shape):
+    count = 1
+    for extent in shape:
+        count *= extent
+    return count
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory")
+    parser.add_argument("--target", choices=("cuda", "cpu"), default="cuda")
+    parser.add_argument("--chip", default="sm_90")
+    arguments = parser.parse_args()
+    entries = prepare(arguments.directory, arguments.target, arguments.chip)
+    size = sum(os.path.getsize(os.path.join(root, name))
+               for root, _, names in os.walk(arguments.directory) for name in names)
+    print(f"gpu-bench: {len(entries)} kernels and tests for {arguments.target} "
+          f"({arguments.chip}) in {arguments.directory}, {size / 2**20:.1f} MiB; "
+          f"run: python3 {os.path.join(arguments.directory, 'driver.py')}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+//===- Library.cpp - Compiled libraries (vx.compile) ----------------------===//
+
+#include "Vx/Target/Library.h"
+#include "Vx/VxOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+//===----------------------------------------------------------------------===//
+// Host code of CUDA libraries
+//===----------------------------------------------------------------------===//
+
+/// Whether `effect` reads, writes or allocates a memref (or unknown memory
+/// while `op` has memref operands).
+static bool touchesMemRefs(Operation *op,
+                           const MemoryEffects::EffectInstance &effect) {
+  if (isa<MemoryEffects::Free>(effect.getEffect()))
+    return false;
+  if (Value value = effect.getValue())
+    return isa<BaseMemRefType>(value.getType());
+  return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>);
+}
+
+LogicalResult vx::verifyHostCodeLeavesMemRefsToDevices(ModuleOp module) {
+  bool valid = true;
+  auto reject = [&](Operation *op, StringRef what) {
+    op->emitError() << "'" << op->getName() << "' " << what
+                    << " on the host; in a CUDA library memrefs hold device "
+                       "memory, which only device spawns may access";
+    valid = false;
+  };
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto spawn = dyn_cast<SpawnOp>(op);
+    if ((spawn && spawn.isDeviceSpawn()) || isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          call.resolveCallable());
+      if ((!callee || callee.isExternal()) &&
+          llvm::any_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>))
+        reject(op, "passes a memref to a function outside the module");
+      return WalkResult::advance();
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    if (llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+          return touchesMemRefs(op, e);
+        }))
+      reject(op, "accesses memref memory");
+    return WalkResult::advance();
+  });
+  return success(valid);
+}
+
+//===----------------------------------------------------------------------===//
+// Object emission
+//===----------------------------------------------------------------------===//
+
+/// `vx_call_<name>(ptr arguments)`: loads each argument of `function` from
+/// the pointer in its slot, calls it, and stores a result through the
+/// pointer in the slot after the arguments.
+static void addPackedEntryPoint(llvm::Module &module, llvm::Function *function,
+                                StringRef name) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {pointer}, /*isVarArg=*/false);
+  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                       (kPackedEntryPrefix + name).str(),
+                                       module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
+  llvm::Value *slots = entry->getArg(0);
+  auto slotPointer = [&](unsigned index) {
+    llvm::Value *slot = builder.CreateConstGEP1_32(pointer, slots, index);
+    return builder.CreateLoad(pointer, slot);
+  };
+  SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : function->args())
+    arguments.push_back(builder.CreateLoad(argument.getType(),
+                                           slotPointer(argument.getArgNo())));
+  llvm::CallInst *result = builder.CreateCall(function, arguments);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, slotPointer(function->arg_size()));
+  builder.CreateRetVoid();
+}
+
+/// The JSON text as a constant in the metadata section, kept by llvm.used.
+static void addMetadata(llvm::Module &module, StringRef metadata) {
+  llvm::Constant *text =
+      llvm::ConstantDataArray::getString(module.getContext(), metadata);
+  auto *global = new llvm::GlobalVariable(
+      module, text->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::InternalLinkage, text, "vx_library_metadata");
+  global->setSection(kMetadataSection);
+  global->setAlignment(llvm::Align(1));
+  llvm::appendToUsed(module, {global});
+}
+
+/// A target machine for the process's triple: for this very CPU (its name
+/// and features) or for any CPU of the triple ("generic").
+static llvm::TargetMachine *createTargetMachine(HostCPU cpu,
+                                                std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string name = "generic";
+  SmallVector<std::string> features;
+  if (cpu == HostCPU::native) {
+    name = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  }
+  return target->createTargetMachine(triple, name, llvm::join(features, ","),
+                                     llvm::TargetOptions(), llvm::Reloc::PIC_,
+                                     std::nullopt,
+                                     llvm::CodeGenOptLevel::Default);
+}
+
+static llvm::TargetMachine *getHostTargetMachine(HostCPU cpu,
+                                                 std::string &error) {
+  static std::string errors[2];
+  static llvm::TargetMachine *machines[2] = {
+      createTargetMachine(HostCPU::native, errors[0]),
+      createTargetMachine(HostCPU::generic, errors[1])};
+  int index = cpu == HostCPU::native ? 0 : 1;
+  error = errors[index];
+  return machines[index];
+}
+
+std::string vx::getHostTargetDescription(HostCPU cpu) {
+  std::string error;
+  llvm::TargetMachine *machine = getHostTargetMachine(cpu, error);
+  if (!machine)
+    return "unavailable: " + error;
+  return machine->getTargetTriple().str() + " " +
+         machine->getTargetCPU().str() + " " +
+         machine->getTargetFeatureString().str();
+}
+
+FailureOr<LibraryObject>
+vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
+                      StringRef metadata, HostCPU cpu) {
+  std::string error;
+  llvm::TargetMachine *machine = getHostTargetMachine(cpu, error);
+  if (!machine)
+    return module.emitError("no code generator for this host: ") << error;
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return module.emitError("could not translate the module to LLVM IR");
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  for (const std::string &name : entryPoints) {
+    llvm::Function *function =
+        llvmModule->getFunction("_mlir_ciface_" + name);
+    if (!function)
+      return module.emitError("the lowered module has no C interface of @")
+             << name;
+    addPackedEntryPoint(*llvmModule, function, name);
+    // One copy of each body: inlined into its C interface and that into the
+    // packed entry point, it would be optimized and compiled three times.
+    function->addFnAttr(llvm::Attribute::NoInline);
+    if (llvm::Function *body = llvmModule->getFunction(name))
+      body->addFnAttr(llvm::Attribute::NoInline);
+  }
+  addMetadata(*llvmModule, metadata);
+
+  if (llvm::Error failure = makeOptimizingTransformer(
+          /*optLevel=*/2, /*sizeLevel=*/0, machine)(llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(failure));
+
+  LibraryObject result;
+  for (llvm::Function &function : *llvmModule) {
+    if (!function.isDeclaration() || function.isIntrinsic())
+      continue;
+    for (llvm::User *user : function.users())
+      if (auto *call = dyn_cast<llvm::CallBase>(user))
+        result.externalCalls.emplace_back(
+            function.getName().str(),
+            call->getFunction()->getName().str());
+  }
+
+  SmallString<0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the host target cannot emit object files");
+  codegen.run(*llvmModule);
+  result.object = std::string(object.str());
+  return result;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The GPU benchmark in two halves (bench/gpu_bench.py, bench/gpu_driver.py):
+#   scripts/gpu-bench.sh prepare DIR [--chip sm_90] [--target cpu]
+#       here (no GPU needed): builds Vx, compiles every bench kernel and GPU
+#       integration test to libraries, plus the driver, into DIR (a few MiB)
+#   scripts/gpu-bench.sh run DIR [driver options]
+#       on a machine with the NVIDIA driver and python3 with torch: checks,
+#       times and sanitizes every kernel; a table on stdout, DIR/results.json.
+#       Copy that JSON to bench/gpu-results.json for scripts/bench.sh.
+set -euo pipefail
+usage() { echo "usage: $0 prepare DIR [options] | run DIR [options]" >&2; exit 2; }
+[ $# -ge 2 ] || usage
+command="$1" directory="$2"
+shift 2
+case "$command" in
+  prepare)
+    source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+    CUDA="${CUDA_HOME:-/usr/local/cuda}"
+    export PATH="$PATH:$CUDA/bin"
+    PYTHONPATH="$VX_ROOT/build/python_packages" \
+      /usr/bin/python3 "$VX_ROOT/bench/gpu_bench.py" "$directory" "$@" ;;
+  run)
+    [ -f "$directory/driver.py" ] || { echo "gpu-bench: $directory is not prepared" >&2; exit 1; }
+    exec python3 "$directory/driver.py" "$@" ;;
+  *) usage ;;
+esac

@@ -937,9 +937,19 @@ def run_batch(tools, rng, count, first, workdir):
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
         f.write(text)
-    static = subprocess.run([tools["vx-opt"], path, "--vx-verify-semantics",
-                             "-o", "/dev/null"], capture_output=True, text=True,
-                            timeout=600)
+    # The static check and the instrumented lowering (its pipeline without
+    # the check) run side by side.
+    options = OPTIONS[first // count % len(OPTIONS)]
+    static_process = subprocess.Popen(
+        [tools["vx-opt"], path, "--vx-verify-semantics", "-o", "/dev/null"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lowered = subprocess.run(
+        [tools["vx-opt"], path, "--pass-pipeline=" + tools["pipelines"][options],
+         "-o", path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
+    _, static_errors = static_process.communicate(timeout=600)
+    static = subprocess.CompletedProcess(static_process.args,
+                                         static_process.returncode, "",
+                                         static_errors)
     verdicts = ["silent"] * len(kernels)
     problems = []
     if static.returncode not in (0, 1) or "PLEASE submit a bug report" in static.stderr:
@@ -966,16 +976,11 @@ def run_batch(tools, rng, count, first, workdir):
                 verdicts[position] = "error"
             elif verdicts[position] != "error":
                 verdicts[position] = "warning"
-    options = OPTIONS[first // count % len(OPTIONS)]
-    lowered = subprocess.run(
-        [tools["vx-opt"], path,
-         f"--vx-to-llvm=allow-races=true detect-races=true {options}".strip(),
-         "-o", path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
     if lowered.returncode != 0:
         problems.append(("pipeline failure", None, lowered.stderr[-3000:]))
         return kernels, problems, path
     run = subprocess.run(
-        [tools["mlir-runner"], path + ".ll.mlir", "-e", "main",
+        [tools["mlir-runner"], "-O0", path + ".ll.mlir", "-e", "main",
          "-entry-point-result=void", f"-shared-libs={tools['libs']}"],
         capture_output=True, text=True, timeout=600,
         env=dict(os.environ, VX_RACE_CONTINUE="1"))
@@ -1028,6 +1033,16 @@ def main():
                           os.path.join(lib, "libomp.so"),
                           os.path.join(build, "lib", "libvx_race_runtime.so")]),
     }
+    sys.path.insert(0, os.path.join(build, "python_packages"))
+    import vx
+    tools["pipelines"] = {}
+    for options in OPTIONS:
+        keywords = {key.replace("-", "_"): True if value == "true" else int(value)
+                    for key, value in (o.split("=") for o in options.split())}
+        text = vx.pipeline("llvm", allow_races=True, detect_races=True, **keywords)
+        # The verdict comes from the static run; the lowering skips it.
+        tools["pipelines"][options] = re.sub(r"vx-verify-semantics(\{[^}]*\})?,",
+                                             "", text)
     rng = random.Random(args.seed)
     start = time.time()
     done, disagreements = 0, 0

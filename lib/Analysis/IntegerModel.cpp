@@ -271,7 +271,7 @@ unsigned IntegerModel::addOpaque(Value value, std::optional<unsigned> width) {
   column.sources = getSources(value);
   if (Operation *def = value.getDefiningOp())
     column.scope = getScope(def, spawn);
-  else if (spawn.getBody().isAncestor(value.getParentRegion()))
+  else if (spawn.isDefinedInBody(value))
     column.scope = value.getParentBlock()->getParentOp();
   unsigned id = addColumn(std::move(column));
   opaqueColumns[value] = id;
@@ -655,7 +655,7 @@ SmallVector<Value> IntegerModel::getBitsDependences(Value value) {
   SmallVector<Value> dependences;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    if (!spawn.getBody().isAncestor(arg.getParentRegion()))
+    if (!spawn.isDefinedInBody(arg))
       return dependences;
     if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
       if (arg.getOwner() == &whileOp.getBefore().front())
@@ -760,7 +760,7 @@ Term IntegerModel::computeBits(Value value) {
   if (matchPattern(value, m_ConstantInt(&constant)))
     return Term::getConstant(toInt(constant, /*isSigned=*/true));
 
-  bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+  bool inBody = spawn.isDefinedInBody(value);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (!inBody)
       return opaque();
@@ -1563,7 +1563,7 @@ const Sources &IntegerModel::getSources(Value root) {
     Sources result;
     result.gridDims.resize(rank);
     Operation *def = value.getDefiningOp();
-    bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+    bool inBody = spawn.isDefinedInBody(value);
     if (!inBody) {
       sources[value] = result;
       continue;

@@ -111,7 +111,7 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
       // of the other paths.
       continue;
     }
-    bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+    bool inBody = spawn.isDefinedInBody(value);
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
       if (isa<FunctionOpInterface>(owner) && arg.getOwner()->isEntryBlock()) {

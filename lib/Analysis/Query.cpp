@@ -66,7 +66,7 @@ static std::optional<Term> getSizeTerm(IntegerModel &model, Value memref,
       memref = def->getOperand(0);
       continue;
     }
-    if (!spawn.getBody().isAncestor(memref.getParentRegion()))
+    if (!spawn.isDefinedInBody(memref))
       return Term::getColumn(model.getDimensionColumn(memref, dim));
     return std::nullopt;
   }
@@ -1697,8 +1697,9 @@ CollisionResult CombinedSystem::solve() {
       continue;
     }
     // Exact: the domain minus the projection of the feasible leaves is
-    // empty. Only for small systems; otherwise not proven.
-    if (n > 12 || feasibleLeaves.size() > 8) {
+    // empty. Only for small systems (the projection's cost grows quickly
+    // with the columns projected out); otherwise not proven.
+    if (n > 8 || feasibleLeaves.size() > 4) {
       forAll = false;
       continue;
     }

@@ -161,7 +161,7 @@ void SpawnInstrumenter::registerRoot(OpBuilder &builder,
     Value buffer = key;
     if (root.kind == MemoryRoot::Kind::Global)
       buffer = memref::GetGlobalOp::create(builder, loc, type, root.global);
-    else if (spawn.getBody().isAncestor(buffer.getParentRegion()))
+    else if (spawn.isDefinedInBody(buffer))
       return;
     auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
     Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);

@@ -7,14 +7,17 @@ stores, loads, updates atomically, copies and transfers through index
 expressions over grid coordinates, loop variables, captured scalars and
 read-only loaded indices, with casts, divisions and remainders of negative
 values, wrap-around, shifts, masks, selects, and guards of every kind
-(scf.if, scf.index_switch, loop bounds, scf.while), thread
+(scf.if, scf.index_switch, affine.if, loop bounds, scf.while), thread
 loops over scratch, views, aliasing arguments and tokens. A Python model of
 the integer semantics sizes every buffer so that every access is in bounds.
 
-A batch of kernels is one module: vx-opt --vx-verify-semantics gives each
-kernel's verdict (proven race, warning, silence), and the module runs under
-mlir-runner with detect-races (VX_RACE_CONTINUE=1 reports the first race of
-every spawn) on one of the CPU paths. A disagreement is
+A batch of kernels is one module, checked and run by one process each:
+vx-opt --vx-verify-semantics gives each kernel's verdict (proven race,
+warning, silence), while beside it a second vx-opt lowers the module with
+vx-to-llvm's pipeline (allow-races, detect-races, one of the CPU paths by
+batch) minus the check, and mlir-runner -O0 runs it with the race detector
+(VX_RACE_CONTINUE=1 reports the first race of every spawn). A disagreement
+is
 
   - silence where the run races (the checker's proof is wrong);
   - a proven race (an error) where the run does not race;
@@ -22,7 +25,7 @@ every spawn) on one of the CPU paths. A disagreement is
   - a crash, or a module the pipeline cannot run.
 
     soundness.py VX_OPT [--seconds S | --kernels N] [--seed K] [--batch B]
-                 [--out DIR]
+                 [--out DIR] [--progress N]
 
 Exit status 1 on any disagreement (the kernel is written to DIR).
 """
@@ -475,6 +478,34 @@ class Switch:
             s.ev(env)
 
 
+class AffineIf:
+    """affine.if (d0 - c >= 0) or (d0 == c) on a grid coordinate (an
+    operand the body computes is no valid affine dimension)."""
+
+    def __init__(self, operand, constant, equality, body):
+        self.operand, self.constant, self.equality, self.body = \
+            operand, constant, equality, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        x = self.operand.ir(b)
+        relation = "==" if self.equality else ">="
+        b.line(f"affine.if affine_set<(d0) : (d0 - {self.constant} {relation} 0)>({x}) {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        value = signed(self.operand.ev(env), INDEX) - self.constant
+        if (value == 0) if self.equality else (value >= 0):
+            for s in self.body:
+                s.ev(env)
+
+
 class For:
     def __init__(self, name, lower, upper, step, unsigned, body):
         self.name, self.lower, self.upper, self.step, self.unsigned, self.body = \
@@ -704,10 +735,7 @@ class Kernel:
         scope = list(scope)
         r = self.rng.random()
         if depth < 2 and r < 0.35:
-            # affine.if is left out: with operands computed in the body it
-            # verifies but does not lower (they are no affine dims in the
-            # loops the spawn becomes).
-            kind = self.rng.choice(["if", "if", "switch", "for", "for",
+            kind = self.rng.choice(["if", "if", "switch", "affine", "for", "for",
                                     "while", "thread"])
             inner = lambda extra=(): [self.statement(depth + 1, scope + list(extra), thread)
                                       for _ in range(self.rng.randint(1, 2))]
@@ -718,6 +746,10 @@ class Kernel:
                 cases = sorted(self.rng.sample(range(-1, 5), self.rng.randint(1, 2)))
                 return Switch(self.expr(scope, 2), cases, [inner() for _ in cases],
                               inner() if self.rng.random() < 0.5 else [])
+            if kind == "affine":
+                return AffineIf(Grid(self.rng.randrange(self.rank)),
+                                self.rng.randint(0, 2), self.rng.random() < 0.5,
+                                inner())
             if kind == "thread" and thread is None:
                 self.loops += 1
                 name = f"t{self.loops}"
@@ -1025,6 +1057,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=40)
     parser.add_argument("--out", default="fuzz-soundness")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print a progress line every N batches")
     parser.add_argument("--llvm", default="/usr/lib/llvm-22")
     args = parser.parse_args()
     if args.seconds is None and args.kernels is None:
@@ -1066,6 +1100,9 @@ def main():
                 for verdict, dynamic in zip(*result[3]):
                     counts[(verdict, dynamic)] = counts.get((verdict, dynamic), 0) + 1
             done += len(kernels)
+            if args.progress and done // args.batch % args.progress == 0:
+                print(f"soundness: {done} kernels, {disagreements} "
+                      f"disagreements, {time.time() - start:.0f} s", flush=True)
             for kind, position, detail in problems:
                 disagreements += 1
                 os.makedirs(args.out, exist_ok=True)

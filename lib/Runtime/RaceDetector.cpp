@@ -52,6 +52,10 @@ struct Shadow {
   Agent writer;
   int64_t writeAtomic = 0; // 0: a plain write; else the atomic kind + 1.
   bool writersFromSeveralPoints = false;
+  /// The latest plain write, which a later atomic update of one kind (the
+  /// writer's own included) must not hide from other agents' updates.
+  bool plainWritten = false;
+  Agent plainWriter;
   bool read = false;
   Agent reader;
   bool readersFromSeveralPoints = false;
@@ -403,6 +407,11 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
                  kWrite, atomic);
       return;
     }
+    if (atomic != 0 && shadow.plainWritten &&
+        conflict(shadow.plainWriter, agent)) {
+      reportRace(s, key, shadow.plainWriter, kWrite, 0, agent, kWrite, atomic);
+      return;
+    }
     // Reads of the element by others (this access's own read excepted).
     if (shadow.read) {
       bool other = shadow.readersFromSeveralPoints ||
@@ -422,6 +431,10 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
     shadow.written = true;
     shadow.writer = agent;
     shadow.writeAtomic = atomic;
+    if (atomic == 0) {
+      shadow.plainWritten = true;
+      shadow.plainWriter = agent;
+    }
   }
   if (kind & kRead) {
     if (!shadow.read) {

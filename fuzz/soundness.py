@@ -744,7 +744,13 @@ class Kernel:
                           inner() if self.rng.random() < 0.4 else [])
             if kind == "switch":
                 cases = sorted(self.rng.sample(range(-1, 5), self.rng.randint(1, 2)))
-                return Switch(self.expr(scope, 2), cases, [inner() for _ in cases],
+                # The selector is sign-extended from 32 bits: upstream's
+                # scf-to-cf compares index_cast(selector : index to i32)
+                # with the cases, a miscompile outside the checker.
+                selector = Cast("index_cast", Cast("extsi", Cast(
+                    "trunci", Cast("index_cast", self.expr(scope, 2), 64, "i64"),
+                    32), 64, "i64"), INDEX)
+                return Switch(selector, cases, [inner() for _ in cases],
                               inner() if self.rng.random() < 0.5 else [])
             if kind == "affine":
                 return AffineIf(Grid(self.rng.randrange(self.rank)),

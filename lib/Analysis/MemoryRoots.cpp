@@ -332,29 +332,28 @@ void SpawnAnalysis::collectAccesses() {
       add(op, transfer.getDst(), AccessKind::Write, {}, {}, true);
       return;
     }
-    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
-      std::optional<arith::AtomicRMWKind> commutative =
-          getCommutativeKind(atomic.getKind());
-      Access &update = add(op, atomic.getMemref(),
+    // An atomic update: a commutative one is an update of its kind, any
+    // other a write; the old value it returns depends on the order of the
+    // updates.
+    auto addAtomic = [&](Value memref, ValueRange indices,
+                         std::optional<arith::AtomicRMWKind> commutative,
+                         Value result) {
+      Access &update = add(op, memref,
                            commutative ? AccessKind::AtomicUpdate
                                        : AccessKind::Write,
-                           atomic.getIndices());
+                           indices);
       update.atomicKind = commutative;
-      // The old value it returns depends on the order of the updates.
-      if (!commutative || !atomic.getResult().use_empty())
-        add(op, atomic.getMemref(), AccessKind::Read, atomic.getIndices());
+      if (!commutative || !result.use_empty())
+        add(op, memref, AccessKind::Read, indices);
+    };
+    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+      addAtomic(atomic.getMemref(), atomic.getIndices(),
+                getCommutativeKind(atomic.getKind()), atomic.getResult());
       return;
     }
     if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
-      std::optional<arith::AtomicRMWKind> commutative =
-          getCommutativeKind(atomic);
-      Access &update = add(op, atomic.getMemref(),
-                           commutative ? AccessKind::AtomicUpdate
-                                       : AccessKind::Write,
-                           atomic.getIndices());
-      update.atomicKind = commutative;
-      if (!commutative || !atomic.getResult().use_empty())
-        add(op, atomic.getMemref(), AccessKind::Read, atomic.getIndices());
+      addAtomic(atomic.getMemref(), atomic.getIndices(),
+                getCommutativeKind(atomic), atomic.getResult());
       return;
     }
     if (isa<AwaitOp, ScratchOp, memref::AllocaOp, memref::AllocOp,

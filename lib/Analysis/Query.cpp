@@ -462,6 +462,8 @@ private:
   bool isShared(unsigned master);
   bool allLoopsEquated(Operation *scope);
   LinearForm rename(const LinearForm &form, unsigned side);
+  /// `alternatives` over the columns of `side`.
+  DNF renameAlternatives(const DNF &alternatives, unsigned side);
   Term rename(const Term &term, unsigned side);
   void instantiate(const AccessSystem &system, unsigned side);
   void instantiateColumns(ArrayRef<unsigned> masters, unsigned side);
@@ -743,6 +745,20 @@ void CombinedSystem::add(DNF alternatives, int owner, bool definitional,
                          isContext});
 }
 
+DNF CombinedSystem::renameAlternatives(const DNF &alternatives,
+                                      unsigned side) {
+  DNF renamed;
+  for (const Conjunction &conjunction : alternatives) {
+    Conjunction copy;
+    for (const LinearForm &form : conjunction.equalities)
+      copy.equalities.push_back(rename(form, side));
+    for (const LinearForm &form : conjunction.inequalities)
+      copy.inequalities.push_back(rename(form, side));
+    renamed.push_back(std::move(copy));
+  }
+  return renamed;
+}
+
 void CombinedSystem::instantiateColumns(ArrayRef<unsigned> masters,
                                         unsigned side) {
   SmallVector<unsigned> sorted(masters);
@@ -754,16 +770,8 @@ void CombinedSystem::instantiateColumns(ArrayRef<unsigned> masters,
       if (!instantiatedConstraints.insert({constraint, key}).second)
         continue;
       const Constraint &source = model.getConstraint(constraint);
-      DNF renamed;
-      for (const Conjunction &conjunction : source.alternatives) {
-        Conjunction copy;
-        for (const LinearForm &form : conjunction.equalities)
-          copy.equalities.push_back(rename(form, side));
-        for (const LinearForm &form : conjunction.inequalities)
-          copy.inequalities.push_back(rename(form, side));
-        renamed.push_back(std::move(copy));
-      }
-      add(std::move(renamed), int(id), source.definitional);
+      add(renameAlternatives(source.alternatives, side), int(id),
+          source.definitional);
     }
   }
 }
@@ -776,16 +784,8 @@ void CombinedSystem::instantiate(const AccessSystem &current, unsigned side) {
       continue; // Copied with its column.
     if (!instantiatedConstraints.insert({constraint, int(side)}).second)
       continue;
-    DNF renamed;
-    for (const Conjunction &conjunction : source.alternatives) {
-      Conjunction copy;
-      for (const LinearForm &form : conjunction.equalities)
-        copy.equalities.push_back(rename(form, side));
-      for (const LinearForm &form : conjunction.inequalities)
-        copy.inequalities.push_back(rename(form, side));
-      renamed.push_back(std::move(copy));
-    }
-    add(std::move(renamed), -1, source.definitional, /*isContext=*/true);
+    add(renameAlternatives(source.alternatives, side), -1,
+        source.definitional, /*isContext=*/true);
   }
 }
 

@@ -990,7 +990,12 @@ def run_batch(tools, rng, count, first, workdir):
     lowered = subprocess.run(
         [tools["vx-opt"], path, "--pass-pipeline=" + tools["pipelines"][options],
          "-o", path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
-    _, static_errors = static_process.communicate(timeout=600)
+    try:
+        _, static_errors = static_process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        static_process.kill()
+        static_process.communicate()
+        return kernels, [("static check over 600 s", None, "")], path
     static = subprocess.CompletedProcess(static_process.args,
                                          static_process.returncode, "",
                                          static_errors)

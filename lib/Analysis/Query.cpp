@@ -1699,14 +1699,15 @@ CollisionResult CombinedSystem::solve() {
     // Exact: the domain minus the projection of the feasible leaves is
     // empty. Only for small systems (the projection's cost grows quickly
     // with the columns projected out); otherwise not proven.
-    if (n > 8 || feasibleLeaves.size() > 4) {
+    if (n > 6 || feasibleLeaves.size() > 4) {
       forAll = false;
       continue;
     }
-    // Projections of systems with wrap-around coefficients (2^64) take the
-    // Presburger library too long: not proven.
+    // Projections of systems with large coefficients (wrap-around, 2^64,
+    // or products of constants) take the Presburger library too long: not
+    // proven.
     auto hasLargeCoefficient = [&](const IntegerRelation &leaf) {
-      DynamicAPInt limit(int64_t(1) << 32);
+      DynamicAPInt limit(int64_t(1) << 16);
       for (unsigned row = 0; row < leaf.getNumEqualities(); ++row)
         for (unsigned column = 0; column <= n; ++column)
           if (abs(leaf.atEq(row, column)) > limit)

@@ -460,8 +460,13 @@ getLoopBounds(Operation *loop, unsigned dim) {
 /// The term of `value` (a bound of a loop) read signed or unsigned, if affine.
 static std::optional<Term> getBoundTerm(IntegerModel &model, OpFoldResult value,
                                         bool isSigned) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return Term::getConstant(Int(*constant));
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+    // The constant's bits read as the loop compares them.
+    Int reading(*constant);
+    if (!isSigned && *constant < 0)
+      reading += pow2(64);
+    return Term::getConstant(reading);
+  }
   Value operand = cast<Value>(value);
   Term term = isSigned ? model.getSigned(operand) : model.getUnsigned(operand);
   if (!term.isAffine())
@@ -1405,8 +1410,17 @@ const Context &IntegerModel::getContext(Block *block) {
         numDims = parallel.getNumLoops();
       if (auto forall = dyn_cast<scf::ForallOp>(parent))
         numDims = forall.getRank();
-      for (unsigned dim = 0; dim < numDims; ++dim)
-        context.columns.push_back(getIterationColumn(parent, dim));
+      for (unsigned dim = 0; dim < numDims; ++dim) {
+        unsigned iteration = getIterationColumn(parent, dim);
+        context.columns.push_back(iteration);
+        // Bounds the model drops let the loop run where it may not: what
+        // runs inside is not proven to run.
+        if (columns[iteration].approximate)
+          approximate(("an access inside '" +
+                       parent->getName().getStringRef() +
+                       "', whose bounds the analysis does not model")
+                          .str());
+      }
     } else if (!isa<scf::ExecuteRegionOp, memref::AllocaScopeOp>(parent)) {
       approximate(("an access inside '" + parent->getName().getStringRef() +
                    "', whose control the analysis does not model")

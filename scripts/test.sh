@@ -10,3 +10,7 @@ bash "$VX_ROOT/scripts/demo.sh" > "$VX_ROOT/build/demo.log" 2>&1 ||
 # A bounded mutation-fuzzing run over every pipeline (fuzz/mutate.py).
 /usr/bin/python3 "$VX_ROOT/fuzz/mutate.py" "$VX_ROOT/build/bin/vx-opt" \
   "$VX_ROOT/build/fuzz-crashes" --seconds 60
+# A bounded soundness-fuzzing run (fuzz/soundness.py): the static verdicts of
+# random kernels against the dynamic race detector, a fixed seed, < 2 minutes.
+/usr/bin/python3 "$VX_ROOT/fuzz/soundness.py" "$VX_ROOT/build/bin/vx-opt" \
+  --seconds 90 --batch 100 --seed 1 --out "$VX_ROOT/build/fuzz-soundness"

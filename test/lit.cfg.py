@@ -66,11 +66,13 @@ tools = [
         command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
         extra_args=[
             "-entry-point-result=void",
-            "-shared-libs=%s,%s,%s"
+            "-shared-libs=%s,%s,%s,%s"
             % (
                 os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
                 os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
                 os.path.join(config.mlir_lib_dir, "libomp.so"),
+                # The runtime of detect-races=true.
+                os.path.join(config.vx_obj_root, "lib", "libvx_race_runtime.so"),
             ),
         ],
     ),

@@ -312,4 +312,69 @@ def Vx_AwaitOp : Vx_Op<"await",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Race detection (detect-races; inserted by vx-instrument-races)
+//===----------------------------------------------------------------------===//
+
+def Vx_RaceAccessOp : Vx_Op<"race_access",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Record a memory access for the dynamic race detector";
+  let description = [{
+    Inserted by `vx-instrument-races` (the `detect-races` option) in front of
+    each access of a spawn body, and lowered to a call of the race
+    detector's runtime by `vx-lower-race-checks`. It records who touches an
+    element: the spawn execution (`epoch`), the instance's parallel point and
+    linear id, the execution and linear iteration of its thread loop (0 and
+    0 outside thread loops). Captured memory is identified by its byte
+    `address` (`root` = -1); scratch and body allocations by their `root`
+    number, an `owner` (the parallel point or instance that allocated them)
+    and the byte offset. `kind`: bit 0 write, bit 1 read, bits 8-15 the
+    atomic update's kind + 1, bit 16 out of bounds; `site` names the access
+    in the detector's reports. Not meant to be written by hand.
+
+    Example:
+
+    ```mlir
+    vx.race_access %epoch, %point, %instance, %execution, %iteration,
+        %owner, %address {kind = 1 : i64, root = -1 : i64, site = 3 : i64}
+    ```
+  }];
+  let arguments = (ins I64:$epoch, Index:$parallelPoint, Index:$instance,
+                       Index:$execution, Index:$iteration, Index:$owner,
+                       Index:$address, I64Attr:$root, I64Attr:$kind,
+                       I64Attr:$site);
+  let assemblyFormat = [{
+    $epoch `,` $parallelPoint `,` $instance `,` $execution `,` $iteration `,`
+    $owner `,` $address attr-dict
+  }];
+}
+
+def Vx_RaceThreadLoopOp : Vx_Op<"race_thread_loop",
+    [MemoryEffects<[MemRead, MemWrite]>, SameVariadicOperandSize]> {
+  let summary = "Start one execution of a thread loop for the race detector";
+  let description = [{
+    Inserted by `vx-instrument-races` before each thread loop (an
+    `scf.parallel` of a spawn body not inside another one): returns a fresh
+    id of this execution of the loop, whose iterations the race detector
+    tells apart; its lower bounds, steps and trip counts let reports name
+    iterations by their induction variables. Lowered to calls by
+    `vx-lower-race-checks`.
+
+    Example:
+
+    ```mlir
+    %execution = vx.race_thread_loop %epoch lower [%c0] step [%c1]
+        trips [%c8] {site = 2 : i64}
+    ```
+  }];
+  let arguments = (ins I64:$epoch, Variadic<Index>:$lowerBounds,
+                       Variadic<Index>:$steps, Variadic<Index>:$trips,
+                       I64Attr:$site);
+  let results = (outs Index:$execution);
+  let assemblyFormat = [{
+    $epoch `lower` `[` $lowerBounds `]` `step` `[` $steps `]`
+    `trips` `[` $trips `]` attr-dict
+  }];
+}
+
 #endif // VX_OPS

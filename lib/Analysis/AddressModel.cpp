@@ -364,6 +364,10 @@ OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
   return ownership;
 }
 
+void SpawnAnalysis::limitSamples(unsigned samples) {
+  queries->limitSamples(samples);
+}
+
 CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
                                                Operation *second,
                                                const PairRelation &relation) {

@@ -271,7 +271,7 @@ unsigned IntegerModel::addOpaque(Value value, std::optional<unsigned> width) {
   column.sources = getSources(value);
   if (Operation *def = value.getDefiningOp())
     column.scope = getScope(def, spawn);
-  else if (spawn.getBody().isAncestor(value.getParentRegion()))
+  else if (spawn.isDefinedInBody(value))
     column.scope = value.getParentBlock()->getParentOp();
   unsigned id = addColumn(std::move(column));
   opaqueColumns[value] = id;
@@ -343,6 +343,32 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
   Int modulus = pow2(width);
   Term shiftedTerm = term;
   shiftedTerm.linear.constant -= rangeLower;
+  // A wrap count of a huge range (a narrow reading of a 64-bit scalar) takes
+  // the integer sampler too long: the reading becomes a column of its own,
+  // with the reading's range. For a value the same in every instance (a
+  // function of captured scalars) it is still quantified over every value,
+  // which only weakens what the model proves; otherwise it is approximate.
+  if (lower && upper &&
+      floorDiv(*upper - rangeLower, modulus) -
+              floorDiv(*lower - rangeLower, modulus) >
+          Int(1 << 16)) {
+    Column column(ColumnKind::Opaque);
+    column.value = origin;
+    if (origin)
+      column.sources = getSources(origin);
+    else
+      column.sources.varies = true;
+    column.approximate = !column.sources.isInvariant();
+    column.lower = rangeLower;
+    column.upper = rangeUpper;
+    unsigned id = addColumn(std::move(column));
+    Conjunction domain;
+    domain.inequalities.push_back(shifted(LinearForm::getColumn(id), -rangeLower));
+    domain.inequalities.push_back(
+        shifted(LinearForm::getColumn(id, Int(-1)), rangeUpper));
+    attach(id, addConstraint({domain}, /*definitional=*/true));
+    return Term::getColumn(id);
+  }
   Term wraps = getFloorDiv(shiftedTerm, modulus, origin);
   Term result = term;
   result.add(wraps, -modulus);
@@ -434,8 +460,13 @@ getLoopBounds(Operation *loop, unsigned dim) {
 /// The term of `value` (a bound of a loop) read signed or unsigned, if affine.
 static std::optional<Term> getBoundTerm(IntegerModel &model, OpFoldResult value,
                                         bool isSigned) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return Term::getConstant(Int(*constant));
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+    // The constant's bits read as the loop compares them.
+    Int reading(*constant);
+    if (!isSigned && *constant < 0)
+      reading += pow2(64);
+    return Term::getConstant(reading);
+  }
   Value operand = cast<Value>(value);
   Term term = isSigned ? model.getSigned(operand) : model.getUnsigned(operand);
   if (!term.isAffine())
@@ -629,7 +660,7 @@ SmallVector<Value> IntegerModel::getBitsDependences(Value value) {
   SmallVector<Value> dependences;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    if (!spawn.getBody().isAncestor(arg.getParentRegion()))
+    if (!spawn.isDefinedInBody(arg))
       return dependences;
     if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
       if (arg.getOwner() == &whileOp.getBefore().front())
@@ -734,7 +765,7 @@ Term IntegerModel::computeBits(Value value) {
   if (matchPattern(value, m_ConstantInt(&constant)))
     return Term::getConstant(toInt(constant, /*isSigned=*/true));
 
-  bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+  bool inBody = spawn.isDefinedInBody(value);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (!inBody)
       return opaque();
@@ -799,10 +830,21 @@ Term IntegerModel::computeBits(Value value) {
         return std::nullopt;
       return term.linear.terms[0].first;
     };
+    // A symbol the body computes from captured values (`%n - 1`) is a
+    // column of its own, the same in both instances.
+    auto symbolOf = [&](const Term &term,
+                        Value operand) -> std::optional<unsigned> {
+      if (std::optional<unsigned> column = symbolColumn(term))
+        return column;
+      if (getSources(operand).isInvariant())
+        return addOpaque(operand, width);
+      return std::nullopt;
+    };
     if (width == 64) {
-      for (auto [factor, symbol] : {std::make_pair(&lhs, &rhs),
-                                    std::make_pair(&rhs, &lhs)}) {
-        if (std::optional<unsigned> column = symbolColumn(*symbol)) {
+      for (auto [factor, symbol, symbolValue] :
+           {std::make_tuple(&lhs, &rhs, def->getOperand(1)),
+            std::make_tuple(&rhs, &lhs, def->getOperand(0))}) {
+        if (std::optional<unsigned> column = symbolOf(*symbol, symbolValue)) {
           Term term;
           term.products.push_back(
               {std::make_shared<const Term>(*factor), *column, Int(1)});
@@ -832,10 +874,16 @@ Term IntegerModel::computeBits(Value value) {
   }
   if (width == 1 && isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp,
                         arith::XOrIOp, arith::SelectOp>(def)) {
-    // A boolean used as a value: 1 where the condition holds, else 0.
+    // A boolean used as a value: 1 where the condition holds, else 0. A
+    // condition that falls back to the boolean's bits leaves them opaque.
+    void *key = value.getAsOpaquePointer();
+    booleansInProgress.insert(key);
     std::pair<DNF, Term> cases[] = {
         {getCondition(value, true), Term::getConstant(Int(1))},
         {getCondition(value, false), Term::getConstant(Int(0))}};
+    booleansInProgress.erase(key);
+    if (opaqueBooleans.contains(key))
+      return opaque();
     return buildCases(value, cases);
   }
   if (auto andOp = dyn_cast<arith::AndIOp>(def)) {
@@ -1183,6 +1231,10 @@ DNF IntegerModel::getCondition(Value value, bool truth) {
 DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
   // The fallback: the boolean's unsigned reading is 1 (or 0).
   auto generic = [&]() -> DNF {
+    if (booleansInProgress.contains(value.getAsOpaquePointer())) {
+      opaqueBooleans.insert(value.getAsOpaquePointer());
+      return alwaysTrue();
+    }
     // An i1 whose bits lie in [-1, 0] (a signed boolean column) is true at
     // -1; otherwise read it unsigned.
     Term bitsTerm = getBits(value);
@@ -1358,8 +1410,17 @@ const Context &IntegerModel::getContext(Block *block) {
         numDims = parallel.getNumLoops();
       if (auto forall = dyn_cast<scf::ForallOp>(parent))
         numDims = forall.getRank();
-      for (unsigned dim = 0; dim < numDims; ++dim)
-        context.columns.push_back(getIterationColumn(parent, dim));
+      for (unsigned dim = 0; dim < numDims; ++dim) {
+        unsigned iteration = getIterationColumn(parent, dim);
+        context.columns.push_back(iteration);
+        // Bounds the model drops let the loop run where it may not: what
+        // runs inside is not proven to run.
+        if (columns[iteration].approximate)
+          approximate(("an access inside '" +
+                       parent->getName().getStringRef() +
+                       "', whose bounds the analysis does not model")
+                          .str());
+      }
     } else if (!isa<scf::ExecuteRegionOp, memref::AllocaScopeOp>(parent)) {
       approximate(("an access inside '" + parent->getName().getStringRef() +
                    "', whose control the analysis does not model")
@@ -1516,7 +1577,7 @@ const Sources &IntegerModel::getSources(Value root) {
     Sources result;
     result.gridDims.resize(rank);
     Operation *def = value.getDefiningOp();
-    bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+    bool inBody = spawn.isDefinedInBody(value);
     if (!inBody) {
       sources[value] = result;
       continue;

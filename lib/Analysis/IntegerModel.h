@@ -24,6 +24,7 @@
 #include "Vx/Analysis/AddressModel.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/DynamicAPInt.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -269,6 +270,9 @@ private:
   DenseMap<unsigned, unsigned> gridColumns;
   DenseMap<std::pair<Operation *, unsigned>, unsigned> iterationColumns;
   DenseMap<Value, Term> bits;
+  /// Booleans whose bits are being built from their condition, and those of
+  /// them whose condition needed their bits (they stay opaque).
+  llvm::SmallPtrSet<void *, 4> booleansInProgress, opaqueBooleans;
   DenseMap<std::pair<Value, unsigned>, Term> readings;
   DenseMap<Value, unsigned> opaqueColumns;
   DenseMap<Block *, Context> contexts;

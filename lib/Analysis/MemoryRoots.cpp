@@ -22,6 +22,17 @@
 using namespace mlir;
 using namespace mlir::vx;
 
+std::string vx::formatLocation(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().getValue() + ":" +
+            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
 bool MemoryRoot::mayAlias(const MemoryRoot &other) const {
   if (*this == other)
     return true;
@@ -37,8 +48,8 @@ std::string MemoryRoot::describe() const {
   switch (kind) {
   case Kind::Scratch:
   case Kind::Allocation: {
-    os << (kind == Kind::Scratch ? "the scratch at " : "the allocation at ");
-    value.getLoc().print(os);
+    os << (kind == Kind::Scratch ? "the scratch at " : "the allocation at ")
+       << formatLocation(value.getLoc());
     break;
   }
   case Kind::Captured: {
@@ -50,8 +61,7 @@ std::string MemoryRoot::describe() const {
       if (function)
         os << " of @" << function.getName();
     } else {
-      os << "the buffer at ";
-      value.getLoc().print(os);
+      os << "the buffer at " << formatLocation(value.getLoc());
     }
     break;
   }
@@ -101,7 +111,7 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
       // of the other paths.
       continue;
     }
-    bool inBody = spawn.getBody().isAncestor(value.getParentRegion());
+    bool inBody = spawn.isDefinedInBody(value);
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
       if (isa<FunctionOpInterface>(owner) && arg.getOwner()->isEntryBlock()) {
@@ -208,23 +218,23 @@ getCommutativeKind(arith::AtomicRMWKind kind) {
 }
 
 /// The commutative update a generic_atomic_rmw computes: its body combines
-/// the current value once with a value from outside by one commutative op.
+/// the current value once, by the yielded commutative op, with a value that
+/// pure ops of the body (or code outside) compute without it.
 static std::optional<arith::AtomicRMWKind>
 getCommutativeKind(memref::GenericAtomicRMWOp atomic) {
   Block &body = atomic.getAtomicBody().front();
-  if (body.getOperations().size() != 2)
-    return std::nullopt;
-  Operation &update = body.front();
   Value current = body.getArgument(0);
   auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
-  if (yield.getResult() != update.getResult(0) || update.getNumOperands() != 2)
+  Operation *update = yield.getResult().getDefiningOp();
+  if (!update || update->getBlock() != &body ||
+      update->getNumOperands() != 2 || !current.hasOneUse() ||
+      !llvm::is_contained(update->getOperands(), current))
     return std::nullopt;
-  Value other = update.getOperand(0) == current ? update.getOperand(1)
-                                                : update.getOperand(0);
-  if (other == current || !llvm::is_contained(update.getOperands(), current))
-    return std::nullopt;
+  for (Operation &op : body.without_terminator())
+    if (&op != update && !isPure(&op))
+      return std::nullopt;
   using K = arith::AtomicRMWKind;
-  return llvm::TypeSwitch<Operation *, std::optional<K>>(&update)
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(update)
       .Case([](arith::AddFOp) { return K::addf; })
       .Case([](arith::AddIOp) { return K::addi; })
       .Case([](arith::MulFOp) { return K::mulf; })
@@ -322,29 +332,28 @@ void SpawnAnalysis::collectAccesses() {
       add(op, transfer.getDst(), AccessKind::Write, {}, {}, true);
       return;
     }
-    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
-      std::optional<arith::AtomicRMWKind> commutative =
-          getCommutativeKind(atomic.getKind());
-      Access &update = add(op, atomic.getMemref(),
+    // An atomic update: a commutative one is an update of its kind, any
+    // other a write; the old value it returns depends on the order of the
+    // updates.
+    auto addAtomic = [&](Value memref, ValueRange indices,
+                         std::optional<arith::AtomicRMWKind> commutative,
+                         Value result) {
+      Access &update = add(op, memref,
                            commutative ? AccessKind::AtomicUpdate
                                        : AccessKind::Write,
-                           atomic.getIndices());
+                           indices);
       update.atomicKind = commutative;
-      // The old value it returns depends on the order of the updates.
-      if (!commutative || !atomic.getResult().use_empty())
-        add(op, atomic.getMemref(), AccessKind::Read, atomic.getIndices());
+      if (!commutative || !result.use_empty())
+        add(op, memref, AccessKind::Read, indices);
+    };
+    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+      addAtomic(atomic.getMemref(), atomic.getIndices(),
+                getCommutativeKind(atomic.getKind()), atomic.getResult());
       return;
     }
     if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
-      std::optional<arith::AtomicRMWKind> commutative =
-          getCommutativeKind(atomic);
-      Access &update = add(op, atomic.getMemref(),
-                           commutative ? AccessKind::AtomicUpdate
-                                       : AccessKind::Write,
-                           atomic.getIndices());
-      update.atomicKind = commutative;
-      if (!commutative || !atomic.getResult().use_empty())
-        add(op, atomic.getMemref(), AccessKind::Read, atomic.getIndices());
+      addAtomic(atomic.getMemref(), atomic.getIndices(),
+                getCommutativeKind(atomic), atomic.getResult());
       return;
     }
     if (isa<AwaitOp, ScratchOp, memref::AllocaOp, memref::AllocOp,

@@ -6,6 +6,7 @@
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "mlir/Analysis/Presburger/Simplex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -65,7 +66,7 @@ static std::optional<Term> getSizeTerm(IntegerModel &model, Value memref,
       memref = def->getOperand(0);
       continue;
     }
-    if (!spawn.getBody().isAncestor(memref.getParentRegion()))
+    if (!spawn.isDefinedInBody(memref))
       return Term::getColumn(model.getDimensionColumn(memref, dim));
     return std::nullopt;
   }
@@ -449,8 +450,9 @@ struct QueryConstraint {
 class CombinedSystem {
 public:
   CombinedSystem(IntegerModel &model, const AnalysisBudget &budget,
-                 const AccessSystem &first, const AccessSystem &second,
-                 const PairRelation &relation, bool symmetric);
+                 unsigned &samplesLeft, const AccessSystem &first,
+                 const AccessSystem &second, const PairRelation &relation,
+                 bool symmetric);
 
   CollisionResult solve();
 
@@ -460,6 +462,8 @@ private:
   bool isShared(unsigned master);
   bool allLoopsEquated(Operation *scope);
   LinearForm rename(const LinearForm &form, unsigned side);
+  /// `alternatives` over the columns of `side`.
+  DNF renameAlternatives(const DNF &alternatives, unsigned side);
   Term rename(const Term &term, unsigned side);
   void instantiate(const AccessSystem &system, unsigned side);
   void instantiateColumns(ArrayRef<unsigned> masters, unsigned side);
@@ -483,8 +487,24 @@ private:
   bool isApproximate(unsigned column) const;
   bool isUniversal(unsigned column) const;
 
+  /// Charges the spawn's budget for one integer sample over `columns`
+  /// columns (after elimination), if enough is left. With coefficients of
+  /// wrap-around (`wide`), the sampler's cost grows about twofold with each
+  /// column beyond a few: such a sample costs 2^(columns - 6) units from 7
+  /// columns on, and none is taken over more than `maxSampleColumns`.
+  bool takeSample(unsigned columns, bool wide) {
+    unsigned cost = !wide || columns <= 6 ? 1 : 1u << (columns - 6);
+    if ((wide && columns > budget.maxSampleColumns) || samplesLeft < cost) {
+      samplesLeft = 0;
+      return false;
+    }
+    samplesLeft -= cost;
+    return true;
+  }
+
   IntegerModel &model;
   AnalysisBudget budget;
+  unsigned &samplesLeft;
   SpawnOp spawn;
   const AccessSystem &first, &second;
   const PairRelation &relation;
@@ -528,10 +548,12 @@ getLoopOrder(const PairRelation &relation, Operation *loop) {
 
 CombinedSystem::CombinedSystem(IntegerModel &model,
                                const AnalysisBudget &budget,
+                               unsigned &samplesLeft,
                                const AccessSystem &first,
                                const AccessSystem &second,
                                const PairRelation &relation, bool symmetric)
-    : model(model), budget(budget), spawn(model.getSpawn()), first(first),
+    : model(model), budget(budget), samplesLeft(samplesLeft),
+      spawn(model.getSpawn()), first(first),
       second(second), relation(relation), symmetric(symmetric) {
   unsigned rank = spawn.getRank();
   equatedDims.resize(rank);
@@ -540,6 +562,10 @@ CombinedSystem::CombinedSystem(IntegerModel &model,
     bool parallel = spawn.getDimSemantics(dim) == DimensionSemantics::parallel;
     switch (relation.grid) {
     case G::DifferentParallelPoints:
+      break;
+    case G::FirstDifferenceAt:
+      if (parallel && dim < relation.dim)
+        equatedDims.set(dim);
       break;
     case G::AlongDimension:
       if (relation.sameParallelPoint && parallel && dim != relation.dim)
@@ -719,6 +745,20 @@ void CombinedSystem::add(DNF alternatives, int owner, bool definitional,
                          isContext});
 }
 
+DNF CombinedSystem::renameAlternatives(const DNF &alternatives,
+                                      unsigned side) {
+  DNF renamed;
+  for (const Conjunction &conjunction : alternatives) {
+    Conjunction copy;
+    for (const LinearForm &form : conjunction.equalities)
+      copy.equalities.push_back(rename(form, side));
+    for (const LinearForm &form : conjunction.inequalities)
+      copy.inequalities.push_back(rename(form, side));
+    renamed.push_back(std::move(copy));
+  }
+  return renamed;
+}
+
 void CombinedSystem::instantiateColumns(ArrayRef<unsigned> masters,
                                         unsigned side) {
   SmallVector<unsigned> sorted(masters);
@@ -730,16 +770,8 @@ void CombinedSystem::instantiateColumns(ArrayRef<unsigned> masters,
       if (!instantiatedConstraints.insert({constraint, key}).second)
         continue;
       const Constraint &source = model.getConstraint(constraint);
-      DNF renamed;
-      for (const Conjunction &conjunction : source.alternatives) {
-        Conjunction copy;
-        for (const LinearForm &form : conjunction.equalities)
-          copy.equalities.push_back(rename(form, side));
-        for (const LinearForm &form : conjunction.inequalities)
-          copy.inequalities.push_back(rename(form, side));
-        renamed.push_back(std::move(copy));
-      }
-      add(std::move(renamed), int(id), source.definitional);
+      add(renameAlternatives(source.alternatives, side), int(id),
+          source.definitional);
     }
   }
 }
@@ -752,16 +784,8 @@ void CombinedSystem::instantiate(const AccessSystem &current, unsigned side) {
       continue; // Copied with its column.
     if (!instantiatedConstraints.insert({constraint, int(side)}).second)
       continue;
-    DNF renamed;
-    for (const Conjunction &conjunction : source.alternatives) {
-      Conjunction copy;
-      for (const LinearForm &form : conjunction.equalities)
-        copy.equalities.push_back(rename(form, side));
-      for (const LinearForm &form : conjunction.inequalities)
-        copy.inequalities.push_back(rename(form, side));
-      renamed.push_back(std::move(copy));
-    }
-    add(std::move(renamed), -1, source.definitional, /*isContext=*/true);
+    add(renameAlternatives(source.alternatives, side), -1,
+        source.definitional, /*isContext=*/true);
   }
 }
 
@@ -893,6 +917,7 @@ void CombinedSystem::addGridRelation() {
     break;
   }
   case G::AlongDimension:
+  case G::FirstDifferenceAt:
     for (int64_t sign : signs)
       alternatives.push_back(Conjunction{{}, {differs(relation.dim, sign)}});
     break;
@@ -1156,6 +1181,125 @@ static APInt toAPInt(const Int &value, unsigned width) {
                /*implicitTrunc=*/true);
 }
 
+/// An integer point of `relation` (a set of n columns), sampled after
+/// eliminating the columns that an equality gives with a unit coefficient:
+/// the sampler's cost grows quickly with the dimension, and the systems of
+/// two accesses are full of such equalities (shared coordinates, address
+/// equalities, fixed wrap counts).
+/// `takeSample` is asked, with the number of columns left and whether a
+/// coefficient exceeds 2^32, whether the budget admits the sample; if not, `refused` is set and nothing returned.
+static std::optional<SmallVector<DynamicAPInt, 8>>
+sampleByElimination(const IntegerRelation &relation,
+                    function_ref<bool(unsigned, bool)> takeSample, bool &refused) {
+  refused = false;
+  unsigned n = relation.getNumVars();
+  using Row = SmallVector<DynamicAPInt, 8>;
+  std::vector<Row> equalities, inequalities;
+  for (unsigned row = 0; row < relation.getNumEqualities(); ++row)
+    equalities.push_back(llvm::to_vector<8>(relation.getEquality(row)));
+  for (unsigned row = 0; row < relation.getNumInequalities(); ++row)
+    inequalities.push_back(llvm::to_vector<8>(relation.getInequality(row)));
+  // column = expression (a row over the columns, the column's own entry 0).
+  SmallVector<std::pair<unsigned, Row>> eliminated;
+  SmallVector<bool> alive(n, true);
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (size_t index = 0; index < equalities.size(); ++index) {
+      Row &equality = equalities[index];
+      std::optional<unsigned> pivot;
+      for (unsigned column = 0; column < n; ++column)
+        if (alive[column] && abs(equality[column]) == DynamicAPInt(1)) {
+          pivot = column;
+          break;
+        }
+      if (!pivot)
+        continue;
+      // column = -(rest) / coefficient, the coefficient being +-1.
+      DynamicAPInt sign = equality[*pivot];
+      Row expression(n + 1, DynamicAPInt(0));
+      for (unsigned column = 0; column <= n; ++column)
+        if (column != *pivot)
+          expression[column] = -equality[column] * sign;
+      auto substitute = [&](Row &row) {
+        DynamicAPInt factor = row[*pivot];
+        if (factor == 0)
+          return;
+        row[*pivot] = DynamicAPInt(0);
+        for (unsigned column = 0; column <= n; ++column)
+          row[column] += factor * expression[column];
+      };
+      equalities.erase(equalities.begin() + index);
+      for (Row &row : equalities)
+        substitute(row);
+      for (Row &row : inequalities)
+        substitute(row);
+      for (auto &[column, earlier] : eliminated)
+        substitute(earlier);
+      eliminated.push_back({*pivot, std::move(expression)});
+      alive[*pivot] = false;
+      progress = true;
+      break;
+    }
+  }
+  SmallVector<unsigned> kept;
+  for (unsigned column = 0; column < n; ++column)
+    if (alive[column])
+      kept.push_back(column);
+  IntegerRelation reduced(PresburgerSpace::getSetSpace(kept.size()));
+  auto project = [&](const Row &row) {
+    Row projected;
+    for (unsigned column : kept)
+      projected.push_back(row[column]);
+    projected.push_back(row[n]);
+    return projected;
+  };
+  for (const Row &row : equalities)
+    reduced.addEquality(project(row));
+  for (const Row &row : inequalities)
+    reduced.addInequality(project(row));
+  bool wide = false;
+  for (const auto *rows : {&equalities, &inequalities})
+    for (const Row &row : *rows)
+      for (const DynamicAPInt &coefficient : row)
+        wide |= abs(coefficient) > DynamicAPInt(int64_t(1) << 32);
+  if (!takeSample(kept.size(), wide)) {
+    refused = true;
+    return std::nullopt;
+  }
+  // Small points first: the sampler is fast within a small box and slow
+  // over ranges of 2^63; without a point in the box, the whole set.
+  std::optional<SmallVector<DynamicAPInt, 8>> sample;
+  {
+    int64_t box = int64_t(1) << 16;
+    IntegerRelation boxed = reduced;
+    for (unsigned column = 0; column < kept.size(); ++column) {
+      Row bound(kept.size() + 1, DynamicAPInt(0));
+      bound[column] = DynamicAPInt(1);
+      bound[kept.size()] = DynamicAPInt(box);
+      boxed.addInequality(bound);
+      bound[column] = DynamicAPInt(-1);
+      boxed.addInequality(bound);
+    }
+    sample = boxed.findIntegerSample();
+  }
+  if (!sample)
+    sample = reduced.findIntegerSample();
+  if (!sample)
+    return std::nullopt;
+  SmallVector<DynamicAPInt, 8> full(n, DynamicAPInt(0));
+  for (auto [position, column] : llvm::enumerate(kept))
+    full[column] = (*sample)[position];
+  // The expressions only read kept columns (earlier ones were substituted).
+  for (auto &[column, expression] : eliminated) {
+    DynamicAPInt value = expression[n];
+    for (unsigned other : kept)
+      value += expression[other] * full[other];
+    full[column] = value;
+  }
+  return full;
+}
+
 CollisionResult CombinedSystem::solve() {
   CollisionResult result;
   unsigned numColumns = columns.size();
@@ -1238,6 +1382,11 @@ CollisionResult CombinedSystem::solve() {
                 os << "an access under a condition the analysis does not "
                       "model (it uses the result of '"
                    << def->getName() << "')";
+              else if (isa_and_nonnull<arith::MulIOp>(def) &&
+                       !model.getSources(def->getOperand(0)).isInvariant() &&
+                       !model.getSources(def->getOperand(1)).isInvariant())
+                os << "the address uses a product of two varying values in '"
+                   << def->getName() << "'";
               else if (def)
                 os << "the address uses the result of '" << def->getName()
                    << "'";
@@ -1262,6 +1411,30 @@ CollisionResult CombinedSystem::solve() {
     result.reason = "the system is too large to decide within the budget";
     return result;
   }
+  // Integer sampling (generalized basis reduction) slows down sharply with
+  // wrap-around coefficients (2^64) in many dimensions: such components are
+  // left undecided.
+  for (auto [leader, component] : relevant) {
+    if (component->columns.size() <= budget.maxWideColumns)
+      continue;
+    Int wide(int64_t(1) << 32);
+    bool hasWide = llvm::any_of(component->constraints, [&](unsigned id) {
+      return llvm::any_of(constraints[id].alternatives,
+                          [&](const Conjunction &conjunction) {
+                            for (const auto *forms : {&conjunction.equalities,
+                                                      &conjunction.inequalities})
+                              for (const LinearForm &form : *forms)
+                                for (const auto &[column, coefficient] : form.terms)
+                                  if (abs(coefficient) > wide)
+                                    return true;
+                            return false;
+                          });
+    });
+    if (hasWide) {
+      result.reason = "the system is too large to decide within the budget";
+      return result;
+    }
+  }
 
   DenseMap<unsigned, Int> values;
   SmallVector<Value> universalValues;
@@ -1281,6 +1454,46 @@ CollisionResult CombinedSystem::solve() {
       }
       (constraint.alternatives.size() == 1 ? base : cases).push_back(&constraint);
     }
+    // Wrap counts (coefficients of 2^w) over a few values: one case per
+    // value, decided first, which keeps the integer sampler away from huge
+    // coefficients.
+    std::vector<QueryConstraint> wrapCases;
+    wrapCases.reserve(component->columns.size());
+    SmallVector<const QueryConstraint *> wrapCasePointers;
+    Int wide(int64_t(1) << 32);
+    for (unsigned column : component->columns) {
+      if (columns[column].master < 0)
+        continue;
+      const Column &info = model.getColumn(columns[column].master);
+      if (info.kind != ColumnKind::Derived || !info.lower || !info.upper ||
+          *info.upper - *info.lower > Int(3))
+        continue;
+      bool isWide = llvm::any_of(component->constraints, [&](unsigned id) {
+        return llvm::any_of(constraints[id].alternatives,
+                            [&](const Conjunction &conjunction) {
+                              for (const auto *forms : {&conjunction.equalities,
+                                                        &conjunction.inequalities})
+                                for (const LinearForm &form : *forms)
+                                  if (abs(form.getCoefficient(column)) > wide)
+                                    return true;
+                              return false;
+                            });
+      });
+      if (!isWide)
+        continue;
+      QueryConstraint split;
+      for (Int value = *info.lower; value <= *info.upper; value += Int(1))
+        split.alternatives.push_back(
+            Conjunction{{[&] {
+                          LinearForm form = LinearForm::getColumn(column);
+                          form.constant = -value;
+                          return form;
+                        }()},
+                        {}});
+      wrapCases.push_back(std::move(split));
+      wrapCasePointers.push_back(&wrapCases.back());
+    }
+    cases.insert(cases.begin(), wrapCasePointers.begin(), wrapCasePointers.end());
     // Universal columns read by constraints that are not their own: the
     // collision must exist for every value of them.
     SmallVector<unsigned> universals;
@@ -1340,6 +1553,9 @@ CollisionResult CombinedSystem::solve() {
         addConjunction(constraint->alternatives[choice[position]], &relation);
       return relation;
     };
+    auto charge = [&](unsigned columns, bool wide) {
+      return takeSample(columns, wide);
+    };
     std::function<void(unsigned)> explore = [&](unsigned depth) {
       if (overBudget || (sample && universals.empty()))
         return;
@@ -1349,8 +1565,13 @@ CollisionResult CombinedSystem::solve() {
           return;
         }
         IntegerRelation relation = leafRelation();
+        bool refused;
         std::optional<SmallVector<DynamicAPInt, 8>> leafSample =
-            relation.findIntegerSample();
+            sampleByElimination(relation, charge, refused);
+        if (refused) {
+          overBudget = true;
+          return;
+        }
         if (!leafSample)
           return;
         if (!sample) {
@@ -1410,9 +1631,13 @@ CollisionResult CombinedSystem::solve() {
           row[index[column]] = DynamicAPInt(-1);
           relation.addInequality(row);
         }
-      return relation.findIntegerSample();
+      bool refused;
+      return sampleByElimination(relation, charge, refused);
     };
-    if (!named.empty())
+    bool large = llvm::any_of(named, [&](unsigned column) {
+      return abs((*sample)[index[column]]) > DynamicAPInt(8);
+    });
+    if (large && n <= 16)
       for (int64_t bound : {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40})
         if (auto smaller = bounded(*firstLeaf, {}, Int(bound))) {
           sample = smaller;
@@ -1472,8 +1697,28 @@ CollisionResult CombinedSystem::solve() {
       continue;
     }
     // Exact: the domain minus the projection of the feasible leaves is
-    // empty. Only for small systems; otherwise not proven.
-    if (n > 12 || feasibleLeaves.size() > 8) {
+    // empty. Only for small systems (the projection's cost grows quickly
+    // with the columns projected out); otherwise not proven.
+    if (n > 6 || feasibleLeaves.size() > 4) {
+      forAll = false;
+      continue;
+    }
+    // Projections of systems with large coefficients (wrap-around, 2^64,
+    // or products of constants) take the Presburger library too long: not
+    // proven.
+    auto hasLargeCoefficient = [&](const IntegerRelation &leaf) {
+      DynamicAPInt limit(int64_t(1) << 16);
+      for (unsigned row = 0; row < leaf.getNumEqualities(); ++row)
+        for (unsigned column = 0; column <= n; ++column)
+          if (abs(leaf.atEq(row, column)) > limit)
+            return true;
+      for (unsigned row = 0; row < leaf.getNumInequalities(); ++row)
+        for (unsigned column = 0; column <= n; ++column)
+          if (abs(leaf.atIneq(row, column)) > limit)
+            return true;
+      return false;
+    };
+    if (llvm::any_of(feasibleLeaves, hasLargeCoefficient)) {
       forAll = false;
       continue;
     }
@@ -1590,6 +1835,36 @@ CollisionResult QueryBuilder::query(const AccessSystem &first,
                                     const AccessSystem &second,
                                     const PairRelation &relation,
                                     bool symmetric) {
-  CombinedSystem system(model, budget, first, second, relation, symmetric);
-  return system.solve();
+  if (relation.grid != PairRelation::Grid::DifferentParallelPoints) {
+    CombinedSystem system(model, budget, samplesLeft, first, second, relation,
+                          symmetric);
+    return system.solve();
+  }
+  // One system per first differing dimension: the dimensions before it are
+  // then one column on both sides, and so is every value computed from
+  // them alone.
+  CollisionResult combined;
+  combined.kind = CollisionResult::Disjoint;
+  SpawnOp spawn = model.getSpawn();
+  for (unsigned dim = 0; dim < spawn.getRank(); ++dim) {
+    if (spawn.getDimSemantics(dim) != DimensionSemantics::parallel)
+      continue;
+    PairRelation split = relation;
+    split.grid = PairRelation::Grid::FirstDifferenceAt;
+    split.dim = dim;
+    CombinedSystem system(model, budget, samplesLeft, first, second, split,
+                          symmetric);
+    CollisionResult result = system.solve();
+    if (result.kind == CollisionResult::Collision &&
+        (result.provenForAllValues ||
+         combined.kind != CollisionResult::Collision))
+      combined = result;
+    else if (result.kind == CollisionResult::Unknown &&
+             combined.kind == CollisionResult::Disjoint)
+      combined = result;
+    if (combined.kind == CollisionResult::Collision &&
+        combined.provenForAllValues)
+      break;
+  }
+  return combined;
 }

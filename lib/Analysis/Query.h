@@ -42,9 +42,13 @@ struct AccessSystem {
 class QueryBuilder {
 public:
   QueryBuilder(IntegerModel &model, const AnalysisBudget &budget)
-      : model(model), budget(budget) {}
+      : model(model), budget(budget), samplesLeft(budget.maxSamples) {}
 
   const AccessSystem &getSystem(const Access &access, unsigned candidate);
+  void limitSamples(unsigned samples) {
+    samplesLeft = std::min(samplesLeft, samples);
+  }
+
   /// The context of `op` alone (no address).
   const AccessSystem &getOpSystem(Operation *op);
   /// The context of `block` with extra constraints (not cached).
@@ -67,6 +71,8 @@ public:
 private:
   IntegerModel &model;
   AnalysisBudget budget;
+  /// Integer samples left to the spawn's queries.
+  unsigned samplesLeft;
   DenseMap<std::pair<const Access *, unsigned>, std::unique_ptr<AccessSystem>>
       systems;
   DenseMap<Operation *, std::unique_ptr<AccessSystem>> opSystems;

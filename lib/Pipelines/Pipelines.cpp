@@ -70,7 +70,7 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
     return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
   case Stage::llvm:
     return {"allow-races",       "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block", "stages"};
+            "threads-per-block", "stages",   "detect-races"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -84,6 +84,11 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                                       "run a mislabelled kernel (the dynamic "
                                       "check with reverse-parallel)"),
                        llvm::cl::init(false));
+  if (takes("detect-races"))
+    detectRaces.emplace(*this, "detect-races",
+                        llvm::cl::desc("Run with the dynamic race detector "
+                                       "(link libvx_race_runtime)"),
+                        llvm::cl::init(false));
   if (takes("openmp"))
     openmp.emplace(*this, "openmp",
                    llvm::cl::desc("Run the parallel loops with OpenMP"),
@@ -240,6 +245,9 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
 /// to the LLVM dialect.
 static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
                          StringRef features) {
+  // Kernel memref arguments are noalias: recorded on the gpu.func here,
+  // set on its llvm.func after the device lowering.
+  pm.addPass(createVxNoAliasKernelArguments());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass());
   // affine.for and affine.if become scf before scf becomes cf.
@@ -262,6 +270,7 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   // cannot select as frem).
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
@@ -284,6 +293,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
                     function_ref<LogicalResult(const Twine &)> emitError) {
   using O = VxPipelineOptions;
   bool allowRaces = O::get(options.allowRaces, false);
+  bool detectRaces = O::get(options.detectRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
   int64_t threadsPerBlock = O::get<int64_t>(
@@ -365,6 +375,10 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     if (!viaGpu && stages != 1)
       return emitError("'stages' applies only with 'via-gpu=true'");
     addChecker(pm, allowRaces);
+    // The race checks are placed at the vx level and become calls after the
+    // GPU mapping, which keeps calls out of device code.
+    if (detectRaces)
+      pm.addPass(createVxInstrumentRaces());
     if (viaGpu) {
       ConvertVxToGPUOptions mapping;
       mapping.threadsPerBlock = threadsPerBlock;
@@ -374,6 +388,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       launches.reverseParallel = reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));
     }
+    if (detectRaces)
+      pm.addPass(createVxLowerRaceChecks());
     addSpawnsToLoops(pm, reverseParallel);
     pm.addPass(createCanonicalizerPass());
     addLoopsToLLVM(pm, O::get(options.openmp, false));

@@ -10,6 +10,7 @@ under a temporary name and renamed into place, so concurrent processes see
 either nothing or a complete entry.
 """
 
+import ctypes
 import hashlib
 import json
 import numbers
@@ -220,6 +221,30 @@ def _cuda_runtime_path() -> str:
     return path
 
 
+#: The runtime of detect-races (lib/Runtime/RaceDetector.cpp), in the package.
+RACE_RUNTIME = "libvx_race_runtime.so"
+_race_runtime = None
+
+
+def _race_runtime_path() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), RACE_RUNTIME)
+
+
+def _race_detector():
+    """The race detector's runtime, loaded from the package (the copy vx.run's
+    libraries link), set to record the first race instead of ending the
+    process: vx.run raises it as a VxError."""
+    global _race_runtime
+    with _lock:
+        if _race_runtime is None:
+            runtime = ctypes.CDLL(_race_runtime_path())
+            runtime.vxRaceSetMode.argtypes = [ctypes.c_int]
+            runtime.vxRaceTakeReport.restype = ctypes.c_char_p
+            runtime.vxRaceSetMode(1)
+            _race_runtime = runtime
+    return _race_runtime
+
+
 def _describe(kind_tuple) -> Dict[str, Any]:
     kind, type_text = kind_tuple[0], kind_tuple[1]
     if kind == "memref":
@@ -270,6 +295,16 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
         shutil.copy2(runtime, os.path.join(work, CUDA_RUNTIME))
         companions.append(CUDA_RUNTIME)
         command += ["-L" + work, "-lvx_cuda_runtime"]
+    if options.get("detect_races"):
+        if for_run:
+            # The package's copy, the one _race_detector loads.
+            package = os.path.dirname(_race_runtime_path())
+            command += ["-L" + package, "-Wl,-rpath," + package]
+        else:
+            shutil.copy2(_race_runtime_path(), os.path.join(work, RACE_RUNTIME))
+            companions.append(RACE_RUNTIME)
+            command += ["-L" + work]
+        command.append("-lvx_race_runtime")
     if options.get("openmp"):
         command += ["-L" + llvm_libraries, "-lomp"]
         if not for_run:
@@ -314,7 +349,9 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
         "options": options, "host": _vx.host_target(native=for_run),
         "functions": functions,
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
-                   (["libomp.so.5"] if options.get("openmp") else []),
+                   (["libomp.so.5"] if options.get("openmp") else []) +
+                   ([RACE_RUNTIME] if options.get("detect_races") and not for_run
+                    else []),
     }
     entry_points = [f["name"] for f in functions if "unsupported" not in f]
     text = pipeline(_TARGET_STAGES[target], **options)
@@ -424,10 +461,14 @@ def _copy_atomically(source: str, destination: str) -> None:
 def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
     `options` (openmp, reverse_parallel, via_gpu, threads_per_block, stages,
-    allow_races): the module is compiled to a CPU library (cached, see the
-    module docstring) and @fn called through vx.runtime. numpy arrays are
-    passed as memrefs and updated in place; ints and floats as scalars.
-    Returns the function's scalar result, or None."""
+    allow_races, detect_races): the module is compiled to a CPU library
+    (cached, see the module docstring) and @fn called through vx.runtime.
+    numpy arrays are passed as memrefs and updated in place; ints and floats
+    as scalars. Arrays that overlap each other or themselves are refused
+    (distinct memref arguments do not alias). With detect_races=True a data
+    race raises VxError naming the buffer, the element and both instances,
+    and the interpreter lives on. Returns the function's scalar result, or
+    None."""
     if not isinstance(module, Module):
         raise TypeError(f"vx.run takes a vx.Module, got {type(module).__name__}")
     if module.stage not in ("vx", "scf"):
@@ -441,4 +482,12 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
         loaded = _run_libraries.get(library)
         if loaded is None:
             loaded = _run_libraries[library] = Library(library, metadata)
-    return loaded.function(fn)(*args)
+    if not options.get("detect_races"):
+        return loaded.function(fn)(*args)
+    detector = _race_detector()
+    detector.vxRaceTakeReport()  # A stale report is not ours.
+    result = loaded.function(fn)(*args)
+    report = detector.vxRaceTakeReport()
+    if report:
+        raise VxError(report.decode())
+    return result

@@ -349,6 +349,18 @@ def _cuda_view(position: int, array, description, launch_stream) -> _ArrayView:
                     f"{type(array).__name__}")
 
 
+def _overlaps_itself(view: _ArrayView) -> bool:
+    """Whether two elements of `view` share memory: sorted by stride, each
+    dimension must step over everything the smaller ones span."""
+    span = view.itemsize
+    for stride, size in sorted((abs(stride), size) for stride, size in
+                               zip(view.strides, view.shape) if size > 1):
+        if stride < span:
+            return True
+        span += stride * (size - 1)
+    return False
+
+
 def _check_no_overlap(views: List[Tuple[int, _ArrayView]]) -> None:
     """Refuses memref arguments that share an element: exactly where numpy
     can tell (numpy.shares_memory on the addresses, no data touched), by
@@ -366,6 +378,11 @@ def _check_no_overlap(views: List[Tuple[int, _ArrayView]]) -> None:
                 "version": 3}
         return np.asarray(Interface())
 
+    for position, view in views:
+        if view.size and _overlaps_itself(view):
+            raise ValueError(f"argument {position} overlaps itself (zero or "
+                             f"overlapping strides); the memref arguments of a "
+                             f"call must not overlap (Vx's aliasing contract)")
     for first in range(len(views)):
         for second in range(first + 1, len(views)):
             (i, a), (j, b) = views[first], views[second]

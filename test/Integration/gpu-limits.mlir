@@ -6,6 +6,8 @@
 // RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=4" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=128 reverse-parallel=true openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="detect-races=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="detect-races=true via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func @wide(%out: memref<?xi64>) {
   %c70000 = arith.constant 70000 : index

@@ -8,6 +8,8 @@
 // RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="detect-races=true" | %mlir_runner -e main | FileCheck %s
+// RUN: cat %s %S/Inputs/report.mlir | vx-opt --vx-to-llvm="detect-races=true via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 // Adds 1 + the row-major linear index of the instance at out[linear index].
 func.func @grid1(%out: memref<?xi64>, %n: index) {

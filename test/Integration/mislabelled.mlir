@@ -5,10 +5,19 @@
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s --check-prefix=FORWARD
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true reverse-parallel=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s --check-prefix=REVERSE
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true via-gpu=true reverse-parallel=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s --check-prefix=REVERSE
+// detect-races stops the run at the first race, on any path:
+// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true" 2>/dev/null | not %mlir_runner -e main 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true reverse-parallel=true openmp=true" 2>/dev/null | not %mlir_runner -e main 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true threads-per-block=4" 2>/dev/null | not %mlir_runner -e main 2>&1 | FileCheck %s --check-prefix=RACE
 
 // REFUSED: error: read of memory that the spawn writes
 // FORWARD: [1,  2,  3,  4,  5,  6,  7,  8,  9]
 // REVERSE: [1,  2,  2,  2,  2,  2,  2,  2,  2]
+// RACE: vx: data race in the spawn at {{.*}}mislabelled.mlir:[[@LINE+10]]:3 on element [{{[1-8]}}] of argument 0 of @prefix:
+// RACE-NEXT: instance ({{[0-7]}}) {{reads|writes}} it ('memref.{{load|store}}' at {{.*}}mislabelled.mlir:{{[0-9]+}}:{{[0-9]+}})
+// RACE-NEXT: instance ({{[0-7]}}) {{reads|writes}} it ('memref.{{load|store}}' at {{.*}}mislabelled.mlir:{{[0-9]+}}:{{[0-9]+}})
+// RACE-NEXT: instances that differ in a parallel dimension must not touch an element that one of them writes
+// RACE-NOT: [1,
 
 func.func private @printMemrefI64(memref<*xi64>)
 

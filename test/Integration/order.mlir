@@ -6,6 +6,8 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="detect-races=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="detect-races=true via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefI64(memref<*xi64>)
 

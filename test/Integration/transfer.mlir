@@ -9,6 +9,8 @@
 // The stages of pipelined transfers (VX_SPEC 2.2) change no number: the
 // option, and the clause of @row_sums that overrides it.
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="detect-races=true" | %mlir_runner -e main | FileCheck %s
+// RUN: vx-opt %s --vx-to-llvm="detect-races=true via-gpu=true threads-per-block=3 openmp=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 

@@ -249,3 +249,39 @@ func.func @minimum_clamps(%a: memref<8xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// Near miss (found by fuzz/soundness.py): an unsigned loop from -2^63 (2^63
+// unsigned) to the grid index never runs, so nothing is written.
+func.func @unsigned_loop_from_min(%a: memref<8xf32>, %v: f32) {
+  vx.spawn on host grid [3] semantics [parallel] {
+    %g0 = vx.grid_index 0
+    %lo = arith.constant -9223372036854775808 : index
+    %c3 = arith.constant 3 : index
+    %c0 = arith.constant 0 : index
+    scf.for unsigned %k = %lo to %g0 step %c3 {
+      memref.store %v, %a[%c0] : memref<8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop whose lower bound the model drops (a product of a loaded value and
+// the grid index) may or may not run: a warning, not a proven race.
+func.func @unmodelled_loop_bound(%a: memref<8xf32>, %t: memref<8xindex>, %v: f32) {
+  vx.spawn on host grid [3] semantics [parallel] {
+    %g0 = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = memref.load %t[%c0] : memref<8xindex>
+    %lo = arith.muli %x, %g0 : index
+    scf.for %k = %lo to %g0 step %c1 {
+      // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: an access inside 'scf.for', whose bounds the analysis does not model}}
+      memref.store %v, %a[%c0] : memref<8xf32>
+    }
+  }
+  return
+}

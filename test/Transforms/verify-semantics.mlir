@@ -160,15 +160,15 @@ func.func @symbolic_stride_unknown(%a: memref<?xf32>, %v: f32, %n: index, %s: in
 
 // -----
 
-// A stride that the body computes from captured values: a product the
-// integer model does not represent (a warning, not an error).
+// A stride that the body computes from captured values does not vary: it
+// is a symbolic stride, not "a product of two varying values".
 func.func @computed_symbolic_stride(%a: memref<?xf32>, %v: f32, %n: index) {
   vx.spawn on host grid [8] semantics [parallel] {
     %k = vx.grid_index 0
     %c1 = arith.constant 1 : index
     %m = arith.subi %n, %c1 : index
     %i = arith.muli %k, %m : index
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: the address uses the result of 'arith.muli'}}
+    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: an address with a symbolic stride that is not the extent of the index it multiplies}}
     memref.store %v, %a[%i] : memref<?xf32>
   }
   return
@@ -183,7 +183,7 @@ func.func @varying_product(%a: memref<?xf32>, %v: f32) {
     %j = vx.grid_index 1
     %p = arith.muli %i, %j : index
     %l = arith.addi %p, %j : index
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: the address uses the result of 'arith.muli'}}
+    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: the address uses a product of two varying values in 'arith.muli'}}
     memref.store %v, %a[%l] : memref<?xf32>
   }
   return

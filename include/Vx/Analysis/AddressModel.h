@@ -133,11 +133,21 @@ struct AnalysisBudget {
   unsigned maxAlternatives = 256;
   /// Columns of one query's system.
   unsigned maxColumns = 160;
+  /// Columns of one connected part of a system with wrap-around
+  /// coefficients (beyond 2^32).
+  unsigned maxWideColumns = 12;
   /// Pairs of accesses decided one by one per spawn and rule.
   unsigned maxPairs = 20000;
   /// Captured scalars over which a collision is checked to hold for every
   /// value.
   unsigned maxUniversalColumns = 4;
+  /// Integer samples (the costly step) of all the queries of one spawn, in
+  /// units: a sample with wrap-around coefficients (beyond 2^32) over c
+  /// columns costs 2^(c - 6) from 7 columns on, any other one 1.
+  unsigned maxSamples = 150;
+  /// Columns of one sampled system with wrap-around coefficients (after
+  /// unit equalities are eliminated).
+  unsigned maxSampleColumns = 10;
 };
 
 /// How the two executions of a query are related.
@@ -145,6 +155,9 @@ struct PairRelation {
   enum class Grid {
     /// The instances differ in some parallel dimension (a race).
     DifferentParallelPoints,
+    /// The instances agree in the parallel dimensions before `dim` and
+    /// differ in `dim` (one case of DifferentParallelPoints).
+    FirstDifferenceAt,
     /// The instances differ in `dim`; with `sameParallelPoint` they agree
     /// in every parallel dimension.
     AlongDimension,
@@ -352,6 +365,10 @@ public:
   /// differs within an instance.
   std::pair<llvm::SmallBitVector, bool> getDependences(const Access &access);
 
+  /// Lowers the integer samples left to later queries to at most `samples`
+  /// (optional work, such as remarks, gets a small share).
+  void limitSamples(unsigned samples);
+
   /// The thread loop around `op` in `spawn`, if any.
   static scf::ParallelOp getThreadLoop(Operation *op, SpawnOp spawn);
 
@@ -366,6 +383,9 @@ private:
   std::unique_ptr<detail::IntegerModel> model;
   std::unique_ptr<detail::QueryBuilder> queries;
 };
+
+/// "file:line:col" for a file location; otherwise as MLIR prints it.
+std::string formatLocation(Location loc);
 
 /// The memory roots of a memref value of `spawn`'s function (through
 /// views, casts, selects and scf.if results), with their conditions.

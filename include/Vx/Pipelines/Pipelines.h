@@ -41,6 +41,7 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   explicit VxPipelineOptions(Stage stage = Stage::llvm);
 
   OptionalOption<bool> allowRaces;
+  OptionalOption<bool> detectRaces;
   OptionalOption<bool> openmp;
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;

@@ -56,6 +56,67 @@ def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
   ];
 }
 
+def VxInstrumentRaces : Pass<"vx-instrument-races", "ModuleOp"> {
+  let summary = "Record the accesses of spawn bodies for the dynamic race "
+                "detector";
+  let description = [{
+    The instrumentation of `detect-races=true` (VX_SPEC section 3). Before
+    each spawn, host code registers the execution with the detector's
+    runtime (`libvx_race_runtime`): the grid and its semantics, the buffers
+    the body touches (captured buffers by address, scratch and body
+    allocations by number) and a description of every access. In the body,
+    every load, store, vector access, copy, transfer and atomic update of a
+    memref gets a `vx.race_access` with the instance's parallel point and
+    linear id, and each thread loop a `vx.race_thread_loop` whose execution
+    and linear iteration the accesses inside it carry. Scalar accesses also
+    check their indices against the memref's sizes.
+
+    Not recorded: accesses inside called functions, ops whose addresses the
+    model does not know (linalg ops, `vector.transfer_*`, gathers and
+    scatters, raw pointers). `vx-lower-race-checks` turns the `vx.race_*`
+    ops into runtime calls after the GPU mapping (so that `via-gpu=true`
+    keeps them in device code).
+
+    Example: `vx-opt --vx-instrument-races --vx-lower-race-checks`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "func::FuncDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
+}
+
+def VxLowerRaceChecks : Pass<"vx-lower-race-checks", "ModuleOp"> {
+  let summary = "Lower vx.race_* ops to calls of the race detector runtime";
+  let description = [{
+    Replaces `vx.race_access` and `vx.race_thread_loop` by calls of
+    `__vx_race_access`, `__vx_race_thread_loop` and
+    `__vx_race_thread_loop_dim` (declared in the module), whose arguments are
+    64-bit integers.
+
+    Example: `vx-opt --vx-instrument-races --vx-lower-race-checks`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "func::FuncDialect"];
+}
+
+def VxNoAliasKernelArguments : Pass<"vx-noalias-kernel-arguments"> {
+  let summary = "Mark the memref arguments of GPU kernels noalias (and "
+                "readonly where never written)";
+  let description = [{
+    Distinct memref arguments of a spawn do not overlap (docs/design.md,
+    "Aliasing"); this pass hands that contract to the device, as
+    `__restrict__` does in CUDA, so that inputs the kernel only reads are
+    loaded with `ld.global.nc`. On a `gpu.func` kernel it records, in
+    `vx.noalias_arguments` and `vx.readonly_arguments`, the positions of
+    its memref arguments' aligned pointers in the signature that
+    `convert-gpu-to-nvvm` expands them to (a memref of rank r becomes
+    3 + 2r arguments); on the lowered `llvm.func` kernel it sets
+    `llvm.noalias` (and `llvm.readonly`) there. `vx-to-nvvm` and `vx-to-ptx`
+    run it before and after the device lowering.
+
+    Example: `vx-opt --vx-to-nvvm` shows
+    `llvm.func @k_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr {llvm.noalias,
+    llvm.readonly}, ...)`.
+  }];
+}
+
 def VxScopeLoopAllocas : Pass<"vx-scope-loop-allocas"> {
   let summary = "Release each loop iteration's stack allocations at its end";
   let description = [{

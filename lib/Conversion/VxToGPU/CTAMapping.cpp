@@ -97,6 +97,14 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
             });
         if (!writesShared)
           return WalkResult::advance();
+        // Every thread would take its own execution id, so the detector
+        // could not tell the CTA's threads' iterations of one loop apart.
+        if (isa<RaceThreadLoopOp>(op)) {
+          spawn.emitOpError(
+              "has thread loops, which detect-races does not check through "
+              "via-gpu yet; run detect-races without via-gpu");
+          return WalkResult::interrupt();
+        }
         if (!op->use_empty()) {
           op->emitOpError("outside thread loops writes memory that other "
                           "threads see, so it runs on one thread of the CTA, "

@@ -712,10 +712,7 @@ def test_run_reports_jit_failures():
         vx.run(module, "calls")
 
 
-def test_reverse_parallel_exposes_a_mislabelled_kernel():
-    # A prefix sum labelled parallel: vx-verify-semantics proves the race;
-    # forced past it with allow_races, reverse_parallel changes the numbers.
-    module = vx.parse("""
+PREFIX = """
 func.func @prefix(%a: memref<8xi64>) {
   %c1 = arith.constant 1 : index
   vx.spawn on host grid [7] semantics [parallel] {
@@ -727,7 +724,13 @@ func.func @prefix(%a: memref<8xi64>) {
     memref.store %sum, %a[%j] : memref<8xi64>
   }
   return
-}""")
+}"""
+
+
+def test_reverse_parallel_exposes_a_mislabelled_kernel():
+    # A prefix sum labelled parallel: vx-verify-semantics proves the race;
+    # forced past it with allow_races, reverse_parallel changes the numbers.
+    module = vx.parse(PREFIX)
     forward, backward = np.ones(8, np.int64), np.ones(8, np.int64)
     with pytest.raises(vx.VxError, match="the pipeline failed") as raised:
         vx.run(module, "prefix", forward)
@@ -738,6 +741,81 @@ func.func @prefix(%a: memref<8xi64>) {
     vx.run(module, "prefix", backward, allow_races=True, reverse_parallel=True)
     np.testing.assert_array_equal(forward, np.arange(1, 9))
     assert not np.array_equal(forward, backward)
+
+
+@pytest.mark.parametrize("options", [{}, {"via_gpu": True},
+                                     {"openmp": True, "reverse_parallel": True}])
+def test_detect_races_raises_without_ending_the_interpreter(options):
+    module = vx.parse(PREFIX)
+    with pytest.raises(vx.VxError) as raised:
+        vx.run(module, "prefix", np.ones(8, np.int64), allow_races=True,
+               detect_races=True, **options)
+    message = str(raised.value)
+    assert re.search(r"vx: data race in the spawn at .* on element \[[1-7]\] of "
+                     r"argument 0 of @prefix", message), message
+    assert re.search(r"instance \(\d\) (reads|writes) it", message), message
+    # The interpreter lives on, and the next run starts clean.
+    out = np.zeros((4, 8), np.float32)
+    vx.run(vx.parse(grid_module_f32()), "f", out, detect_races=True)
+    np.testing.assert_array_equal(out, np.arange(4, dtype=np.float32)[:, None] * np.ones(8))
+
+
+def grid_module_f32():
+    return """
+func.func @f(%out: memref<4x8xf32>) {
+  vx.spawn on host grid [4, 8] semantics [parallel, parallel] {
+    %i = vx.grid_index 0
+    %j = vx.grid_index 1
+    %w = arith.index_cast %i : index to i64
+    %x = arith.sitofp %w : i64 to f32
+    memref.store %x, %out[%i, %j] : memref<4x8xf32>
+  }
+  return
+}"""
+
+
+@pytest.mark.parametrize("options", [{}, {"openmp": True}])
+def test_detect_races_keeps_the_numbers_of_correct_kernels(matmul, options):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-4, 5, (256, 32)).astype(np.float32)
+    b = rng.integers(-4, 5, (32, 384)).astype(np.float32)
+    c = np.full((256, 384), np.nan, dtype=np.float32)
+    vx.run(matmul, "matmul", a, b, c, detect_races=True, **options)
+    np.testing.assert_array_equal(c, a @ b)
+
+
+def test_detect_races_refuses_thread_loops_through_via_gpu(matmul):
+    a = np.zeros((256, 32), dtype=np.float32)
+    b = np.zeros((32, 384), dtype=np.float32)
+    c = np.zeros((256, 384), dtype=np.float32)
+    with pytest.raises(vx.VxError, match="detect-races does not check through via-gpu"):
+        vx.run(matmul, "matmul", a, b, c, detect_races=True, via_gpu=True)
+
+
+def test_run_refuses_overlapping_arrays():
+    module = vx.parse("""
+func.func @add(%a: memref<8xf32>, %b: memref<8xf32>) {
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %x = memref.load %a[%i] : memref<8xf32>
+    memref.store %x, %b[%i] : memref<8xf32>
+  }
+  return
+}
+func.func @strided(%a: memref<4x2xf32, strided<[?, ?], offset: ?>>) {
+  return
+}""")
+    data = np.arange(16, dtype=np.float32)
+    with pytest.raises(ValueError, match="arguments 0 and 1 overlap"):
+        vx.run(module, "add", data[:8], data[4:12])
+    with pytest.raises(ValueError, match="arguments 0 and 1 overlap"):
+        vx.run(module, "add", data[:8], data[:8])
+    # Interleaved views of one array do not overlap.
+    vx.run(module, "add", data[0::2], data[1::2])
+    np.testing.assert_array_equal(data[1::2], data[0::2])
+    rows = np.lib.stride_tricks.as_strided(np.zeros(4, np.float32), (4, 2), (4, 4))
+    with pytest.raises(ValueError, match="argument 0 overlaps itself"):
+        vx.run(module, "strided", rows)
 
 
 # -- the command line --------------------------------------------------------

@@ -1,0 +1,1133 @@
+#!/usr/bin/env python3
+"""Soundness fuzzer of vx-verify-semantics: random kernels, the static
+verdict against the dynamic race detector (detect-races=true).
+
+Each kernel is a function with one spawn over a random grid whose body
+stores, loads, updates atomically, copies and transfers through index
+expressions over grid coordinates, loop variables, captured scalars and
+read-only loaded indices, with casts, divisions and remainders of negative
+values, wrap-around, shifts, masks, selects, and guards of every kind
+(scf.if, scf.index_switch, affine.if, loop bounds, scf.while), thread
+loops over scratch, views, aliasing arguments and tokens. A Python model of
+the integer semantics sizes every buffer so that every access is in bounds.
+
+A batch of kernels is one module, checked and run by one process each:
+vx-opt --vx-verify-semantics gives each kernel's verdict (proven race,
+warning, silence), while beside it a second vx-opt lowers the module with
+vx-to-llvm's pipeline (allow-races, detect-races, one of the CPU paths by
+batch) minus the check, and mlir-runner -O0 runs it with the race detector
+(VX_RACE_CONTINUE=1 reports the first race of every spawn). A disagreement
+is
+
+  - silence where the run races (the checker's proof is wrong);
+  - a proven race (an error) where the run does not race;
+  - a token error on the generator's correct token code;
+  - a crash, or a module the pipeline cannot run.
+
+    soundness.py VX_OPT [--seconds S | --kernels N] [--seed K] [--batch B]
+                 [--out DIR] [--progress N]
+
+Exit status 1 on any disagreement (the kernel is written to DIR).
+"""
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+INDEX = 64
+MAX_STEPS = 96  # loop iterations an instance may run, all loops together
+
+
+# -- integer semantics ---------------------------------------------------------
+
+def wrap(value, width):
+    return value & ((1 << width) - 1)
+
+
+def signed(bits, width):
+    return bits - (1 << width) if bits >> (width - 1) else bits
+
+
+class Undefined(Exception):
+    """The program would divide by zero, overflow a signed division, shift
+    too far, or loop too long: the generator tries again."""
+
+
+def trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# -- expressions ----------------------------------------------------------------
+
+class Expr:
+    """An integer expression: `ir` emits it and returns its SSA name,
+    `ev` returns its bit pattern in an environment."""
+    width = INDEX
+
+
+class Grid(Expr):
+    def __init__(self, dim):
+        self.dim = dim
+
+    def ir(self, b):
+        return f"%g{self.dim}"
+
+    def ev(self, env):
+        return env["grid"][self.dim]
+
+
+class Var(Expr):
+    """A loop variable or a thread loop's iteration variable."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def ir(self, b):
+        return f"%{self.name}"
+
+    def ev(self, env):
+        return env[self.name]
+
+
+class Const(Expr):
+    def __init__(self, value, width=INDEX):
+        self.value, self.width = wrap(value, width), width
+
+    def ir(self, b):
+        return b.constant(signed(self.value, self.width), self.width)
+
+    def ev(self, env):
+        return self.value
+
+
+class Scalar(Expr):
+    """A captured index argument of the kernel."""
+
+    def __init__(self, position):
+        self.position = position
+
+    def ir(self, b):
+        return f"%s{self.position}"
+
+    def ev(self, env):
+        return env["scalars"][self.position]
+
+
+class Loaded(Expr):
+    """An index loaded from the read-only table argument."""
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def ir(self, b):
+        return b.emit(f"memref.load %table[{b.constant(self.slot)}] : memref<8xindex>")
+
+    def ev(self, env):
+        return env["table"][self.slot]
+
+
+def type_of(width):
+    return "index" if width == INDEX else f"i{width}"
+
+
+BINARY = ["addi", "subi", "muli", "divsi", "divui", "remsi", "remui",
+          "floordivsi", "ceildivsi", "ceildivui", "minsi", "maxsi", "minui",
+          "maxui", "shli", "shrui", "shrsi", "andi", "xori"]
+
+
+class Bin(Expr):
+    def __init__(self, op, a, b):
+        self.op, self.a, self.b, self.width = op, a, b, a.width
+
+    def ir(self, b):
+        x, y = self.a.ir(b), self.b.ir(b)
+        return b.emit(f"arith.{self.op} {x}, {y} : {type_of(self.width)}")
+
+    def ev(self, env):
+        w = self.width
+        x, y = self.a.ev(env), self.b.ev(env)
+        sx, sy = signed(x, w), signed(y, w)
+        op = self.op
+        if op in ("divsi", "remsi", "floordivsi", "ceildivsi"):
+            if sy == 0 or (sx == -(1 << (w - 1)) and sy == -1):
+                raise Undefined()
+        if op in ("divui", "remui", "ceildivui") and y == 0:
+            raise Undefined()
+        if op in ("shli", "shrui", "shrsi") and y >= w:
+            raise Undefined()
+        if op == "addi":
+            return wrap(x + y, w)
+        if op == "subi":
+            return wrap(x - y, w)
+        if op == "muli":
+            return wrap(x * y, w)
+        if op == "divsi":
+            return wrap(trunc_div(sx, sy), w)
+        if op == "remsi":
+            return wrap(sx - sy * trunc_div(sx, sy), w)
+        if op == "floordivsi":
+            return wrap(sx // sy, w)
+        if op == "ceildivsi":
+            return wrap(-((-sx) // sy), w)
+        if op == "divui":
+            return x // y
+        if op == "remui":
+            return x % y
+        if op == "ceildivui":
+            return (x + y - 1) // y
+        if op == "minsi":
+            return x if sx <= sy else y
+        if op == "maxsi":
+            return x if sx >= sy else y
+        if op == "minui":
+            return min(x, y)
+        if op == "maxui":
+            return max(x, y)
+        if op == "shli":
+            return wrap(x << y, w)
+        if op == "shrui":
+            return x >> y
+        if op == "shrsi":
+            return wrap(sx >> y, w)
+        if op == "andi":
+            return x & y
+        if op == "xori":
+            return x ^ y
+        raise AssertionError(op)
+
+
+class Cast(Expr):
+    """index_cast / index_castui between index and iN, trunci, extsi, extui."""
+
+    def __init__(self, op, a, width, type_name=None):
+        self.op, self.a, self.width = op, a, width
+        # i64 has the width of index: named explicitly.
+        self.type_name = type_name or type_of(width)
+
+    def ir(self, b):
+        x = self.a.ir(b)
+        source = getattr(self.a, "type_name", type_of(self.a.width))
+        return b.emit(f"arith.{self.op} {x} : {source} to {self.type_name}")
+
+    def ev(self, env):
+        x, w0, w1 = self.a.ev(env), self.a.width, self.width
+        if w1 <= w0:
+            return wrap(x, w1)
+        if self.op in ("extui", "index_castui"):
+            return x
+        return wrap(signed(x, w0), w1)
+
+
+PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+
+
+class Cmp:
+    def __init__(self, pred, a, b):
+        self.pred, self.a, self.b = pred, a, b
+
+    def ir(self, b):
+        x, y = self.a.ir(b), self.b.ir(b)
+        return b.emit(f"arith.cmpi {self.pred}, {x}, {y} : {type_of(self.a.width)}")
+
+    def ev(self, env):
+        w = self.a.width
+        x, y = self.a.ev(env), self.b.ev(env)
+        if self.pred[0] == "s":
+            x, y = signed(x, w), signed(y, w)
+        return {"eq": x == y, "ne": x != y, "slt": x < y, "sle": x <= y,
+                "sgt": x > y, "sge": x >= y, "ult": x < y, "ule": x <= y,
+                "ugt": x > y, "uge": x >= y}[self.pred]
+
+
+class Logic:
+    """andi / ori / xori of two conditions, or a condition as a captured i1."""
+
+    def __init__(self, op, a, b):
+        self.op, self.a, self.b = op, a, b
+
+    def ir(self, b):
+        x, y = self.a.ir(b), self.b.ir(b)
+        return b.emit(f"arith.{self.op} {x}, {y} : i1")
+
+    def ev(self, env):
+        x, y = self.a.ev(env), self.b.ev(env)
+        return {"andi": x and y, "ori": x or y, "xori": x != y}[self.op]
+
+
+class Flag:
+    """The captured i1 argument."""
+
+    def ir(self, b):
+        return "%flag"
+
+    def ev(self, env):
+        return env["flag"]
+
+
+class Select(Expr):
+    def __init__(self, cond, a, b):
+        self.cond, self.a, self.b, self.width = cond, a, b, a.width
+
+    def ir(self, b):
+        c, x, y = self.cond.ir(b), self.a.ir(b), self.b.ir(b)
+        return b.emit(f"arith.select {c}, {x}, {y} : {type_of(self.width)}")
+
+    def ev(self, env):
+        return self.a.ev(env) if self.cond.ev(env) else self.b.ev(env)
+
+
+# -- the IR builder ---------------------------------------------------------------
+
+class Builder:
+    def __init__(self):
+        self.lines, self.indent, self.counter = [], 4, 0
+
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, text):
+        name = self.fresh()
+        self.line(f"{name} = {text}")
+        return name
+
+    def line(self, text):
+        self.lines.append(" " * self.indent + text)
+
+    def constant(self, value, width=INDEX):
+        return self.emit(f"arith.constant {value} : {type_of(width)}")
+
+
+# -- statements ---------------------------------------------------------------------
+
+class Access:
+    """One memory access for sizing: the buffer, and the expression of its
+    index (possibly wrapped by the generator into range)."""
+
+    def __init__(self, buffer, index, lanes=1):
+        self.buffer, self.index, self.lanes = buffer, index, lanes
+        self.wrapped = None  # The modulus the index is taken by, if any.
+        self.values = []
+
+    def index_ir(self, b):
+        name = self.index.ir(b)
+        if self.wrapped:
+            name = b.emit(f"arith.remui {name}, {b.constant(self.wrapped)} : index")
+        return name
+
+    def record(self, env):
+        self.values.append(self.index.ev(env))
+
+
+class Store:
+    def __init__(self, access, value="%value"):
+        self.access, self.value = access, value
+
+    def accesses(self):
+        return [self.access]
+
+    def ir(self, b):
+        index = self.access.index_ir(b)
+        buf = self.access.buffer
+        if self.access.lanes > 1:
+            vector = f"vector<{self.access.lanes}xf32>"
+            v = b.emit(f"vector.broadcast %value : f32 to {vector}")
+            b.line(f"vector.store {v}, %{buf}[{index}] : memref<?xf32>, {vector}")
+        else:
+            b.line(f"memref.store {self.value}, %{buf}[{index}] : memref<?xf32>")
+
+    def ev(self, env):
+        self.access.record(env)
+
+
+class Copy:
+    """A load from one access and a store to another."""
+
+    def __init__(self, source, target):
+        self.source, self.target = source, target
+
+    def accesses(self):
+        return [self.source, self.target]
+
+    def ir(self, b):
+        index = self.source.index_ir(b)
+        if self.source.lanes > 1:
+            vector = f"vector<{self.source.lanes}xf32>"
+            v = b.emit(f"vector.load %{self.source.buffer}[{index}] : "
+                       f"memref<?xf32>, {vector}")
+            x = b.emit(f"vector.reduction <add>, {v} : {vector} into f32")
+        else:
+            x = b.emit(f"memref.load %{self.source.buffer}[{index}] : memref<?xf32>")
+        Store(self.target, x).ir(b)
+
+    def ev(self, env):
+        self.source.record(env)
+        self.target.record(env)
+
+
+class Atomic:
+    def __init__(self, access, kind, used):
+        self.access, self.kind, self.used = access, kind, used
+
+    def accesses(self):
+        return [self.access]
+
+    def ir(self, b):
+        index = self.access.index_ir(b)
+        r = b.emit(f"memref.atomic_rmw {self.kind} %value, %{self.access.buffer}"
+                   f"[{index}] : (f32, memref<?xf32>) -> f32")
+        if self.used:
+            b.line(f"memref.store {r}, %out[%linear] : memref<?xf32>")
+
+    def ev(self, env):
+        self.access.record(env)
+
+
+class ViewStore:
+    """A store through a subview with a static stride."""
+
+    def __init__(self, access, offset, stride, length):
+        self.access, self.offset, self.stride, self.length = \
+            access, offset, stride, length
+
+    def accesses(self):
+        return [self.access]
+
+    def ir(self, b):
+        index = self.access.index_ir(b)
+        layout = f"strided<[{self.stride}], offset: ?>"
+        view = b.emit(f"memref.subview %{self.access.buffer}[{self.offset.ir(b)}] "
+                      f"[{self.length}] [{self.stride}] : memref<?xf32> to "
+                      f"memref<{self.length}xf32, {layout}>")
+        b.line(f"memref.store %value, {view}[{index}] : "
+               f"memref<{self.length}xf32, {layout}>")
+
+    def ev(self, env):
+        self.access.record(env)
+        env["view_offsets"].append((self, signed(self.offset.ev(env), INDEX)))
+
+
+class If:
+    def __init__(self, cond, body, orelse):
+        self.cond, self.body, self.orelse = cond, body, orelse
+
+    def accesses(self):
+        return [a for s in self.body + self.orelse for a in s.accesses()]
+
+    def ir(self, b):
+        c = self.cond.ir(b)
+        b.line(f"scf.if {c} {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        if self.orelse:
+            b.line("} else {")
+            b.indent += 2
+            for s in self.orelse:
+                s.ir(b)
+            b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        for s in (self.body if self.cond.ev(env) else self.orelse):
+            s.ev(env)
+
+
+class Switch:
+    def __init__(self, selector, cases, bodies, default):
+        self.selector, self.cases, self.bodies, self.default = \
+            selector, cases, bodies, default
+
+    def accesses(self):
+        return [a for body in self.bodies + [self.default] for s in body
+                for a in s.accesses()]
+
+    def ir(self, b):
+        s = self.selector.ir(b)
+        b.line(f"scf.index_switch {s}")
+        for case, body in zip(self.cases, self.bodies):
+            b.line(f"case {case} {{")
+            b.indent += 2
+            for st in body:
+                st.ir(b)
+            b.line("scf.yield")
+            b.indent -= 2
+            b.line("}")
+        b.line("default {")
+        b.indent += 2
+        for st in self.default:
+            st.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        value = signed(self.selector.ev(env), INDEX)
+        for case, body in zip(self.cases, self.bodies):
+            if value == case:
+                for s in body:
+                    s.ev(env)
+                return
+        for s in self.default:
+            s.ev(env)
+
+
+class AffineIf:
+    """affine.if (d0 - c >= 0) or (d0 == c) on a grid coordinate (an
+    operand the body computes is no valid affine dimension)."""
+
+    def __init__(self, operand, constant, equality, body):
+        self.operand, self.constant, self.equality, self.body = \
+            operand, constant, equality, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        x = self.operand.ir(b)
+        relation = "==" if self.equality else ">="
+        b.line(f"affine.if affine_set<(d0) : (d0 - {self.constant} {relation} 0)>({x}) {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        value = signed(self.operand.ev(env), INDEX) - self.constant
+        if (value == 0) if self.equality else (value >= 0):
+            for s in self.body:
+                s.ev(env)
+
+
+class For:
+    def __init__(self, name, lower, upper, step, unsigned, body):
+        self.name, self.lower, self.upper, self.step, self.unsigned, self.body = \
+            name, lower, upper, step, unsigned, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        lo, hi, st = self.lower.ir(b), self.upper.ir(b), b.constant(self.step)
+        unsigned = "unsigned " if self.unsigned else ""
+        b.line(f"scf.for {unsigned}%{self.name} = {lo} to {hi} step {st} {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        lo, hi = self.lower.ev(env), self.upper.ev(env)
+        if not self.unsigned:
+            lo, hi = signed(lo, INDEX), signed(hi, INDEX)
+        k = lo
+        while k < hi:
+            env["steps"] += 1
+            if env["steps"] > MAX_STEPS:
+                raise Undefined()
+            env[self.name] = wrap(k, INDEX)
+            for s in self.body:
+                s.ev(env)
+            k += self.step
+            if not self.unsigned and k > (1 << 63) - 1:
+                raise Undefined()
+
+
+class While:
+    """scf.while (%k = start) while k slt/ult bound, k += step."""
+
+    def __init__(self, name, start, bound, unsigned, step, body):
+        self.name, self.start, self.bound, self.unsigned, self.step, self.body = \
+            name, start, bound, unsigned, step, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        start, bound, step = self.start.ir(b), self.bound.ir(b), b.constant(self.step)
+        pred = "ult" if self.unsigned else "slt"
+        b.line(f"%w{self.name} = scf.while (%{self.name}b = {start}) : (index) -> index {{")
+        b.indent += 2
+        more = b.emit(f"arith.cmpi {pred}, %{self.name}b, {bound} : index")
+        b.line(f"scf.condition({more}) %{self.name}b : index")
+        b.indent -= 2
+        b.line("} do {")
+        b.line(f"^bb0(%{self.name}: index):")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        nxt = b.emit(f"arith.addi %{self.name}, {step} : index")
+        b.line(f"scf.yield {nxt} : index")
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        k, bound = self.start.ev(env), self.bound.ev(env)
+        read = (lambda v: v) if self.unsigned else (lambda v: signed(v, INDEX))
+        while read(k) < read(bound):
+            env["steps"] += 1
+            if env["steps"] > MAX_STEPS:
+                raise Undefined()
+            env[self.name] = k
+            for s in self.body:
+                s.ev(env)
+            k = wrap(k + self.step, INDEX)
+
+
+class ThreadLoop:
+    """A thread loop (scf.parallel) over [0, trips)."""
+
+    def __init__(self, name, trips, body):
+        self.name, self.trips, self.body = name, trips, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        t = b.constant(self.trips)
+        b.line(f"scf.parallel (%{self.name}) = (%c0) to ({t}) step (%c1) {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        for k in range(self.trips):
+            env[self.name] = k
+            for s in self.body:
+                s.ev(env)
+
+
+class Transfer:
+    """A transfer of a static slice of an input into scratch, awaited, then
+    read: correct token code."""
+
+    def __init__(self, offset, length, in_loop):
+        self.offset, self.length, self.in_loop = offset, length, in_loop
+
+    def accesses(self):
+        return []
+
+    def ir(self, b):
+        view_type = f"memref<{self.length}xf32, strided<[1], offset: {self.offset}>>"
+        src = b.emit(f"memref.subview %input[{self.offset}] [{self.length}] [1] : "
+                     f"memref<64xf32> to {view_type}")
+        slot = b.emit(f"memref.subview %stage[0] [{self.length}] [1] : "
+                      f"memref<8xf32> to memref<{self.length}xf32, strided<[1]>>")
+        t = b.emit(f"vx.transfer_async {src} to {slot} : {view_type} to "
+                   f"memref<{self.length}xf32, strided<[1]>>")
+        b.line(f"vx.await {t}")
+        x = b.emit(f"memref.load %stage[%c0] : memref<8xf32>")
+        b.line(f"memref.store {x}, %out[%linear] : memref<?xf32>")
+
+    def ev(self, env):
+        pass
+
+
+# -- kernels ----------------------------------------------------------------------
+
+BUFFERS = ["a", "b"]
+
+
+class Kernel:
+    def __init__(self, rng, number):
+        self.rng, self.number = rng, number
+        self.rank = rng.choice([1, 1, 2, 2, 3])
+        self.sizes = [rng.choice([1, 2, 2, 3, 4, 5]) for _ in range(self.rank)]
+        self.semantics = [rng.choice(["parallel", "parallel", "arbitrary"])
+                          for _ in range(self.rank)]
+        self.dynamic = rng.random() < 0.2
+        self.topology = rng.choice(["host", "tensor_core"])
+        self.scalars = [self.scalar_value() for _ in range(2)]
+        self.flag = rng.random() < 0.5
+        self.table = [rng.randint(-2, 9) for _ in range(8)]
+        self.alias = rng.random() < 0.1  # a and b are one buffer
+        self.loops = 0
+        self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.15:
+            self.body.append(Transfer(rng.randint(0, 8), rng.randint(1, 8), False))
+
+    def scalar_value(self):
+        r = self.rng.random()
+        if r < 0.7:
+            return self.rng.randint(-3, 6)
+        if r < 0.85:
+            return self.rng.choice([1 << 62, (1 << 63) - 1, -(1 << 63), 255, 256])
+        return self.rng.randint(-100, 100)
+
+    # Expressions.
+    def leaf(self, scope):
+        r = self.rng.random()
+        if r < 0.45:
+            return Grid(self.rng.randrange(self.rank))
+        if r < 0.6 and scope:
+            return Var(self.rng.choice(scope))
+        if r < 0.75:
+            return Const(self.rng.choice([0, 1, 2, 3, -1, -2, 5, 7, 8, 63, 64,
+                                          1 << 62, -(1 << 63)]))
+        if r < 0.88:
+            return Scalar(self.rng.randrange(2))
+        return Loaded(self.rng.randrange(8))
+
+    def expr(self, scope, depth):
+        if depth <= 0 or self.rng.random() < 0.3:
+            return self.leaf(scope)
+        r = self.rng.random()
+        if r < 0.55:
+            op = self.rng.choice(BINARY)
+            a = self.expr(scope, depth - 1)
+            if op in ("addi", "subi", "minsi", "maxsi", "minui", "maxui", "xori"):
+                b = self.expr(scope, depth - 1)
+            elif op in ("shli", "shrui", "shrsi"):
+                b = Const(self.rng.randint(0, 3))
+            elif op == "andi":
+                b = Const(self.rng.choice([1, 3, 7, 15]))
+            elif op == "muli":
+                b = (Const(self.rng.choice([2, 3, 4, 8, -1, 1 << 62, 1 << 63]))
+                     if self.rng.random() < 0.8 else self.expr(scope, depth - 1))
+            else:
+                b = Const(self.rng.choice([2, 3, 4, -2, -3, 5]) if op[-2:] == "si"
+                          else self.rng.choice([2, 3, 4, 5]))
+            return Bin(op, a, b)
+        if r < 0.75:
+            # A round trip through a narrow integer.
+            width = self.rng.choice([1, 8, 16, 32])
+            a = self.expr(scope, depth - 1)
+            # Truncated by trunci: upstream's canonicalization folds
+            # index_cast(index_cast(x : index to iN)) back to x (also through
+            # an ext), a miscompile that is not the checker's.
+            wide = Cast(self.rng.choice(["index_cast", "index_castui"]), a, 64,
+                        "i64")
+            narrow = Cast("trunci", wide, width)
+            narrow = Cast(self.rng.choice(["extsi", "extui"]), narrow, 64, "i64")
+            return Cast(self.rng.choice(["index_cast", "index_castui"]), narrow,
+                        INDEX)
+        if r < 0.9:
+            return Select(self.cond(scope, depth - 1), self.expr(scope, depth - 1),
+                          self.expr(scope, depth - 1))
+        return self.leaf(scope)
+
+    def cond(self, scope, depth):
+        r = self.rng.random()
+        if r < 0.1:
+            return Flag()
+        if r < 0.2 and depth > 0:
+            return Logic(self.rng.choice(["andi", "ori", "xori"]),
+                         self.cond(scope, depth - 1), self.cond(scope, depth - 1))
+        return Cmp(self.rng.choice(PREDICATES), self.expr(scope, depth),
+                   self.expr(scope, depth))
+
+    def access(self, scope, lanes=1):
+        buffer = self.rng.choice(BUFFERS)
+        return Access(buffer, self.expr(scope, 3), lanes)
+
+    # Statements.
+    def statement(self, depth, scope=(), thread=None):
+        scope = list(scope)
+        r = self.rng.random()
+        if depth < 2 and r < 0.35:
+            kind = self.rng.choice(["if", "if", "switch", "affine", "for", "for",
+                                    "while", "thread"])
+            inner = lambda extra=(): [self.statement(depth + 1, scope + list(extra), thread)
+                                      for _ in range(self.rng.randint(1, 2))]
+            if kind == "if":
+                return If(self.cond(scope, 2), inner(),
+                          inner() if self.rng.random() < 0.4 else [])
+            if kind == "switch":
+                cases = sorted(self.rng.sample(range(-1, 5), self.rng.randint(1, 2)))
+                # The selector is sign-extended from 32 bits: upstream's
+                # scf-to-cf compares index_cast(selector : index to i32)
+                # with the cases, a miscompile outside the checker.
+                selector = Cast("index_cast", Cast("extsi", Cast(
+                    "trunci", Cast("index_cast", self.expr(scope, 2), 64, "i64"),
+                    32), 64, "i64"), INDEX)
+                return Switch(selector, cases, [inner() for _ in cases],
+                              inner() if self.rng.random() < 0.5 else [])
+            if kind == "affine":
+                return AffineIf(Grid(self.rng.randrange(self.rank)),
+                                self.rng.randint(0, 2), self.rng.random() < 0.5,
+                                inner())
+            if kind == "thread" and thread is None:
+                self.loops += 1
+                name = f"t{self.loops}"
+                return ThreadLoop(name, self.rng.randint(1, 4),
+                                  [self.statement(depth + 1, scope + [name], name)
+                                   for _ in range(self.rng.randint(1, 2))])
+            self.loops += 1
+            name = f"k{self.loops}"
+            if kind == "while":
+                return While(name, self.expr(scope, 1), self.expr(scope, 1),
+                             self.rng.random() < 0.3, self.rng.randint(1, 2),
+                             inner([name]))
+            return For(name, self.expr(scope, 1), self.expr(scope, 1),
+                       self.rng.randint(1, 3), self.rng.random() < 0.25,
+                       inner([name]))
+        if r < 0.55:
+            return Store(self.access(scope, self.rng.choice([1, 1, 1, 2, 4])))
+        if r < 0.8:
+            return Copy(self.access(scope, self.rng.choice([1, 1, 2])),
+                        self.access(scope))
+        if r < 0.9:
+            return Atomic(self.access(scope),
+                          # The kinds the CPU pipeline lowers.
+                          self.rng.choice(["addf", "addf", "maximumf",
+                                           "assign"]),
+                          self.rng.random() < 0.2)
+        # The offset is masked: a constant offset of -2^63 would fold into
+        # the subview as ShapedType::kDynamic.
+        return ViewStore(self.access(scope),
+                         Bin("andi", self.expr(scope, 1), Const(63)),
+                         self.rng.choice([1, 2, 3]), 0)
+
+    def all_accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def instances(self, sizes):
+        points = [[]]
+        for size in sizes:
+            points = [p + [i] for p in points for i in range(size)]
+        return points
+
+    def size_buffers(self):
+        """Evaluates every execution and sizes the buffers so that every
+        access is in bounds; wraps indices that leave a small range."""
+        accesses = self.all_accesses()
+        views = [s for s in self.walk() if isinstance(s, ViewStore)]
+        for attempt in range(2):
+            for access in accesses:
+                access.values = []
+            self.view_offsets = []
+            for grid in self.instances(self.run_sizes):
+                env = {"grid": [wrap(g, INDEX) for g in grid],
+                       "scalars": [wrap(s, INDEX) for s in self.scalars],
+                       "table": [wrap(t, INDEX) for t in self.table],
+                       "flag": self.flag, "steps": 0,
+                       "view_offsets": self.view_offsets}
+                for s in self.body:
+                    s.ev(env)
+            again = False
+            for access in accesses:
+                if access.wrapped:
+                    continue
+                if any(not 0 <= v < 256 for v in access.values):
+                    access.wrapped = 64
+                    again = True
+            if not again:
+                break
+        sizes = {name: 1 for name in BUFFERS}
+        for access in accesses:
+            for value in access.values:
+                index = value % access.wrapped if access.wrapped else value
+                sizes[access.buffer] = max(sizes[access.buffer],
+                                           index + access.lanes)
+        # A view spans offset + stride * (length - 1) of its buffer, with its
+        # length the largest index it is accessed at, plus one.
+        for view in views:
+            lengths = [v % view.access.wrapped if view.access.wrapped else v
+                       for v in view.access.values] or [0]
+            view.length = max(lengths) + 1
+        for view, offset in self.view_offsets:
+            if offset < 0 or offset > 1024:
+                raise Undefined()
+            end = offset + view.stride * (view.length - 1) + 1
+            sizes[view.access.buffer] = max(sizes[view.access.buffer], end)
+        self.buffer_sizes = sizes
+        if max(sizes.values()) > 4096:
+            raise Undefined()
+
+    def walk(self):
+        stack = list(self.body)
+        while stack:
+            s = stack.pop()
+            yield s
+            for attribute in ("body", "orelse", "default"):
+                stack.extend(getattr(s, attribute, []) or [])
+            for body in getattr(s, "bodies", []) or []:
+                stack.extend(body)
+
+    def ir(self, run_sizes):
+        self.run_sizes = run_sizes
+        b = Builder()
+        n = self.number
+        grid = ", ".join("%n" if self.dynamic and d == 0 else str(s)
+                         for d, s in enumerate(self.sizes))
+        lines = [f"func.func @k{n}(%a: memref<?xf32>, %b: memref<?xf32>, "
+                 f"%out: memref<?xf32>, %input: memref<64xf32>, "
+                 f"%table: memref<8xindex>, %s0: index, %s1: index, %flag: i1, "
+                 f"%n: index, %value: f32) {{",
+                 f"  %c0 = arith.constant 0 : index",
+                 f"  %c1 = arith.constant 1 : index",
+                 f"  vx.spawn on {self.topology} grid [{grid}] semantics "
+                 f"[{', '.join(self.semantics)}] {{"]
+        b.indent = 4
+        for d in range(self.rank):
+            b.line(f"%g{d} = vx.grid_index {d}")
+        # The row-major instance number, for outputs of atomics and tokens.
+        linear = b.constant(0)
+        for d in range(self.rank):
+            dim = b.emit(f"vx.grid_dim {d}")
+            linear = b.emit(f"arith.addi {b.emit(f'arith.muli {linear}, {dim} : index')}, %g{d} : index")
+        b.line(f"%linear = arith.addi {linear}, %c0 : index")
+        if any(isinstance(s, Transfer) for s in self.body):
+            b.line("%stage = vx.scratch : memref<8xf32>")
+        for s in self.body:
+            s.ir(b)
+        lines += b.lines
+        lines += ["  }", "  return", "}"]
+        return lines
+
+
+# -- running ----------------------------------------------------------------------
+
+RACE = re.compile(r"write the same element|writes the same address|write the "
+                  r"same address|read of memory that the spawn|returns the old "
+                  r"value|update the same element|of a thread loop|cannot prove")
+TOKEN = re.compile(r"token|vx.transfer_async|before its 'vx.await'")
+
+
+def build_batch(rng, count, first):
+    kernels, texts = [], []
+    while len(kernels) < count:
+        kernel = Kernel(rng, first + len(kernels))
+        run_sizes = list(kernel.sizes)
+        if kernel.dynamic:
+            run_sizes[0] = rng.randint(0, 5)
+        kernel.n_value = run_sizes[0] if kernel.dynamic else 0
+        try:
+            kernel.run_sizes = run_sizes
+            kernel.size_buffers()
+            text = kernel.ir(run_sizes)
+        except Undefined:
+            continue
+        kernels.append(kernel)
+        texts.append(text)
+    return kernels, texts
+
+
+def module_text(kernels, texts):
+    lines, spans = [], []
+    for kernel, text in zip(kernels, texts):
+        start = len(lines) + 1
+        lines += text
+        spans.append((start, len(lines)))
+    lines.append("func.func @main() {")
+    for kernel in kernels:
+        n = kernel.number
+        size_a = kernel.buffer_sizes["a"] + (0 if not kernel.alias else 0)
+        size_b = kernel.buffer_sizes["b"]
+        if kernel.alias:
+            size_a = size_b = max(size_a, size_b)
+        lines.append(f"  %sa{n} = arith.constant {size_a} : index")
+        lines.append(f"  %sb{n} = arith.constant {size_b} : index")
+        lines.append(f"  %so{n} = arith.constant {max(1, kernel.total_instances())} : index")
+        lines.append(f"  %a{n} = memref.alloc(%sa{n}) : memref<?xf32>")
+        lines.append(f"  %b{n} = " + (f"memref.cast %a{n} : memref<?xf32> to memref<?xf32>"
+                                       if kernel.alias else
+                                       f"memref.alloc(%sb{n}) : memref<?xf32>"))
+        lines.append(f"  %o{n} = memref.alloc(%so{n}) : memref<?xf32>")
+        lines.append(f"  %i{n} = memref.alloc() : memref<64xf32>")
+        lines.append(f"  %t{n} = memref.alloc() : memref<8xindex>")
+        for slot, value in enumerate(kernel.table):
+            lines.append(f"  %tv{n}_{slot} = arith.constant {value} : index")
+            lines.append(f"  %ts{n}_{slot} = arith.constant {slot} : index")
+            lines.append(f"  memref.store %tv{n}_{slot}, %t{n}[%ts{n}_{slot}] : memref<8xindex>")
+        for position, value in enumerate(kernel.scalars):
+            lines.append(f"  %s{n}_{position} = arith.constant {value} : index")
+        lines.append(f"  %f{n} = arith.constant {1 if kernel.flag else 0} : i1")
+        lines.append(f"  %n{n} = arith.constant {kernel.n_value} : index")
+        lines.append(f"  %v{n} = arith.constant 1.5 : f32")
+        lines.append(f"  func.call @k{n}(%a{n}, %b{n}, %o{n}, %i{n}, %t{n}, "
+                     f"%s{n}_0, %s{n}_1, %f{n}, %n{n}, %v{n}) : (memref<?xf32>, "
+                     f"memref<?xf32>, memref<?xf32>, memref<64xf32>, "
+                     f"memref<8xindex>, index, index, i1, index, f32) -> ()")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines) + "\n", spans
+
+
+def kernel_total(self):
+    total = 1
+    for size in self.run_sizes:
+        total *= size
+    return total
+
+
+Kernel.total_instances = kernel_total
+
+
+def kernel_of(line, spans):
+    for position, (start, end) in enumerate(spans):
+        if start <= line <= end:
+            return position
+    return None
+
+
+OPTIONS = ["", "via-gpu=true", "openmp=true", "reverse-parallel=true",
+           "via-gpu=true threads-per-block=3"]
+
+
+def run_batch(tools, rng, count, first, workdir):
+    kernels, texts = build_batch(rng, count, first)
+    text, spans = module_text(kernels, texts)
+    path = os.path.join(workdir, f"batch{first}.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    # The static check and the instrumented lowering (its pipeline without
+    # the check) run side by side.
+    options = OPTIONS[first // count % len(OPTIONS)]
+    static_process = subprocess.Popen(
+        [tools["vx-opt"], path, "--vx-verify-semantics", "-o", "/dev/null"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lowered = subprocess.run(
+        [tools["vx-opt"], path, "--pass-pipeline=" + tools["pipelines"][options],
+         "-o", path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
+    try:
+        _, static_errors = static_process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        static_process.kill()
+        static_process.communicate()
+        return kernels, [("static check over 600 s", None, "")], path
+    static = subprocess.CompletedProcess(static_process.args,
+                                         static_process.returncode, "",
+                                         static_errors)
+    verdicts = ["silent"] * len(kernels)
+    problems = []
+    if static.returncode not in (0, 1) or "PLEASE submit a bug report" in static.stderr:
+        problems.append(("crash", None, static.stderr[-2000:]))
+        return kernels, problems, path
+    for line in static.stderr.splitlines():
+        m = re.match(rf"{re.escape(path)}:(\d+):\d+: (error|warning): (.*)", line)
+        if not m:
+            continue
+        position = kernel_of(int(m.group(1)), spans)
+        if position is None:
+            if "passes one buffer" in m.group(3) or "passes views" in m.group(3):
+                continue
+            problems.append(("unexpected diagnostic", None, line))
+            continue
+        message = m.group(3)
+        if "private scratch" in message:
+            continue
+        if TOKEN.search(message) and not RACE.search(message):
+            problems.append(("token false positive", position, line))
+            continue
+        if RACE.search(message):
+            if m.group(2) == "error":
+                verdicts[position] = "error"
+            elif verdicts[position] != "error":
+                verdicts[position] = "warning"
+    if lowered.returncode != 0:
+        problems.append(("pipeline failure", None, lowered.stderr[-3000:]))
+        return kernels, problems, path
+    run = subprocess.run(
+        [tools["mlir-runner"], "-O0", path + ".ll.mlir", "-e", "main",
+         "-entry-point-result=void", f"-shared-libs={tools['libs']}"],
+        capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, VX_RACE_CONTINUE="1"))
+    dynamic = ["clean"] * len(kernels)
+    for line in run.stderr.splitlines():
+        m = re.match(r"vx: (data race|out-of-bounds access) in the spawn at "
+                     rf"{re.escape(path)}:(\d+):\d+", line)
+        if not m:
+            continue
+        position = kernel_of(int(m.group(2)), spans)
+        if m.group(1) == "out-of-bounds access":
+            problems.append(("out of bounds (generator)", position, line))
+        elif position is not None:
+            dynamic[position] = "race"
+    if run.returncode not in (0, 1) or "PLEASE submit" in run.stderr or \
+            "could not parse" in run.stderr:
+        problems.append(("run failure", None, run.stderr[-2000:]))
+        return kernels, problems, path
+    for position, kernel in enumerate(kernels):
+        if kernel.alias:
+            continue  # The call site breaks the aliasing contract.
+        if verdicts[position] == "silent" and dynamic[position] == "race":
+            problems.append(("silent but racy", position, ""))
+        if verdicts[position] == "error" and dynamic[position] == "clean" and \
+                not kernel.dynamic:
+            problems.append(("proven race that does not happen", position, ""))
+    kernels_stats = (verdicts, dynamic)
+    return kernels, problems, path, kernels_stats
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("vx_opt")
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--kernels", type=int)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=40)
+    parser.add_argument("--out", default="fuzz-soundness")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print a progress line every N batches")
+    parser.add_argument("--llvm", default="/usr/lib/llvm-22")
+    args = parser.parse_args()
+    if args.seconds is None and args.kernels is None:
+        args.seconds = 60
+    build = os.path.dirname(os.path.dirname(os.path.abspath(args.vx_opt)))
+    lib = os.path.join(args.llvm, "lib")
+    tools = {
+        "vx-opt": args.vx_opt,
+        "mlir-runner": os.path.join(args.llvm, "bin", "mlir-runner"),
+        "libs": ",".join([os.path.join(lib, "libmlir_runner_utils.so"),
+                          os.path.join(lib, "libmlir_c_runner_utils.so"),
+                          os.path.join(lib, "libomp.so"),
+                          os.path.join(build, "lib", "libvx_race_runtime.so")]),
+    }
+    sys.path.insert(0, os.path.join(build, "python_packages"))
+    import vx
+    tools["pipelines"] = {}
+    for options in OPTIONS:
+        keywords = {key.replace("-", "_"): True if value == "true" else int(value)
+                    for key, value in (o.split("=") for o in options.split())}
+        text = vx.pipeline("llvm", allow_races=True, detect_races=True, **keywords)
+        # The verdict comes from the static run; the lowering skips it.
+        tools["pipelines"][options] = re.sub(r"vx-verify-semantics(\{[^}]*\})?,",
+                                             "", text)
+    rng = random.Random(args.seed)
+    start = time.time()
+    done, disagreements = 0, 0
+    counts = {}
+    with tempfile.TemporaryDirectory() as workdir:
+        while True:
+            if args.kernels is not None and done >= args.kernels:
+                break
+            if args.seconds is not None and time.time() - start > args.seconds:
+                break
+            count = args.batch if args.kernels is None else min(args.batch, args.kernels - done)
+            result = run_batch(tools, rng, count, done, workdir)
+            kernels, problems, path = result[:3]
+            if len(result) > 3:
+                for verdict, dynamic in zip(*result[3]):
+                    counts[(verdict, dynamic)] = counts.get((verdict, dynamic), 0) + 1
+            done += len(kernels)
+            if args.progress and done // args.batch % args.progress == 0:
+                print(f"soundness: {done} kernels, {disagreements} "
+                      f"disagreements, {time.time() - start:.0f} s", flush=True)
+            for kind, position, detail in problems:
+                disagreements += 1
+                os.makedirs(args.out, exist_ok=True)
+                target = os.path.join(args.out, f"seed{args.seed}-{os.path.basename(path)}")
+                with open(path) as source, open(target, "w") as copy:
+                    copy.write(source.read())
+                name = f"@k{kernels[position].number}" if position is not None else "-"
+                print(f"DISAGREEMENT {kind}: {name} in {target}\n{detail}",
+                      flush=True)
+    summary = ", ".join(f"{v}/{d}: {n}" for (v, d), n in sorted(counts.items()))
+    print(f"soundness: {done} kernels, seed {args.seed}, {disagreements} "
+          f"disagreements ({summary}) in {time.time() - start:.0f} s")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -31,6 +31,8 @@ Exit status 1 on any disagreement (the kernel is written to DIR).
 """
 
 import argparse
+import collections
+import concurrent.futures
 import os
 import random
 import re
@@ -537,7 +539,8 @@ class For:
             for s in self.body:
                 s.ev(env)
             k += self.step
-            if not self.unsigned and k > (1 << 63) - 1:
+            # The lowered loop's induction variable wraps around.
+            if k > ((1 << 64) - 1 if self.unsigned else (1 << 63) - 1):
                 raise Undefined()
 
 
@@ -978,9 +981,13 @@ OPTIONS = ["", "via-gpu=true", "openmp=true", "reverse-parallel=true",
            "via-gpu=true threads-per-block=3"]
 
 
-def run_batch(tools, rng, count, first, workdir):
-    options = OPTIONS[first // count % len(OPTIONS)]
-    kernels, texts = build_batch(rng, count, first, "via-gpu" in options)
+def batch_options(first, batch):
+    return OPTIONS[first // batch % len(OPTIONS)]
+
+
+def run_batch(tools, kernels, texts, first, options, workdir):
+    """Checks and runs one batch; returns (problems, path, verdicts and
+    dynamic results or None)."""
     text, spans = module_text(kernels, texts)
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
@@ -998,7 +1005,7 @@ def run_batch(tools, rng, count, first, workdir):
     except subprocess.TimeoutExpired:
         static_process.kill()
         static_process.communicate()
-        return kernels, [("static check over 600 s", None, "")], path
+        return [("static check over 600 s", None, "")], path, None
     static = subprocess.CompletedProcess(static_process.args,
                                          static_process.returncode, "",
                                          static_errors)
@@ -1006,7 +1013,7 @@ def run_batch(tools, rng, count, first, workdir):
     problems = []
     if static.returncode not in (0, 1) or "PLEASE submit a bug report" in static.stderr:
         problems.append(("crash", None, static.stderr[-2000:]))
-        return kernels, problems, path
+        return problems, path, None
     for line in static.stderr.splitlines():
         m = re.match(rf"{re.escape(path)}:(\d+):\d+: (error|warning): (.*)", line)
         if not m:
@@ -1030,7 +1037,7 @@ def run_batch(tools, rng, count, first, workdir):
                 verdicts[position] = "warning"
     if lowered.returncode != 0:
         problems.append(("pipeline failure", None, lowered.stderr[-3000:]))
-        return kernels, problems, path
+        return problems, path, None
     run = subprocess.run(
         [tools["mlir-runner"], "-O0", path + ".ll.mlir", "-e", "main",
          "-entry-point-result=void", f"-shared-libs={tools['libs']}"],
@@ -1050,7 +1057,7 @@ def run_batch(tools, rng, count, first, workdir):
     if run.returncode not in (0, 1) or "PLEASE submit" in run.stderr or \
             "could not parse" in run.stderr:
         problems.append(("run failure", None, run.stderr[-2000:]))
-        return kernels, problems, path
+        return problems, path, None
     for position, kernel in enumerate(kernels):
         if kernel.alias:
             continue  # The call site breaks the aliasing contract.
@@ -1059,8 +1066,7 @@ def run_batch(tools, rng, count, first, workdir):
         if verdicts[position] == "error" and dynamic[position] == "clean" and \
                 not kernel.dynamic:
             problems.append(("proven race that does not happen", position, ""))
-    kernels_stats = (verdicts, dynamic)
-    return kernels, problems, path, kernels_stats
+    return problems, path, (verdicts, dynamic)
 
 
 def main():
@@ -1071,8 +1077,13 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=40)
     parser.add_argument("--out", default="fuzz-soundness")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="generate the first N kernels without running them "
+                             "(to reproduce a later batch)")
     parser.add_argument("--progress", type=int, default=0,
                         help="print a progress line every N batches")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="batches checked at once")
     parser.add_argument("--llvm", default="/usr/lib/llvm-22")
     args = parser.parse_args()
     if args.seconds is None and args.kernels is None:
@@ -1101,31 +1112,49 @@ def main():
     start = time.time()
     done, disagreements = 0, 0
     counts = {}
-    with tempfile.TemporaryDirectory() as workdir:
+
+    def report(kernels, result):
+        nonlocal disagreements
+        problems, path, outcome = result
+        if outcome:
+            for verdict, dynamic in zip(*outcome):
+                counts[(verdict, dynamic)] = counts.get((verdict, dynamic), 0) + 1
+        for kind, position, detail in problems:
+            disagreements += 1
+            os.makedirs(args.out, exist_ok=True)
+            target = os.path.join(args.out, f"seed{args.seed}-{os.path.basename(path)}")
+            with open(path) as source, open(target, "w") as copy:
+                copy.write(source.read())
+            name = f"@k{kernels[position].number}" if position is not None else "-"
+            print(f"DISAGREEMENT {kind}: {name} in {target}\n{detail}", flush=True)
+
+    # Batches are generated in order (the seed fixes every kernel) and
+    # checked by `--jobs` workers; results are reported in order.
+    with tempfile.TemporaryDirectory() as workdir, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        pending = collections.deque()
+        generated = 0
         while True:
-            if args.kernels is not None and done >= args.kernels:
+            more = (args.kernels is None or generated < args.kernels) and \
+                (args.seconds is None or time.time() - start <= args.seconds)
+            if more and len(pending) < args.jobs:
+                count = args.batch if args.kernels is None else \
+                    min(args.batch, args.kernels - generated)
+                options = batch_options(generated, args.batch)
+                kernels, texts = build_batch(rng, count, generated, "via-gpu" in options)
+                if generated >= args.skip:
+                    pending.append((kernels, pool.submit(
+                        run_batch, tools, kernels, texts, generated, options, workdir)))
+                generated += len(kernels)
+                continue
+            if not pending:
                 break
-            if args.seconds is not None and time.time() - start > args.seconds:
-                break
-            count = args.batch if args.kernels is None else min(args.batch, args.kernels - done)
-            result = run_batch(tools, rng, count, done, workdir)
-            kernels, problems, path = result[:3]
-            if len(result) > 3:
-                for verdict, dynamic in zip(*result[3]):
-                    counts[(verdict, dynamic)] = counts.get((verdict, dynamic), 0) + 1
+            kernels, future = pending.popleft()
+            report(kernels, future.result())
             done += len(kernels)
             if args.progress and done // args.batch % args.progress == 0:
                 print(f"soundness: {done} kernels, {disagreements} "
                       f"disagreements, {time.time() - start:.0f} s", flush=True)
-            for kind, position, detail in problems:
-                disagreements += 1
-                os.makedirs(args.out, exist_ok=True)
-                target = os.path.join(args.out, f"seed{args.seed}-{os.path.basename(path)}")
-                with open(path) as source, open(target, "w") as copy:
-                    copy.write(source.read())
-                name = f"@k{kernels[position].number}" if position is not None else "-"
-                print(f"DISAGREEMENT {kind}: {name} in {target}\n{detail}",
-                      flush=True)
     summary = ", ".join(f"{v}/{d}: {n}" for (v, d), n in sorted(counts.items()))
     print(f"soundness: {done} kernels, seed {args.seed}, {disagreements} "
           f"disagreements ({summary}) in {time.time() - start:.0f} s")

@@ -221,8 +221,13 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // The bodies of memref.generic_atomic_rmw are in the LLVM dialect before
-  // the op itself is lowered.
+  // memref ops before arith: a memref.dim whose index is still an
+  // arith.constant reads the descriptor, where after arith's lowering it
+  // would index a copy of the sizes on the stack, one alloca per loop
+  // iteration (detect-races checks bounds with memref.dim in every loop).
+  // memref.generic_atomic_rmw waits for the second run: its body must be in
+  // the LLVM dialect before the op is lowered.
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -350,30 +350,37 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
 }
 
 def Vx_RaceThreadLoopOp : Vx_Op<"race_thread_loop",
-    [MemoryEffects<[MemRead, MemWrite]>, SameVariadicOperandSize]> {
+    [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
   let summary = "Start one execution of a thread loop for the race detector";
   let description = [{
     Inserted by `vx-instrument-races` before each thread loop (an
-    `scf.parallel` of a spawn body not inside another one): returns a fresh
-    id of this execution of the loop, whose iterations the race detector
-    tells apart; its lower bounds, steps and trip counts let reports name
+    `scf.parallel` of a spawn body not inside another one): returns the id
+    of this execution of the loop, whose iterations the race detector tells
+    apart; its lower bounds, steps and trip counts let reports name
     iterations by their induction variables. Lowered to calls by
     `vx-lower-race-checks`.
+
+    Without `thread`, every execution of the op starts a new execution of
+    the loop. When a whole CTA runs the instance (`convert-vx-to-gpu` sets
+    `thread` to the thread's id), every thread of the CTA executes the op
+    once per execution of the loop: the n-th execution by each thread of
+    one instance names the same loop execution, so iterations that
+    different threads run are still told apart.
 
     Example:
 
     ```mlir
-    %execution = vx.race_thread_loop %epoch lower [%c0] step [%c1]
-        trips [%c8] {site = 2 : i64}
+    %execution = vx.race_thread_loop %epoch instance %linear lower [%c0]
+        step [%c1] trips [%c8] {site = 2 : i64}
     ```
   }];
-  let arguments = (ins I64:$epoch, Variadic<Index>:$lowerBounds,
-                       Variadic<Index>:$steps, Variadic<Index>:$trips,
-                       I64Attr:$site);
+  let arguments = (ins I64:$epoch, Index:$instance, Optional<Index>:$thread,
+                       Variadic<Index>:$lowerBounds, Variadic<Index>:$steps,
+                       Variadic<Index>:$trips, I64Attr:$site);
   let results = (outs Index:$execution);
   let assemblyFormat = [{
-    $epoch `lower` `[` $lowerBounds `]` `step` `[` $steps `]`
-    `trips` `[` $trips `]` attr-dict
+    $epoch `instance` $instance (`thread` $thread^)? `lower` `[` $lowerBounds
+    `]` `step` `[` $steps `]` `trips` `[` $trips `]` attr-dict
   }];
 }
 

@@ -102,6 +102,11 @@ struct State {
   std::unordered_map<int64_t, Buffer> buffers;
   std::unordered_map<int64_t, ThreadLoop> threadLoops;
   int64_t nextExecution = 1;
+  /// Thread loops that the threads of a CTA start together: the executions
+  /// each thread has started, by (instance, site, thread), and the id of
+  /// the n-th execution, by (instance, site, n).
+  std::unordered_map<Key, int64_t, KeyHash> startedByThread;
+  std::unordered_map<Key, int64_t, KeyHash> sharedExecutions;
   std::unordered_map<Key, Shadow, KeyHash> shadow;
   bool reportedThisSpawn = false;
   bool anyRace = false;
@@ -305,6 +310,8 @@ int64_t __vx_race_spawn(int64_t rank, int64_t location) {
   s.sites.clear();
   s.buffers.clear();
   s.threadLoops.clear();
+  s.startedByThread.clear();
+  s.sharedExecutions.clear();
   s.shadow.clear();
   s.reportedThisSpawn = false;
   return s.epoch;
@@ -349,9 +356,21 @@ void __vx_race_buffer_dim(int64_t, int64_t root, int64_t dim, int64_t size,
   }
 }
 
-int64_t __vx_race_thread_loop(int64_t, int64_t site, int64_t rank) {
+/// The id of a thread-loop execution. `thread` < 0: a new execution; else
+/// the thread's n-th start of the loop at `site` in `instance` joins the
+/// n-th execution, which every thread of the CTA starts.
+int64_t __vx_race_thread_loop(int64_t, int64_t site, int64_t rank,
+                              int64_t instance, int64_t thread) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
+  if (thread >= 0) {
+    int64_t ordinal = s.startedByThread[Key{instance, site, thread}]++;
+    auto [shared, isNew] =
+        s.sharedExecutions.try_emplace(Key{instance, site, ordinal}, 0);
+    if (!isNew)
+      return shared->second;
+    shared->second = s.nextExecution;
+  }
   int64_t execution = s.nextExecution++;
   ThreadLoop &loop = s.threadLoops[execution];
   loop.site = site;

@@ -259,8 +259,9 @@ void SpawnInstrumenter::instrumentThreadLoop(scf::ParallelOp loop) {
   }
   int64_t site = sites.lookup(loop);
   Value execution = RaceThreadLoopOp::create(
-      builder, loc, builder.getIndexType(), epoch, loop.getLowerBound(),
-      loop.getStep(), trips, builder.getI64IntegerAttr(site));
+      builder, loc, builder.getIndexType(), epoch, instance, /*thread=*/Value(),
+      loop.getLowerBound(), loop.getStep(), trips,
+      builder.getI64IntegerAttr(site));
   builder.setInsertionPointToStart(loop.getBody());
   Value iteration = constantIndex(builder, loc, 0);
   for (auto [iv, lower, step, count] :
@@ -491,7 +492,7 @@ struct VxLowerRaceChecksPass
       OpBuilder builder(loop);
       Location loc = loop.getLoc();
       func::FuncOp begin =
-          declareRuntimeFunction(module, "__vx_race_thread_loop", 3, true);
+          declareRuntimeFunction(module, "__vx_race_thread_loop", 5, true);
       func::FuncOp dim =
           declareRuntimeFunction(module, "__vx_race_thread_loop_dim", 5, false);
       Value execution =
@@ -499,7 +500,11 @@ struct VxLowerRaceChecksPass
               builder, loc, begin,
               ValueRange{loop.getEpoch(),
                          constantI64(builder, loc, loop.getSite()),
-                         constantI64(builder, loc, loop.getTrips().size())})
+                         constantI64(builder, loc, loop.getTrips().size()),
+                         toI64(builder, loc, loop.getInstance()),
+                         loop.getThread()
+                             ? toI64(builder, loc, loop.getThread())
+                             : constantI64(builder, loc, -1)})
               .getResult(0);
       for (auto [position, lower, step, trips] :
            llvm::enumerate(loop.getLowerBounds(), loop.getSteps(),

@@ -85,7 +85,8 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
                                         SmallVectorImpl<Operation *> &ops) {
   WalkResult result =
       spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (isa<scf::ParallelOp, TransferAsyncOp>(op))
+        // Every thread starts the thread loops it shares in.
+        if (isa<scf::ParallelOp, TransferAsyncOp, RaceThreadLoopOp>(op))
           return WalkResult::skip();
         bool writesShared = llvm::any_of(
             analysis.getAccesses(op), [](const Access *access) {
@@ -97,14 +98,6 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
             });
         if (!writesShared)
           return WalkResult::advance();
-        // Every thread would take its own execution id, so the detector
-        // could not tell the CTA's threads' iterations of one loop apart.
-        if (isa<RaceThreadLoopOp>(op)) {
-          spawn.emitOpError(
-              "has thread loops, which detect-races does not check through "
-              "via-gpu yet; run detect-races without via-gpu");
-          return WalkResult::interrupt();
-        }
         if (!op->use_empty()) {
           op->emitOpError("outside thread loops writes memory that other "
                           "threads see, so it runs on one thread of the CTA, "
@@ -175,6 +168,10 @@ vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
     gpu::BarrierOp::create(rewriter, op->getLoc());
   }
   guardOnThreadZero(rewriter, onceEffects, threadId);
+  // The threads of the CTA share each thread-loop execution's id.
+  spawn.getBody().walk([&](RaceThreadLoopOp start) {
+    start.getThreadMutable().assign(threadId);
+  });
   DenseMap<Operation *, Value> rounds;
   for (scf::ParallelOp loop : threadLoops)
     rounds[loop] = distributeThreadLoop(rewriter, spawn, loop,

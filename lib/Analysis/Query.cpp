@@ -3,7 +3,6 @@
 #include "Query.h"
 
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
-#include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "mlir/Analysis/Presburger/Simplex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1696,78 +1695,42 @@ CollisionResult CombinedSystem::solve() {
       forAll = false;
       continue;
     }
-    // Exact: the domain minus the projection of the feasible leaves is
-    // empty. Only for small systems (the projection's cost grows quickly
-    // with the columns projected out); otherwise not proven.
-    if (n > 6 || feasibleLeaves.size() > 4) {
-      forAll = false;
-      continue;
-    }
-    // Projections of systems with large coefficients (wrap-around, 2^64,
-    // or products of constants) take the Presburger library too long: not
-    // proven.
-    auto hasLargeCoefficient = [&](const IntegerRelation &leaf) {
-      DynamicAPInt limit(int64_t(1) << 16);
-      for (unsigned row = 0; row < leaf.getNumEqualities(); ++row)
-        for (unsigned column = 0; column <= n; ++column)
-          if (abs(leaf.atEq(row, column)) > limit)
-            return true;
-      for (unsigned row = 0; row < leaf.getNumInequalities(); ++row)
-        for (unsigned column = 0; column <= n; ++column)
-          if (abs(leaf.atIneq(row, column)) > limit)
-            return true;
-      return false;
-    };
-    if (llvm::any_of(feasibleLeaves, hasLargeCoefficient)) {
-      forAll = false;
-      continue;
-    }
-    SmallVector<unsigned> order(universals);
-    for (unsigned column : component->columns)
-      if (!llvm::is_contained(universals, column))
-        order.push_back(column);
-    unsigned numUniversal = universals.size();
-    PresburgerSet covered =
-        PresburgerSet::getEmpty(PresburgerSpace::getSetSpace(numUniversal));
-    for (IntegerRelation &leaf : feasibleLeaves) {
-      // Reorder the leaf's columns: universals first, then locals.
-      IntegerRelation projected(
-          PresburgerSpace::getSetSpace(numUniversal, 0, n - numUniversal));
-      for (unsigned row = 0; row < leaf.getNumEqualities(); ++row) {
-        SmallVector<DynamicAPInt> coefficients(n + 1);
-        for (auto [position, column] : llvm::enumerate(order))
-          coefficients[position] = leaf.atEq(row, index[column]);
-        coefficients[n] = leaf.atEq(row, n);
-        projected.addEquality(coefficients);
-      }
-      for (unsigned row = 0; row < leaf.getNumInequalities(); ++row) {
-        SmallVector<DynamicAPInt> coefficients(n + 1);
-        for (auto [position, column] : llvm::enumerate(order))
-          coefficients[position] = leaf.atIneq(row, index[column]);
-        coefficients[n] = leaf.atIneq(row, n);
-        projected.addInequality(coefficients);
-      }
-      covered.unionInPlace(
-          PresburgerSet(projected.computeReprWithOnlyDivLocals()));
-    }
-    IntegerPolyhedron domain(PresburgerSpace::getSetSpace(numUniversal));
-    for (auto [position, column] : llvm::enumerate(universals)) {
+    // Exact over a small domain: every value of the universal columns. (A
+    // projection of the leaves onto the universal columns would decide any
+    // domain, but the Presburger library's cost for it has no bound: its
+    // lexicographic minimum ran for minutes on five columns with i16
+    // wrap-around.) Otherwise not proven.
+    SmallVector<Int> lowers, uppers;
+    Int points(1);
+    for (unsigned column : universals) {
       const Column &info = model.getColumn(columns[column].master);
-      SmallVector<DynamicAPInt> lower(numUniversal + 1, DynamicAPInt(0)),
-          upper(numUniversal + 1, DynamicAPInt(0));
-      if (info.lower) {
-        lower[position] = DynamicAPInt(1);
-        lower[numUniversal] = -*info.lower;
-        domain.addInequality(lower);
-      }
-      if (info.upper) {
-        upper[position] = DynamicAPInt(-1);
-        upper[numUniversal] = *info.upper;
-        domain.addInequality(upper);
-      }
+      if (!info.lower || !info.upper || points > Int(budget.maxForAllPoints))
+        break;
+      lowers.push_back(*info.lower);
+      uppers.push_back(*info.upper);
+      points *= *info.upper - *info.lower + Int(1);
     }
-    if (!PresburgerSet(domain).subtract(covered).isIntegerEmpty())
+    if (lowers.size() < universals.size() || points > Int(budget.maxForAllPoints)) {
       forAll = false;
+      continue;
+    }
+    SmallVector<Int> point(lowers);
+    while (forAll) {
+      SmallVector<std::pair<unsigned, Int>> fixed;
+      for (auto [position, column] : llvm::enumerate(universals))
+        fixed.push_back({column, point[position]});
+      if (!collidesFor(fixed)) {
+        forAll = false;
+        break;
+      }
+      // The next point, the first column fastest.
+      size_t position = 0;
+      while (position < point.size() && point[position] == uppers[position])
+        point[position] = lowers[position], ++position;
+      if (position == point.size())
+        break;
+      point[position] += Int(1);
+    }
   }
 
   if (!exact) {

@@ -12,6 +12,7 @@
 #include "mlir/Analysis/DataLayoutAnalysis.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -46,8 +47,18 @@ struct VxLowerOpenMPScopesPass
     RewritePatternSet patterns(context);
     populateFinalizeMemRefToLLVMConversionPatterns(typeConverter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    // The scopes' branches as cf.br: later block merging may give them
+    // operands of types that only convert-cf-to-llvm converts.
+    getOperation()->walk([](LLVM::BrOp branch) {
+      OpBuilder builder(branch);
+      cf::BranchOp::create(builder, branch.getLoc(), branch.getDest(),
+                           branch.getDestOperands());
+      branch.erase();
+    });
   }
 };
 } // namespace

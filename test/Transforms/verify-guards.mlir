@@ -141,6 +141,51 @@ func.func @race_for_every_value(%a: memref<16xf32>, %off: index, %v: f32) {
 
 // -----
 
+// A race for both values of a captured flag, with a witness that depends on
+// it: every value is tried, an error.
+func.func @race_for_both_flags(%a: memref<16xf32>, %c: i1) {
+  %one = arith.constant 1 : index
+  %minus = arith.constant -1 : index
+  %c4 = arith.constant 4 : index
+  // expected-note @+1 {{parallel instances must not read what another writes}}
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %d = arith.select %c, %minus, %one : index
+    %k = arith.addi %i, %c4 : index
+    %j = arith.addi %k, %d : index
+    // expected-error-re @+1 {{read of memory that the spawn writes: parallel instance ({{[0-7]}}) reads the element that instance ({{[0-7]}}) writes{{$}}}}
+    %x = memref.load %a[%j] : memref<16xf32>
+    // expected-note @+1 {{written here}}
+    memref.store %x, %a[%k] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// A race for every value of a captured i8, but 256 values are more than the
+// budget tries one by one: a warning that names one (docs/design.md).
+func.func @race_for_every_byte(%a: memref<16xf32>, %s: i8) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  // expected-note @+1 {{parallel instances must not read what another writes}}
+  vx.spawn on host grid [8] semantics [parallel] {
+    %i = vx.grid_index 0
+    %u = arith.index_castui %s : i8 to index
+    %parity = arith.remui %u, %c2 : index
+    %twice = arith.muli %parity, %c2 : index
+    %k = arith.addi %i, %c3 : index
+    %j = arith.addi %k, %twice : index
+    // expected-warning-re @+1 {{read of memory that the spawn writes: parallel instance ({{[0-7]}}) reads the element that instance ({{[0-7]}}) writes when %arg1 = {{-?[0-9]+}}}}
+    %x = memref.load %a[%j] : memref<16xf32>
+    // expected-note @+1 {{written here}}
+    memref.store %x, %a[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
 // A loop with a captured trip count writes only when it runs: a warning
 // with the count it needs.
 func.func @captured_trip_count(%a: memref<16xf32>, %n: index, %v: f32) {

@@ -141,6 +141,9 @@ struct AnalysisBudget {
   /// Captured scalars over which a collision is checked to hold for every
   /// value.
   unsigned maxUniversalColumns = 4;
+  /// Values of those scalars tried one by one to prove that a collision
+  /// holds for every value (beyond them it is reported as possible).
+  unsigned maxForAllPoints = 64;
   /// Integer samples (the costly step) of all the queries of one spawn, in
   /// units: a sample with wrap-around coefficients (beyond 2^32) over c
   /// columns costs 2^(c - 6) from 7 columns on, any other one 1.

@@ -190,7 +190,7 @@ def VxLowerOpenMPScopes : Pass<"vx-lower-openmp-scopes", "ModuleOp"> {
 
     Example: `vx-opt --convert-scf-to-openmp --vx-lower-openmp-scopes`.
   }];
-  let dependentDialects = ["LLVM::LLVMDialect"];
+  let dependentDialects = ["LLVM::LLVMDialect", "cf::ControlFlowDialect"];
 }
 
 #endif // VX_TRANSFORMS_PASSES

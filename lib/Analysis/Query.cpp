@@ -1704,7 +1704,7 @@ CollisionResult CombinedSystem::solve() {
     Int points(1);
     for (unsigned column : universals) {
       const Column &info = model.getColumn(columns[column].master);
-      if (!info.lower || !info.upper || points > Int(budget.maxForAllPoints))
+      if (!info.lower || !info.upper)
         break;
       lowers.push_back(*info.lower);
       uppers.push_back(*info.upper);
@@ -1715,7 +1715,7 @@ CollisionResult CombinedSystem::solve() {
       continue;
     }
     SmallVector<Int> point(lowers);
-    while (forAll) {
+    for (;;) {
       SmallVector<std::pair<unsigned, Int>> fixed;
       for (auto [position, column] : llvm::enumerate(universals))
         fixed.push_back({column, point[position]});

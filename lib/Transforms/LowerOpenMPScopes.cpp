@@ -51,9 +51,12 @@ struct VxLowerOpenMPScopesPass
       signalPassFailure();
       return;
     }
-    // The scopes' branches as cf.br: later block merging may give them
-    // operands of types that only convert-cf-to-llvm converts.
+    // The scopes' branches (in the OpenMP ops' regions) as cf.br: later
+    // block merging may give them operands of types that only
+    // convert-cf-to-llvm converts.
     getOperation()->walk([](LLVM::BrOp branch) {
+      if (!isa<omp::OpenMPDialect>(branch->getParentOp()->getDialect()))
+        return;
       OpBuilder builder(branch);
       cf::BranchOp::create(builder, branch.getLoc(), branch.getDest(),
                            branch.getDestOperands());

@@ -262,18 +262,26 @@ static Operation *getScope(Operation *op, SpawnOp spawn) {
   return nullptr;
 }
 
-unsigned IntegerModel::addOpaque(Value value, std::optional<unsigned> width) {
-  auto it = opaqueColumns.find(value);
-  if (it != opaqueColumns.end())
-    return it->second;
+Column IntegerModel::getOpaqueColumn(Value value) {
   Column column{ColumnKind::Opaque};
   column.value = value;
+  if (!value) {
+    column.sources.varies = true;
+    return column;
+  }
   column.sources = getSources(value);
   if (Operation *def = value.getDefiningOp())
     column.scope = getScope(def, spawn);
   else if (spawn.isDefinedInBody(value))
     column.scope = value.getParentBlock()->getParentOp();
-  unsigned id = addColumn(std::move(column));
+  return column;
+}
+
+unsigned IntegerModel::addOpaque(Value value, std::optional<unsigned> width) {
+  auto it = opaqueColumns.find(value);
+  if (it != opaqueColumns.end())
+    return it->second;
+  unsigned id = addColumn(getOpaqueColumn(value));
   opaqueColumns[value] = id;
   if (width)
     setTypeBounds(id, IntegerType::get(value.getContext(), *width));
@@ -352,12 +360,7 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
       floorDiv(*upper - rangeLower, modulus) -
               floorDiv(*lower - rangeLower, modulus) >
           Int(1 << 16)) {
-    Column column(ColumnKind::Opaque);
-    column.value = origin;
-    if (origin)
-      column.sources = getSources(origin);
-    else
-      column.sources.varies = true;
+    Column column = getOpaqueColumn(origin);
     column.approximate = !column.sources.isInvariant();
     column.lower = rangeLower;
     column.upper = rangeUpper;
@@ -1027,9 +1030,12 @@ Term IntegerModel::buildCases(Value origin,
     }
   }
   if (alternatives.size() > budget.maxAlternatives) {
-    columns[result].approximate = true;
-    columns[result].kind = ColumnKind::Opaque;
-    columns[result].sources.varies = true;
+    Column opaque = getOpaqueColumn(origin);
+    opaque.sources.varies = true;
+    opaque.approximate = true;
+    opaque.lower = columns[result].lower;
+    opaque.upper = columns[result].upper;
+    columns[result] = std::move(opaque);
     return Term::getColumn(result);
   }
   attach(result, addConstraint(std::move(alternatives), /*definitional=*/true));
@@ -1116,8 +1122,7 @@ Term IntegerModel::buildAffineExpr(AffineExpr root, ArrayRef<Term> dims,
                                    ArrayRef<Term> symbols, Value origin) {
   DenseMap<AffineExpr, Term> values;
   auto unknown = [&]() -> Term {
-    Column column{ColumnKind::Opaque};
-    column.value = origin;
+    Column column = getOpaqueColumn(origin);
     column.approximate = true;
     column.sources.varies = true;
     return Term::getColumn(addColumn(std::move(column)));
@@ -1331,7 +1336,7 @@ static DNF getAffineIfCondition(IntegerModel &model, affine::AffineIfOp op,
        llvm::zip_equal(set.getConstraints(), set.getEqFlags())) {
     Term term = model.wrap(build(expr, dims, symbols), 64, true, Value());
     if (!term.isAffine())
-      return thenRegion ? alwaysTrue() : alwaysTrue();
+      return alwaysTrue();
     LinearForm negated = term.linear;
     negated.scale(Int(-1));
     if (isEquality) {

@@ -142,7 +142,9 @@ struct Column {
   /// Opaque and Extent: the value; Derived: the value it helps compute.
   Value value;
   /// Iteration: the loop; others: the innermost loop-like op of the body
-  /// around the definition (null at body level or above the spawn).
+  /// around the definition (null at body level or above the spawn). An
+  /// opaque column without a value has no known scope: it is shared by no
+  /// two sides unless it is invariant.
   Operation *scope = nullptr;
   /// Bounds of the column's values, where known.
   std::optional<Int> lower, upper;
@@ -227,6 +229,9 @@ public:
   getInterval(const LinearForm &form) const;
 
   /// The column of a value the model does not compute.
+  /// An opaque column for `value`: what it depends on and where it is
+  /// defined. Without a value it varies everywhere (see Column::scope).
+  Column getOpaqueColumn(Value value);
   unsigned addOpaque(Value value, std::optional<unsigned> width);
   unsigned addConstraint(DNF alternatives, bool definitional);
   void attach(unsigned column, unsigned constraint) {

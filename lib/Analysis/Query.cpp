@@ -689,7 +689,7 @@ bool CombinedSystem::isShared(unsigned master) {
       outside.resize(equatedDims.size());
     outside.reset(equatedDims);
     result = sources.isInvariant() ||
-             (sameInstance && allLoopsEquated(column.scope)) ||
+             (sameInstance && column.value && allLoopsEquated(column.scope)) ||
              (!sources.varies && outside.none());
     break;
   }

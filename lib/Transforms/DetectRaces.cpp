@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -350,12 +351,21 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
                        builder.getI64IntegerAttr(site));
 }
 
+/// The size of `memref` along `dim`: a constant where it is static, which
+/// also keeps the checks of a CTA's private buffers uniform across its
+/// threads (a barrier may be inside them).
+static Value getBufferSize(OpBuilder &builder, Location loc, Value memref,
+                           int64_t dim) {
+  return getValueOrCreateConstantIndexOp(
+      builder, loc, memref::getMixedSize(builder, loc, memref, dim));
+}
+
 /// Whether all `indices` of `memref` are within its sizes (unsigned).
 static Value buildInBounds(OpBuilder &builder, Location loc, Value memref,
                            ValueRange indices) {
   Value inBounds = arith::ConstantIntOp::create(builder, loc, 1, 1);
   for (auto [dim, index] : llvm::enumerate(indices)) {
-    Value size = memref::DimOp::create(builder, loc, memref, dim);
+    Value size = getBufferSize(builder, loc, memref, dim);
     Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                         index, size);
     inBounds = arith::AndIOp::create(builder, loc, inBounds, below);
@@ -387,8 +397,7 @@ void SpawnInstrumenter::instrument(Operation *op,
       SmallVector<Value> lowers, uppers, steps;
       for (int64_t dim = 0; dim < type.getRank(); ++dim) {
         lowers.push_back(constantIndex(builder, loc, 0));
-        uppers.push_back(
-            memref::DimOp::create(builder, loc, access->buffer, dim));
+        uppers.push_back(getBufferSize(builder, loc, access->buffer, dim));
         steps.push_back(constantIndex(builder, loc, 1));
       }
       scf::buildLoopNest(builder, loc, lowers, uppers, steps,

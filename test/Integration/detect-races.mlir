@@ -16,6 +16,8 @@
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true" 2>/dev/null | %mlir_runner -e correct 2>&1 | FileCheck %s --check-prefix=CORRECT
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true" 2>/dev/null | %mlir_runner -e repeated 2>&1 | FileCheck %s --check-prefix=REPEATED
 // RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true" 2>/dev/null | %mlir_runner -e repeated 2>&1 | FileCheck %s --check-prefix=REPEATED
+// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true" 2>/dev/null | %mlir_runner -e private_staging 2>&1 | FileCheck %s --check-prefix=STAGING
+// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true threads-per-block=3" 2>/dev/null | %mlir_runner -e private_staging 2>&1 | FileCheck %s --check-prefix=STAGING
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -188,5 +190,46 @@ func.func @repeated() {
   %w = memref.cast %out : memref<16xf32> to memref<*xf32>
   call @printMemrefF32(%w) : (memref<*xf32>) -> ()
   memref.dealloc %out : memref<16xf32>
+  return
+}
+
+// A transfer into private scratch in a device spawn with thread loops: its
+// checks run on every thread of the CTA, between the barriers of the copy,
+// in loops over the buffer's static sizes (which the threads agree on).
+// STAGING-NOT: vx: data race
+// STAGING: [0,  1,  2,  3,  8,  9,  10,  11]
+func.func @private_staging() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %input = memref.alloc() : memref<8xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %n = arith.index_cast %i : index to i32
+    %x = arith.uitofp %n : i32 to f32
+    memref.store %x, %input[%i] : memref<8xf32>
+  }
+  %out = memref.alloc() : memref<8xf32>
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %g = vx.grid_index 0
+    %stage = vx.scratch : memref<4xf32>
+    %base = arith.muli %g, %c4 : index
+    %rows = memref.subview %input[%base] [4] [1]
+        : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %copied = vx.transfer_async %rows to %stage
+        : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32>
+    vx.await %copied
+    %first = memref.load %stage[%c0] : memref<4xf32>
+    scf.parallel (%t) = (%c0) to (%c4) step (%c1) {
+      %e = arith.addi %base, %t : index
+      %y = memref.load %input[%e] : memref<8xf32>
+      %z = arith.addf %first, %y : f32
+      memref.store %z, %out[%e] : memref<8xf32>
+    }
+  }
+  %w = memref.cast %out : memref<8xf32> to memref<*xf32>
+  call @printMemrefF32(%w) : (memref<*xf32>) -> ()
+  memref.dealloc %out : memref<8xf32>
+  memref.dealloc %input : memref<8xf32>
   return
 }

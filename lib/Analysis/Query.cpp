@@ -449,7 +449,8 @@ struct QueryConstraint {
 class CombinedSystem {
 public:
   CombinedSystem(IntegerModel &model, const AnalysisBudget &budget,
-                 unsigned &samplesLeft, const AccessSystem &first,
+                 unsigned &samplesLeft, SampleCache &cache,
+                 const AccessSystem &first,
                  const AccessSystem &second, const PairRelation &relation,
                  bool symmetric);
 
@@ -504,6 +505,7 @@ private:
   IntegerModel &model;
   AnalysisBudget budget;
   unsigned &samplesLeft;
+  SampleCache &cache;
   SpawnOp spawn;
   const AccessSystem &first, &second;
   const PairRelation &relation;
@@ -547,11 +549,11 @@ getLoopOrder(const PairRelation &relation, Operation *loop) {
 
 CombinedSystem::CombinedSystem(IntegerModel &model,
                                const AnalysisBudget &budget,
-                               unsigned &samplesLeft,
+                               unsigned &samplesLeft, SampleCache &cache,
                                const AccessSystem &first,
                                const AccessSystem &second,
                                const PairRelation &relation, bool symmetric)
-    : model(model), budget(budget), samplesLeft(samplesLeft),
+    : model(model), budget(budget), samplesLeft(samplesLeft), cache(cache),
       spawn(model.getSpawn()), first(first),
       second(second), relation(relation), symmetric(symmetric) {
   unsigned rank = spawn.getRank();
@@ -1180,6 +1182,48 @@ static APInt toAPInt(const Int &value, unsigned width) {
                /*implicitTrunc=*/true);
 }
 
+/// An integer point of `reduced`. Small points first: the sampler is fast
+/// within a small box and slow over ranges of 2^63; without a point in the
+/// box, the whole set.
+static std::optional<SmallVector<DynamicAPInt, 8>>
+sampleReduced(const IntegerRelation &reduced) {
+  unsigned n = reduced.getNumVars();
+  int64_t box = int64_t(1) << 16;
+  // A set within the box is sampled once (its empty sets are the costly
+  // ones).
+  Simplex simplex(reduced);
+  if (simplex.isEmpty())
+    return std::nullopt;
+  bool withinBox = true;
+  for (unsigned column = 0; column < n && withinBox; ++column) {
+    SmallVector<DynamicAPInt, 8> direction(n + 1, DynamicAPInt(0));
+    direction[column] = DynamicAPInt(1);
+    for (auto side : {Simplex::Direction::Down, Simplex::Direction::Up}) {
+      MaybeOptimum<Fraction> bound = simplex.computeOptimum(side, direction);
+      if (!bound.isBounded() || *bound >= Fraction(box, 1) ||
+          *bound <= Fraction(-box, 1)) {
+        withinBox = false;
+        break;
+      }
+    }
+  }
+  if (withinBox)
+    return reduced.findIntegerSample();
+  IntegerRelation boxed = reduced;
+  for (unsigned column = 0; column < n; ++column) {
+    SmallVector<DynamicAPInt, 8> bound(n + 1, DynamicAPInt(0));
+    bound[column] = DynamicAPInt(1);
+    bound[n] = DynamicAPInt(box);
+    boxed.addInequality(bound);
+    bound[column] = DynamicAPInt(-1);
+    boxed.addInequality(bound);
+  }
+  if (std::optional<SmallVector<DynamicAPInt, 8>> sample =
+          boxed.findIntegerSample())
+    return sample;
+  return reduced.findIntegerSample();
+}
+
 /// An integer point of `relation` (a set of n columns), sampled after
 /// eliminating the columns that an equality gives with a unit coefficient:
 /// the sampler's cost grows quickly with the dimension, and the systems of
@@ -1187,9 +1231,12 @@ static APInt toAPInt(const Int &value, unsigned width) {
 /// equalities, fixed wrap counts).
 /// `takeSample` is asked, with the number of columns left and whether a
 /// coefficient exceeds 2^32, whether the budget admits the sample; if not, `refused` is set and nothing returned.
+/// The spawn's queries repeat systems (an access against itself and its
+/// copies, symmetric pairs): `cache` keeps the samples of reduced systems.
 static std::optional<SmallVector<DynamicAPInt, 8>>
 sampleByElimination(const IntegerRelation &relation,
-                    function_ref<bool(unsigned, bool)> takeSample, bool &refused) {
+                    function_ref<bool(unsigned, bool)> takeSample,
+                    SampleCache &cache, bool &refused) {
   refused = false;
   unsigned n = relation.getNumVars();
   using Row = SmallVector<DynamicAPInt, 8>;
@@ -1257,33 +1304,35 @@ sampleByElimination(const IntegerRelation &relation,
     reduced.addEquality(project(row));
   for (const Row &row : inequalities)
     reduced.addInequality(project(row));
-  bool wide = false;
-  for (const auto *rows : {&equalities, &inequalities})
-    for (const Row &row : *rows)
-      for (const DynamicAPInt &coefficient : row)
-        wide |= abs(coefficient) > DynamicAPInt(int64_t(1) << 32);
-  if (!takeSample(kept.size(), wide)) {
-    refused = true;
-    return std::nullopt;
-  }
-  // Small points first: the sampler is fast within a small box and slow
-  // over ranges of 2^63; without a point in the box, the whole set.
-  std::optional<SmallVector<DynamicAPInt, 8>> sample;
+  std::string key;
   {
-    int64_t box = int64_t(1) << 16;
-    IntegerRelation boxed = reduced;
-    for (unsigned column = 0; column < kept.size(); ++column) {
-      Row bound(kept.size() + 1, DynamicAPInt(0));
-      bound[column] = DynamicAPInt(1);
-      bound[kept.size()] = DynamicAPInt(box);
-      boxed.addInequality(bound);
-      bound[column] = DynamicAPInt(-1);
-      boxed.addInequality(bound);
+    llvm::raw_string_ostream os(key);
+    os << kept.size();
+    for (const auto *rows : {&equalities, &inequalities}) {
+      os << '|';
+      for (const Row &row : *rows)
+        for (unsigned column : kept)
+          os << row[column] << ',';
     }
-    sample = boxed.findIntegerSample();
+    for (const auto *rows : {&equalities, &inequalities})
+      for (const Row &row : *rows)
+        os << row[n] << ';';
   }
-  if (!sample)
-    sample = reduced.findIntegerSample();
+  auto [cached, inserted] = cache.try_emplace(key);
+  if (inserted) {
+    bool wide = false;
+    for (const auto *rows : {&equalities, &inequalities})
+      for (const Row &row : *rows)
+        for (const DynamicAPInt &coefficient : row)
+          wide |= abs(coefficient) > DynamicAPInt(int64_t(1) << 32);
+    if (!takeSample(kept.size(), wide)) {
+      cache.erase(cached);
+      refused = true;
+      return std::nullopt;
+    }
+    cached->second = sampleReduced(reduced);
+  }
+  const std::optional<SmallVector<DynamicAPInt, 8>> &sample = cached->second;
   if (!sample)
     return std::nullopt;
   SmallVector<DynamicAPInt, 8> full(n, DynamicAPInt(0));
@@ -1566,7 +1615,7 @@ CollisionResult CombinedSystem::solve() {
         IntegerRelation relation = leafRelation();
         bool refused;
         std::optional<SmallVector<DynamicAPInt, 8>> leafSample =
-            sampleByElimination(relation, charge, refused);
+            sampleByElimination(relation, charge, cache, refused);
         if (refused) {
           overBudget = true;
           return;
@@ -1631,7 +1680,7 @@ CollisionResult CombinedSystem::solve() {
           relation.addInequality(row);
         }
       bool refused;
-      return sampleByElimination(relation, charge, refused);
+      return sampleByElimination(relation, charge, cache, refused);
     };
     bool large = llvm::any_of(named, [&](unsigned column) {
       return abs((*sample)[index[column]]) > DynamicAPInt(8);
@@ -1799,7 +1848,7 @@ CollisionResult QueryBuilder::query(const AccessSystem &first,
                                     const PairRelation &relation,
                                     bool symmetric) {
   if (relation.grid != PairRelation::Grid::DifferentParallelPoints) {
-    CombinedSystem system(model, budget, samplesLeft, first, second, relation,
+    CombinedSystem system(model, budget, samplesLeft, samples, first, second, relation,
                           symmetric);
     return system.solve();
   }
@@ -1815,7 +1864,7 @@ CollisionResult QueryBuilder::query(const AccessSystem &first,
     PairRelation split = relation;
     split.grid = PairRelation::Grid::FirstDifferenceAt;
     split.dim = dim;
-    CombinedSystem system(model, budget, samplesLeft, first, second, split,
+    CombinedSystem system(model, budget, samplesLeft, samples, first, second, split,
                           symmetric);
     CollisionResult result = system.solve();
     if (result.kind == CollisionResult::Collision &&

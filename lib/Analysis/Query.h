@@ -13,9 +13,16 @@
 
 #include "IntegerModel.h"
 
+#include "llvm/ADT/StringMap.h"
+
 namespace mlir {
 namespace vx {
 namespace detail {
+
+/// Integer samples of the reduced systems of a spawn's queries (none where
+/// a system is empty), by the text of the system.
+using SampleCache =
+    llvm::StringMap<std::optional<SmallVector<llvm::DynamicAPInt, 8>>>;
 
 /// One access on one of its roots, built once.
 struct AccessSystem {
@@ -73,6 +80,7 @@ private:
   AnalysisBudget budget;
   /// Integer samples left to the spawn's queries.
   unsigned samplesLeft;
+  SampleCache samples;
   DenseMap<std::pair<const Access *, unsigned>, std::unique_ptr<AccessSystem>>
       systems;
   DenseMap<Operation *, std::unique_ptr<AccessSystem>> opSystems;

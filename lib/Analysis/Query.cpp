@@ -1307,7 +1307,9 @@ sampleByElimination(const IntegerRelation &relation,
   std::string key;
   {
     llvm::raw_string_ostream os(key);
-    os << kept.size();
+    // The row counts: without columns left, the constants alone would not
+    // tell an equality from an inequality.
+    os << kept.size() << ':' << equalities.size() << ':' << inequalities.size();
     for (const auto *rows : {&equalities, &inequalities}) {
       os << '|';
       for (const Row &row : *rows)

@@ -56,6 +56,15 @@ struct Shadow {
   /// writer's own included) must not hide from other agents' updates.
   bool plainWritten = false;
   Agent plainWriter;
+  /// The latest atomic update of each kind: one agent's updates of two
+  /// kinds must not hide the first kind from other agents' updates of the
+  /// second (addf then maximumf do not commute).
+  struct KindWriter {
+    int64_t atomic;
+    Agent writer;
+    bool fromSeveralPoints;
+  };
+  std::vector<KindWriter> atomicWriters;
   bool read = false;
   Agent reader;
   bool readersFromSeveralPoints = false;
@@ -431,6 +440,14 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
       reportRace(s, key, shadow.plainWriter, kWrite, 0, agent, kWrite, atomic);
       return;
     }
+    if (atomic != 0)
+      for (const Shadow::KindWriter &other : shadow.atomicWriters)
+        if (other.atomic != atomic &&
+            (other.fromSeveralPoints || conflict(other.writer, agent))) {
+          reportRace(s, key, other.writer, kWrite, other.atomic, agent, kWrite,
+                     atomic);
+          return;
+        }
     // Reads of the element by others (this access's own read excepted).
     if (shadow.read) {
       bool other = shadow.readersFromSeveralPoints ||
@@ -450,6 +467,18 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
     shadow.written = true;
     shadow.writer = agent;
     shadow.writeAtomic = atomic;
+    if (atomic != 0) {
+      bool recorded = false;
+      for (Shadow::KindWriter &entry : shadow.atomicWriters)
+        if (entry.atomic == atomic) {
+          entry.fromSeveralPoints |=
+              entry.writer.parallelPoint != agent.parallelPoint;
+          entry.writer = agent;
+          recorded = true;
+        }
+      if (!recorded)
+        shadow.atomicWriters.push_back({atomic, agent, false});
+    }
     if (atomic == 0) {
       shadow.plainWritten = true;
       shadow.plainWriter = agent;

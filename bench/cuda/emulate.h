@@ -49,8 +49,8 @@ namespace emulate {
 struct CTA {
   explicit CTA(unsigned threads) : all(threads), exchange(threads) {
     for (unsigned first = 0; first < threads; first += 32)
-      warps.push_back(std::make_unique<std::barrier<>>(
-          std::min(32u, threads - first)));
+      warps.push_back(
+          std::make_unique<std::barrier<>>(std::min(32u, threads - first)));
   }
   std::barrier<> all;
   std::vector<std::unique_ptr<std::barrier<>>> warps;
@@ -65,8 +65,7 @@ inline unsigned linearThread() {
 
 /// Runs `kernel(args...)` on every thread of every CTA of `grid`.
 template <typename... Params, typename... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block,
-            Args... args) {
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, Args... args) {
   const unsigned threads = block.x * block.y * block.z;
   blockDim = block;
   gridDim = grid;
@@ -75,8 +74,8 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block,
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
-      threadIdx = dim3(t % block.x, t / block.x % block.y,
-                       t / (block.x * block.y));
+      threadIdx =
+          dim3(t % block.x, t / block.x % block.y, t / (block.x * block.y));
       for (unsigned z = 0; z < grid.z; ++z)
         for (unsigned y = 0; y < grid.y; ++y)
           for (unsigned x = 0; x < grid.x; ++x) {
@@ -97,8 +96,7 @@ inline void __syncthreads() { emulate::cta->all.arrive_and_wait(); }
 
 /// The value of lane (this lane ^ laneMask) of the warp; every lane of the
 /// warp takes part, as with a full mask.
-template <typename T>
-T __shfl_xor_sync(unsigned, T value, int laneMask) {
+template <typename T> T __shfl_xor_sync(unsigned, T value, int laneMask) {
   static_assert(sizeof(T) == sizeof(uint32_t), "32-bit shuffles");
   const unsigned t = emulate::linearThread();
   emulate::CTA &state = *emulate::cta;

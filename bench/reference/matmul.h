@@ -6,8 +6,8 @@ namespace reference::matmul {
 
 constexpr int kM = 256, kN = 256, kK = 256;
 
-inline void row(int i, const float *__restrict__ a,
-                const float *__restrict__ b, float *__restrict__ c) {
+inline void row(int i, const float *__restrict__ a, const float *__restrict__ b,
+                float *__restrict__ c) {
   float *out = c + i * kN;
   for (int j = 0; j < kN; ++j)
     out[j] = 0.0f;

@@ -1,4 +1,5 @@
-//===- Dialects.h - The Vx C API ------------------------------------*- C -*-===//
+//===- Dialects.h - The Vx C API ------------------------------------*- C
+//-*-===//
 //
 // The vx dialect, its passes and its pipelines for bindings in languages
 // other than C++, like mlir-c/Dialect/ for upstream dialects. The library

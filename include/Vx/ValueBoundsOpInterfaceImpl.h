@@ -1,4 +1,5 @@
-//===- ValueBoundsOpInterfaceImpl.h - Bounds of the grid queries -*- C++ -*-===//
+//===- ValueBoundsOpInterfaceImpl.h - Bounds of the grid queries -*- C++
+//-*-===//
 //
 // `vx.grid_index d` lies in [0, size of d) and `vx.grid_dim d` equals the
 // size, static or an SSA value: what ValueBoundsConstraintSet needs to prove

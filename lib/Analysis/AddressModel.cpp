@@ -18,22 +18,21 @@ using namespace mlir::vx::detail;
 SpawnAnalysis::SpawnAnalysis(SpawnOp spawn, AnalysisBudget budget)
     : spawn(spawn), budget(budget) {
   collectAccesses();
-  model = std::make_unique<IntegerModel>(
-      spawn, budget, [this](Operation *op) {
-        // What an op reads is the same for every instance only if nothing
-        // in the spawn may write it.
-        if (isMemoryEffectFree(op))
-          return false;
-        auto found = accessesByOp.find(op);
-        if (found == accessesByOp.end())
-          return true;
-        return llvm::any_of(found->second, [&](const Access *access) {
-          return llvm::any_of(access->candidates,
-                              [&](const Access::Candidate &candidate) {
-                                return mayBeWritten(candidate.root);
-                              });
-        });
-      });
+  model = std::make_unique<IntegerModel>(spawn, budget, [this](Operation *op) {
+    // What an op reads is the same for every instance only if nothing
+    // in the spawn may write it.
+    if (isMemoryEffectFree(op))
+      return false;
+    auto found = accessesByOp.find(op);
+    if (found == accessesByOp.end())
+      return true;
+    return llvm::any_of(found->second, [&](const Access *access) {
+      return llvm::any_of(access->candidates,
+                          [&](const Access::Candidate &candidate) {
+                            return mayBeWritten(candidate.root);
+                          });
+    });
+  });
   queries = std::make_unique<QueryBuilder>(*model, budget);
 }
 
@@ -105,11 +104,11 @@ CollisionResult SpawnAnalysis::findCollision(const Access &first,
 SmallVector<SpawnAnalysis::PairCollision, 0> SpawnAnalysis::findCollisions(
     ArrayRef<const Access *> firsts, ArrayRef<const Access *> seconds,
     const MemoryRoot &root, const PairRelation &relation,
-    function_ref<bool(const Access *, const Access *)> skip,
-    bool stopAtFirst) {
+    function_ref<bool(const Access *, const Access *)> skip, bool stopAtFirst) {
   SmallVector<PairCollision, 0> found;
   // Groups of accesses whose systems differ only in address constants.
-  using Groups = SmallVector<std::pair<std::string, SmallVector<const Access *>>>;
+  using Groups =
+      SmallVector<std::pair<std::string, SmallVector<const Access *>>>;
   auto group = [&](ArrayRef<const Access *> members) {
     Groups groups;
     std::map<std::string, unsigned> positions;
@@ -171,7 +170,8 @@ SmallVector<SpawnAnalysis::PairCollision, 0> SpawnAnalysis::findCollisions(
             found.push_back({first, second, unknown});
             return found;
           }
-          CollisionResult result = findCollision(*first, *second, root, relation);
+          CollisionResult result =
+              findCollision(*first, *second, root, relation);
           if (result.kind == CollisionResult::Disjoint)
             continue;
           bool isCollision = result.kind == CollisionResult::Collision;
@@ -214,8 +214,9 @@ CollisionResult SpawnAnalysis::findCrossThreadDependence(
   return findCollision(earlier, later, root, relation);
 }
 
-OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
-                                              std::optional<unsigned> numThreads) {
+OwnershipResult
+SpawnAnalysis::checkOwnership(ScratchOp scratch,
+                              std::optional<unsigned> numThreads) {
   OwnershipResult ownership;
   MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
   SmallVector<const Access *> inLoops, readsOutside;
@@ -264,7 +265,8 @@ OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
       for (const Access *write : inLoops) {
         if (!write->isWrite())
           continue;
-        PairRelation anyThread = relationFor(threads ? threads : std::optional<unsigned>(2));
+        PairRelation anyThread =
+            relationFor(threads ? threads : std::optional<unsigned>(2));
         CollisionResult result = findCollision(*write, *read, root, anyThread);
         if (result.kind == CollisionResult::Collision) {
           out.first = write;
@@ -312,19 +314,22 @@ OwnershipResult SpawnAnalysis::checkOwnership(ScratchOp scratch,
   // Two linear iterations p != q touch one element: only thread counts that
   // divide p - q can keep it on one thread; check those.
   const CollisionResult &witness = ownership.witness;
-  auto linear = [&](const Access *access, ArrayRef<int64_t> ivs)
-      -> std::optional<int64_t> {
+  auto linear = [&](const Access *access,
+                    ArrayRef<int64_t> ivs) -> std::optional<int64_t> {
     scf::ParallelOp loop = access->threadLoop;
     if (!loop || ivs.size() != loop.getNumLoops())
       return std::nullopt;
     int64_t index = 0;
     for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
-      std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()[dim]);
-      std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound()[dim]);
+      std::optional<int64_t> lower =
+          getConstantIntValue(loop.getLowerBound()[dim]);
+      std::optional<int64_t> upper =
+          getConstantIntValue(loop.getUpperBound()[dim]);
       std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
       if (!lower || !upper || !step || *step <= 0)
         return std::nullopt;
-      int64_t trips = std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 0);
+      int64_t trips =
+          std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 0);
       index = index * trips + (ivs[dim] - *lower) / *step;
     }
     return index;
@@ -376,11 +381,9 @@ CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
                         first == second && isSymmetric(relation));
 }
 
-CollisionResult
-SpawnAnalysis::findExecution(Block *block,
-                             ArrayRef<std::pair<Value, bool>> conditions,
-                             Operation *firstIterationOf,
-                             scf::ForOp emptyLoop) {
+CollisionResult SpawnAnalysis::findExecution(
+    Block *block, ArrayRef<std::pair<Value, bool>> conditions,
+    Operation *firstIterationOf, scf::ForOp emptyLoop) {
   SmallVector<unsigned> constraints;
   for (auto [condition, truth] : conditions)
     constraints.push_back(model->addConstraint(

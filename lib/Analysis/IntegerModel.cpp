@@ -79,7 +79,8 @@ Int LinearForm::getCoefficient(unsigned column) const {
 }
 
 bool LinearForm::mentions(unsigned column) const {
-  return llvm::any_of(terms, [&](const auto &term) { return term.first == column; });
+  return llvm::any_of(terms,
+                      [&](const auto &term) { return term.first == column; });
 }
 
 LinearForm LinearForm::rename(function_ref<unsigned(unsigned)> map) const {
@@ -227,8 +228,7 @@ void IntegerModel::setTypeBounds(unsigned column, Type type) {
   columns[column].lower = lower;
   columns[column].upper = upper;
   Conjunction domain;
-  domain.inequalities.push_back(
-      shifted(LinearForm::getColumn(column), -lower));
+  domain.inequalities.push_back(shifted(LinearForm::getColumn(column), -lower));
   domain.inequalities.push_back(
       shifted(LinearForm::getColumn(column, Int(-1)), upper));
   attach(column, addConstraint({domain}, /*definitional=*/true));
@@ -257,7 +257,8 @@ IntegerModel::getInterval(const LinearForm &form) const {
 static Operation *getScope(Operation *op, SpawnOp spawn) {
   for (Operation *parent = op->getParentOp(); parent && parent != spawn;
        parent = parent->getParentOp())
-    if (isModelledLoop(parent) || parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    if (isModelledLoop(parent) ||
+        parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
       return parent;
   return nullptr;
 }
@@ -366,7 +367,8 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
     column.upper = rangeUpper;
     unsigned id = addColumn(std::move(column));
     Conjunction domain;
-    domain.inequalities.push_back(shifted(LinearForm::getColumn(id), -rangeLower));
+    domain.inequalities.push_back(
+        shifted(LinearForm::getColumn(id), -rangeLower));
     domain.inequalities.push_back(
         shifted(LinearForm::getColumn(id, Int(-1)), rangeUpper));
     attach(id, addConstraint({domain}, /*definitional=*/true));
@@ -423,8 +425,7 @@ unsigned IntegerModel::getGridColumn(unsigned dim) {
     column.upper = floorDiv(pow2(63) - Int(1), staticProduct) - Int(1);
     extent = getSigned(cast<Value>(size));
     if (extent->isAffine() && extent->linear.constant == 0 &&
-        extent->linear.terms.size() == 1 &&
-        extent->linear.terms[0].second == 1)
+        extent->linear.terms.size() == 1 && extent->linear.terms[0].second == 1)
       column.symbolExtent = extent->linear.terms[0].first;
   }
   unsigned id = addColumn(std::move(column));
@@ -432,8 +433,8 @@ unsigned IntegerModel::getGridColumn(unsigned dim) {
   Conjunction bounds;
   bounds.inequalities.push_back(LinearForm::getColumn(id));
   if (extent && extent->isAffine())
-    bounds.inequalities.push_back(
-        shifted(difference(extent->linear, LinearForm::getColumn(id)), Int(-1)));
+    bounds.inequalities.push_back(shifted(
+        difference(extent->linear, LinearForm::getColumn(id)), Int(-1)));
   bounds.inequalities.push_back(
       shifted(LinearForm::getColumn(id, Int(-1)), *columns[id].upper));
   attach(id, addConstraint({bounds}, /*definitional=*/false));
@@ -459,7 +460,6 @@ getLoopBounds(Operation *loop, unsigned dim) {
   return std::nullopt;
 }
 
-
 /// The term of `value` (a bound of a loop) read signed or unsigned, if affine.
 static std::optional<Term> getBoundTerm(IntegerModel &model, OpFoldResult value,
                                         bool isSigned) {
@@ -483,16 +483,17 @@ static bool isUnsignedLoop(Operation *loop) {
 }
 
 /// The terms of the results of `map` applied to `operands` (index values).
-static SmallVector<Term> getAffineResults(IntegerModel &model, AffineMap map,
-                                          ValueRange operands,
-                                          function_ref<Term(AffineExpr, ArrayRef<Term>, ArrayRef<Term>)> build) {
+static SmallVector<Term> getAffineResults(
+    IntegerModel &model, AffineMap map, ValueRange operands,
+    function_ref<Term(AffineExpr, ArrayRef<Term>, ArrayRef<Term>)> build) {
   SmallVector<Term> dims, symbols;
   for (auto [position, operand] : llvm::enumerate(operands))
     (position < map.getNumDims() ? dims : symbols)
         .push_back(model.getBits(operand));
   SmallVector<Term> results;
   for (AffineExpr expr : map.getResults())
-    results.push_back(model.wrap(build(expr, dims, symbols), 64, true, Value()));
+    results.push_back(
+        model.wrap(build(expr, dims, symbols), 64, true, Value()));
   return results;
 }
 
@@ -537,8 +538,7 @@ unsigned IntegerModel::getIterationColumn(Operation *loop, unsigned dim) {
       // A digit of a mixed-radix index: [0, upper).
       if (std::optional<int64_t> upperConstant = getConstantIntValue(upper))
         columns[id].constantExtent = Int(*upperConstant);
-      else if (std::optional<Term> upperTerm =
-                   getBoundTerm(*this, upper, true);
+      else if (std::optional<Term> upperTerm = getBoundTerm(*this, upper, true);
                upperTerm && upperTerm->linear.constant == 0 &&
                upperTerm->linear.terms.size() == 1 &&
                upperTerm->linear.terms[0].second == 1 &&
@@ -557,9 +557,8 @@ unsigned IntegerModel::getIterationColumn(Operation *loop, unsigned dim) {
     AffineMap lowerMap = affineLoop.getLowerBoundMap();
     if (lowerMap.getNumResults() != 1) {
       // The column is the induction variable itself, above every bound.
-      for (const Term &bound :
-           getAffineResults(*this, lowerMap, affineLoop.getLowerBoundOperands(),
-                            build)) {
+      for (const Term &bound : getAffineResults(
+               *this, lowerMap, affineLoop.getLowerBoundOperands(), build)) {
         if (bound.isAffine())
           bounds.inequalities.push_back(
               difference(LinearForm::getColumn(id), bound.linear));
@@ -592,14 +591,13 @@ std::optional<Term> IntegerModel::getInductionTerm(Operation *loop,
     AffineMap lowerMap = affineLoop.getLowerBoundMap();
     if (lowerMap.getNumResults() != 1)
       return Term::getColumn(iteration);
-    Term start = getAffineResults(*this, lowerMap,
-                                  affineLoop.getLowerBoundOperands(),
-                                  [&](AffineExpr expr, ArrayRef<Term> dims,
-                                      ArrayRef<Term> symbols) {
-                                    return buildAffineExpr(expr, dims, symbols,
-                                                           Value());
-                                  })
-                     .front();
+    Term start =
+        getAffineResults(
+            *this, lowerMap, affineLoop.getLowerBoundOperands(),
+            [&](AffineExpr expr, ArrayRef<Term> dims, ArrayRef<Term> symbols) {
+              return buildAffineExpr(expr, dims, symbols, Value());
+            })
+            .front();
     start.add(Term::getColumn(iteration), Int(affineLoop.getStepAsInt()));
     return start;
   }
@@ -669,7 +667,8 @@ SmallVector<Value> IntegerModel::getBitsDependences(Value value) {
       if (arg.getOwner() == &whileOp.getBefore().front())
         dependences.push_back(whileOp.getInits()[arg.getArgNumber()]);
       else
-        dependences.push_back(whileOp.getConditionOp().getArgs()[arg.getArgNumber()]);
+        dependences.push_back(
+            whileOp.getConditionOp().getArgs()[arg.getArgNumber()]);
       return dependences;
     }
     if (isModelledLoop(owner))
@@ -733,8 +732,8 @@ Term IntegerModel::getBits(Value root) {
     if (!expanded) {
       if (!inProgress.insert(value.getAsOpaquePointer()).second) {
         // A cycle (only through unrecognized loop-carried values): opaque.
-        bits[value] = Term::getColumn(
-            addOpaque(value, getIntegerWidth(value.getType())));
+        bits[value] =
+            Term::getColumn(addOpaque(value, getIntegerWidth(value.getType())));
         continue;
       }
       stack.push_back({value, true});
@@ -759,8 +758,8 @@ static Term scaled(const Term &term, const Int &factor) {
 Term IntegerModel::computeBits(Value value) {
   unsigned width = getIntegerWidth(value.getType());
   auto opaque = [&] {
-    return Term::getColumn(
-        addOpaque(value, width ? std::optional<unsigned>(width) : std::nullopt));
+    return Term::getColumn(addOpaque(
+        value, width ? std::optional<unsigned>(width) : std::nullopt));
   };
   if (!width)
     return opaque();
@@ -930,11 +929,10 @@ Term IntegerModel::computeBits(Value value) {
                                         : getUnsigned(operand);
   }
   if (auto select = dyn_cast<arith::SelectOp>(def)) {
-    std::pair<DNF, Term> cases[] = {
-        {getCondition(select.getCondition(), true),
-         getBits(select.getTrueValue())},
-        {getCondition(select.getCondition(), false),
-         getBits(select.getFalseValue())}};
+    std::pair<DNF, Term> cases[] = {{getCondition(select.getCondition(), true),
+                                     getBits(select.getTrueValue())},
+                                    {getCondition(select.getCondition(), false),
+                                     getBits(select.getFalseValue())}};
     return buildCases(value, cases);
   }
   if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
@@ -947,8 +945,8 @@ Term IntegerModel::computeBits(Value value) {
     if (!a.isAffine() || !b.isAffine())
       return opaque();
     // min: a where a <= b, else b; max: a where a >= b, else b.
-    LinearForm aFirst = isMin ? difference(b.linear, a.linear)
-                              : difference(a.linear, b.linear);
+    LinearForm aFirst =
+        isMin ? difference(b.linear, a.linear) : difference(a.linear, b.linear);
     LinearForm bFirst = shifted(aFirst, Int(1));
     bFirst.scale(Int(-1));
     std::pair<DNF, Term> cases[] = {{inequality(aFirst), getBits(lhs)},
@@ -959,7 +957,8 @@ Term IntegerModel::computeBits(Value value) {
     AffineMap map = apply.getAffineMap();
     SmallVector<Term> dims, symbols;
     for (auto [position, operand] : llvm::enumerate(apply.getMapOperands()))
-      (position < map.getNumDims() ? dims : symbols).push_back(getBits(operand));
+      (position < map.getNumDims() ? dims : symbols)
+          .push_back(getBits(operand));
     return buildAffineExpr(map.getResult(0), dims, symbols, value);
   }
   if (auto branch = dyn_cast<scf::IfOp>(def)) {
@@ -981,18 +980,21 @@ Term IntegerModel::computeBits(Value value) {
     for (auto [caseValue, region] :
          llvm::zip_equal(switchOp.getCases(), switchOp.getCaseRegions())) {
       LinearForm differs = shifted(selector.linear, Int(-caseValue));
-      cases.push_back({equality(differs),
-                       getBits(region.front().getTerminator()->getOperand(position))});
+      cases.push_back(
+          {equality(differs),
+           getBits(region.front().getTerminator()->getOperand(position))});
       LinearForm below = differs;
       below.scale(Int(-1));
-      otherwise = conjoin(otherwise, concat(inequality(shifted(differs, Int(-1))),
-                                            inequality(shifted(below, Int(-1)))));
+      otherwise =
+          conjoin(otherwise, concat(inequality(shifted(differs, Int(-1))),
+                                    inequality(shifted(below, Int(-1)))));
       if (otherwise.size() > budget.maxAlternatives)
         return opaque();
     }
-    cases.push_back({otherwise, getBits(switchOp.getDefaultBlock()
-                                            .getTerminator()
-                                            ->getOperand(position))});
+    cases.push_back(
+        {otherwise,
+         getBits(switchOp.getDefaultBlock().getTerminator()->getOperand(
+             position))});
     return buildCases(value, cases);
   }
   return opaque();
@@ -1006,7 +1008,8 @@ Term IntegerModel::buildCases(Value origin,
   bool first = true;
   for (const auto &[condition, term] : cases) {
     if (!term.isAffine())
-      return Term::getColumn(addOpaque(origin, getIntegerWidth(origin.getType())));
+      return Term::getColumn(
+          addOpaque(origin, getIntegerWidth(origin.getType())));
     auto [low, high] = getInterval(term.linear);
     if (first) {
       lower = low;
@@ -1014,8 +1017,10 @@ Term IntegerModel::buildCases(Value origin,
       first = false;
       continue;
     }
-    lower = lower && low ? std::optional<Int>(std::min(*lower, *low)) : std::nullopt;
-    upper = upper && high ? std::optional<Int>(std::max(*upper, *high)) : std::nullopt;
+    lower = lower && low ? std::optional<Int>(std::min(*lower, *low))
+                         : std::nullopt;
+    upper = upper && high ? std::optional<Int>(std::max(*upper, *high))
+                          : std::nullopt;
   }
   column.lower = lower;
   column.upper = upper;
@@ -1062,7 +1067,9 @@ Term IntegerModel::buildDivision(Operation *op) {
   if (!dividend.isAffine())
     return opaque();
   Int magnitude = abs(divisor);
-  auto floorOf = [&](const Term &x) { return getFloorDiv(x, magnitude, result); };
+  auto floorOf = [&](const Term &x) {
+    return getFloorDiv(x, magnitude, result);
+  };
   auto negated = [&](const Term &x) { return scaled(x, Int(-1)); };
   // trunc(x / magnitude), the quotient of signed division.
   auto truncated = [&](const Term &x) -> Term {
@@ -1091,7 +1098,8 @@ Term IntegerModel::buildDivision(Operation *op) {
     negative.inequalities.push_back(
         shifted(difference(x.linear, scaledQuotient), magnitude - Int(1)));
     negative.inequalities.push_back(difference(scaledQuotient, x.linear));
-    attach(quotient, addConstraint({positive, negative}, /*definitional=*/true));
+    attach(quotient,
+           addConstraint({positive, negative}, /*definitional=*/true));
     return Term::getColumn(quotient);
   };
   bool positiveDivisor = divisor > 0;
@@ -1280,13 +1288,13 @@ DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
     if (truth)
       return bounded(conjoin(sub(def->getOperand(0), true),
                              sub(def->getOperand(1), true)));
-    return bounded(concat(sub(def->getOperand(0), false),
-                          sub(def->getOperand(1), false)));
+    return bounded(
+        concat(sub(def->getOperand(0), false), sub(def->getOperand(1), false)));
   }
   if (isa<arith::OrIOp>(def)) {
     if (truth)
-      return bounded(concat(sub(def->getOperand(0), true),
-                            sub(def->getOperand(1), true)));
+      return bounded(
+          concat(sub(def->getOperand(0), true), sub(def->getOperand(1), true)));
     return bounded(conjoin(sub(def->getOperand(0), false),
                            sub(def->getOperand(1), false)));
   }
@@ -1300,11 +1308,10 @@ DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
     return bounded(truth ? different : same);
   }
   if (auto select = dyn_cast<arith::SelectOp>(def))
-    return bounded(
-        concat(conjoin(sub(select.getCondition(), true),
-                       sub(select.getTrueValue(), truth)),
-               conjoin(sub(select.getCondition(), false),
-                       sub(select.getFalseValue(), truth))));
+    return bounded(concat(conjoin(sub(select.getCondition(), true),
+                                  sub(select.getTrueValue(), truth)),
+                          conjoin(sub(select.getCondition(), false),
+                                  sub(select.getFalseValue(), truth))));
   if (isa<arith::TruncIOp>(def)) {
     Term bit = getModulo(getBits(def->getOperand(0)), Int(2), value);
     if (!bit.isAffine())
@@ -1320,11 +1327,9 @@ DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
 
 /// The condition under which an affine.if's then region (or else region)
 /// runs.
-static DNF getAffineIfCondition(IntegerModel &model, affine::AffineIfOp op,
-                                bool thenRegion,
-                                function_ref<Term(AffineExpr, ArrayRef<Term>,
-                                                  ArrayRef<Term>)>
-                                    build) {
+static DNF getAffineIfCondition(
+    IntegerModel &model, affine::AffineIfOp op, bool thenRegion,
+    function_ref<Term(AffineExpr, ArrayRef<Term>, ArrayRef<Term>)> build) {
   IntegerSet set = op.getIntegerSet();
   SmallVector<Term> dims, symbols;
   for (auto [position, operand] : llvm::enumerate(op.getOperands()))
@@ -1341,8 +1346,9 @@ static DNF getAffineIfCondition(IntegerModel &model, affine::AffineIfOp op,
     negated.scale(Int(-1));
     if (isEquality) {
       all.equalities.push_back(term.linear);
-      llvm::append_range(anyViolated, concat(inequality(shifted(term.linear, Int(-1))),
-                                             inequality(shifted(negated, Int(-1)))));
+      llvm::append_range(anyViolated,
+                         concat(inequality(shifted(term.linear, Int(-1))),
+                                inequality(shifted(negated, Int(-1)))));
     } else {
       all.inequalities.push_back(term.linear);
       llvm::append_range(anyViolated, inequality(shifted(negated, Int(-1))));
@@ -1398,8 +1404,8 @@ const Context &IntegerModel::getContext(Block *block) {
         }
       } else {
         unsigned position = region->getRegionNumber() - 1;
-        addDNF(equality(shifted(selector.linear,
-                                Int(-switchOp.getCases()[position]))));
+        addDNF(equality(
+            shifted(selector.linear, Int(-switchOp.getCases()[position]))));
       }
     } else if (auto affineIf = dyn_cast<affine::AffineIfOp>(parent)) {
       addDNF(getAffineIfCondition(
@@ -1421,8 +1427,7 @@ const Context &IntegerModel::getContext(Block *block) {
         // Bounds the model drops let the loop run where it may not: what
         // runs inside is not proven to run.
         if (columns[iteration].approximate)
-          approximate(("an access inside '" +
-                       parent->getName().getStringRef() +
+          approximate(("an access inside '" + parent->getName().getStringRef() +
                        "', whose bounds the analysis does not model")
                           .str());
       }
@@ -1498,8 +1503,7 @@ Term IntegerModel::buildWhileArgument(BlockArgument arg) {
     return getBits(loop.getConditionOp().getArgs()[arg.getArgNumber()]);
   std::optional<Int> step = getCounterStep(loop, arg.getArgNumber());
   if (!step)
-    return Term::getColumn(
-        addOpaque(arg, getIntegerWidth(arg.getType())));
+    return Term::getColumn(addOpaque(arg, getIntegerWidth(arg.getType())));
   // Iteration t holds init + step * t (modulo 2^width).
   Term term = getBits(loop.getInits()[arg.getArgNumber()]);
   term.add(Term::getColumn(getIterationColumn(loop)), *step);
@@ -1553,9 +1557,9 @@ void IntegerModel::buildWhileContext(scf::WhileOp loop, Block *block,
                                : difference(value, limit.linear);
       bool strict = predicate == P::slt || predicate == P::ult ||
                     predicate == P::sgt || predicate == P::ugt;
-      context.constraints.push_back(addConstraint(
-          inequality(shifted(room, Int(strict ? -1 : 0))),
-          /*definitional=*/false));
+      context.constraints.push_back(
+          addConstraint(inequality(shifted(room, Int(strict ? -1 : 0))),
+                        /*definitional=*/false));
       return;
     }
   }
@@ -1642,7 +1646,8 @@ void IntegerModel::close(SmallVectorImpl<unsigned> &closedColumns,
     }
     unsigned constraint = constraintWork.pop_back_val();
     for (const Conjunction &conjunction : constraints[constraint].alternatives)
-      for (const auto *forms : {&conjunction.equalities, &conjunction.inequalities})
+      for (const auto *forms :
+           {&conjunction.equalities, &conjunction.inequalities})
         for (const LinearForm &form : *forms)
           for (const auto &[column, coefficient] : form.terms)
             addColumn(column);

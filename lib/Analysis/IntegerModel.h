@@ -24,15 +24,15 @@
 #include "Vx/Analysis/AddressModel.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/DynamicAPInt.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
-#include <vector>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace vx {
@@ -75,8 +75,12 @@ struct Term {
   LinearForm linear;
   SmallVector<Product, 0> products;
 
-  static Term getConstant(Int value) { return {LinearForm::getConstant(value), {}}; }
-  static Term getColumn(unsigned column) { return {LinearForm::getColumn(column), {}}; }
+  static Term getConstant(Int value) {
+    return {LinearForm::getConstant(value), {}};
+  }
+  static Term getColumn(unsigned column) {
+    return {LinearForm::getColumn(column), {}};
+  }
   void add(const Term &other, const Int &scale = Int(1));
   bool isAffine() const { return products.empty(); }
   bool isConstant() const { return isAffine() && linear.isConstant(); }
@@ -228,10 +232,10 @@ public:
   std::pair<std::optional<Int>, std::optional<Int>>
   getInterval(const LinearForm &form) const;
 
-  /// The column of a value the model does not compute.
   /// An opaque column for `value`: what it depends on and where it is
   /// defined. Without a value it varies everywhere (see Column::scope).
   Column getOpaqueColumn(Value value);
+  /// The column of a value the model does not compute.
   unsigned addOpaque(Value value, std::optional<unsigned> width);
   unsigned addConstraint(DNF alternatives, bool definitional);
   void attach(unsigned column, unsigned constraint) {

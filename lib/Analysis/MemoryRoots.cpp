@@ -24,8 +24,8 @@ using namespace mlir::vx;
 
 std::string vx::formatLocation(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()))
         .str();
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -124,7 +124,8 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
           candidate.unmodelled = "a memref carried through 'scf.for' "
                                  "iteration arguments";
           stack.push_back({init->get(), candidate});
-          stack.push_back({loop.getTiedLoopYieldedValue(arg)->get(), candidate});
+          stack.push_back(
+              {loop.getTiedLoopYieldedValue(arg)->get(), candidate});
           continue;
         }
       }
@@ -142,8 +143,8 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
       for (bool truth : {true, false}) {
         Access::Candidate branch = candidate;
         branch.conditions.push_back({select.getCondition(), truth});
-        stack.push_back({truth ? select.getTrueValue() : select.getFalseValue(),
-                         branch});
+        stack.push_back(
+            {truth ? select.getTrueValue() : select.getFalseValue(), branch});
       }
       continue;
     }
@@ -171,21 +172,20 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
       continue;
     }
     if (isa<memref::AllocaOp, memref::AllocOp>(def)) {
-      finish(std::move(candidate),
-             {inBody ? MemoryRoot::Kind::Allocation : MemoryRoot::Kind::Captured,
-              value,
-              {}});
+      finish(std::move(candidate), {inBody ? MemoryRoot::Kind::Allocation
+                                           : MemoryRoot::Kind::Captured,
+                                    value,
+                                    {}});
       continue;
     }
     if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
       finish(std::move(candidate),
-             {MemoryRoot::Kind::Global, {},
-              global.getNameAttr().getAttr()});
+             {MemoryRoot::Kind::Global, {}, global.getNameAttr().getAttr()});
       continue;
     }
-    unknown(std::move(candidate),
-            ("a memref produced by '" + def->getName().getStringRef() + "'")
-                .str());
+    unknown(
+        std::move(candidate),
+        ("a memref produced by '" + def->getName().getStringRef() + "'").str());
   }
   return candidates;
 }
@@ -226,8 +226,8 @@ getCommutativeKind(memref::GenericAtomicRMWOp atomic) {
   Value current = body.getArgument(0);
   auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
   Operation *update = yield.getResult().getDefiningOp();
-  if (!update || update->getBlock() != &body ||
-      update->getNumOperands() != 2 || !current.hasOneUse() ||
+  if (!update || update->getBlock() != &body || update->getNumOperands() != 2 ||
+      !current.hasOneUse() ||
       !llvm::is_contained(update->getOperands(), current))
     return std::nullopt;
   for (Operation &op : body.without_terminator())
@@ -281,11 +281,10 @@ void SpawnAnalysis::collectAccesses() {
   };
   auto addUnknown = [&](Operation *op, Value buffer, AccessKind kind,
                         const Twine &why) {
-    Access &access =
-        buffer ? add(op, buffer, kind, {}, {}, /*wholeBuffer=*/true)
-               : add(op, Value(), kind);
-    if (!buffer)
-      {
+    Access &access = buffer
+                         ? add(op, buffer, kind, {}, {}, /*wholeBuffer=*/true)
+                         : add(op, Value(), kind);
+    if (!buffer) {
       Access::Candidate candidate;
       candidate.root = {MemoryRoot::Kind::Unknown, {}, {}};
       candidate.unmodelled = why.str();
@@ -338,10 +337,9 @@ void SpawnAnalysis::collectAccesses() {
     auto addAtomic = [&](Value memref, ValueRange indices,
                          std::optional<arith::AtomicRMWKind> commutative,
                          Value result) {
-      Access &update = add(op, memref,
-                           commutative ? AccessKind::AtomicUpdate
-                                       : AccessKind::Write,
-                           indices);
+      Access &update = add(
+          op, memref,
+          commutative ? AccessKind::AtomicUpdate : AccessKind::Write, indices);
       update.atomicKind = commutative;
       if (!commutative || !result.use_empty())
         add(op, memref, AccessKind::Read, indices);

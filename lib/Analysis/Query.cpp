@@ -109,13 +109,13 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
   auto rootType = candidate.base
                       ? dyn_cast<MemRefType>(candidate.base.getType())
                       : MemRefType();
-  auto viewType = access.buffer
-                      ? dyn_cast<MemRefType>(access.buffer.getType())
-                      : MemRefType();
+  auto viewType = access.buffer ? dyn_cast<MemRefType>(access.buffer.getType())
+                                : MemRefType();
   if (!system->unmodelled && (!rootType || !viewType))
     unmodelled("an unranked memref");
   if (!system->unmodelled &&
-      access.vectorShape.size() > (access.wholeBuffer ? 0 : access.indices.size()) &&
+      access.vectorShape.size() >
+          (access.wholeBuffer ? 0 : access.indices.size()) &&
       !access.map)
     unmodelled("a vector of a higher rank than the memref");
 
@@ -136,9 +136,9 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
             LinearForm bound = size->linear;
             bound.add(LinearForm::getColumn(element), Int(-1));
             bound.constant -= Int(1);
-            model.attach(element, model.addConstraint(
-                                      {Conjunction{{}, {bound}}},
-                                      /*definitional=*/false));
+            model.attach(element,
+                         model.addConstraint({Conjunction{{}, {bound}}},
+                                             /*definitional=*/false));
           } else {
             approximate("a whole-buffer access of a size the analysis "
                         "cannot follow");
@@ -165,8 +165,8 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
     if (!access.vectorShape.empty() && !access.wholeBuffer) {
       unsigned first = indices.size() - access.vectorShape.size();
       for (auto [offset, size] : llvm::enumerate(access.vectorShape))
-        indices[first + offset].add(Term::getColumn(
-            model.addElementColumn(Int(size), access.buffer)));
+        indices[first + offset].add(
+            Term::getColumn(model.addElementColumn(Int(size), access.buffer)));
       SmallVector<int64_t> strides;
       int64_t offset;
       if (failed(viewType.getStridesAndOffset(strides, offset)) ||
@@ -187,8 +187,8 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
       llvm::SmallBitVector dropped = subview.getDroppedDims();
       SmallVector<Term> source;
       unsigned resultDim = 0;
-      for (auto [dim, offset, stride] :
-           llvm::enumerate(subview.getMixedOffsets(), subview.getMixedStrides())) {
+      for (auto [dim, offset, stride] : llvm::enumerate(
+               subview.getMixedOffsets(), subview.getMixedStrides())) {
         Term index = getFoldTerm(model, offset);
         if (!dropped.test(dim)) {
           if (std::optional<int64_t> constant = getConstantIntValue(stride)) {
@@ -321,7 +321,8 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
       if (!access.vectorShape.empty()) {
         const Term &inner = system->address.back();
         auto [lower, upper] = model.getInterval(inner.linear);
-        if (!inner.isAffine() || !upper || rootType.isDynamicDim(rootType.getRank() - 1) ||
+        if (!inner.isAffine() || !upper ||
+            rootType.isDynamicDim(rootType.getRank() - 1) ||
             *upper >= Int(rootType.getDimSize(rootType.getRank() - 1)))
           approximate("a vector access that may run past the end of a row");
       }
@@ -390,9 +391,8 @@ static void printTerm(llvm::raw_ostream &os, const Term &term,
 std::string QueryBuilder::getShapeKey(const AccessSystem &system) const {
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << system.op->getBlock() << "|"
-     << static_cast<int>(system.access->kind) << "|"
-     << (system.approximation ? *system.approximation : "") << "|"
+  os << system.op->getBlock() << "|" << static_cast<int>(system.access->kind)
+     << "|" << (system.approximation ? *system.approximation : "") << "|"
      << (system.unmodelled ? *system.unmodelled : "") << "|";
   SmallVector<unsigned> constraints(system.constraints);
   llvm::sort(constraints);
@@ -450,9 +450,8 @@ class CombinedSystem {
 public:
   CombinedSystem(IntegerModel &model, const AnalysisBudget &budget,
                  unsigned &samplesLeft, SampleCache &cache,
-                 const AccessSystem &first,
-                 const AccessSystem &second, const PairRelation &relation,
-                 bool symmetric);
+                 const AccessSystem &first, const AccessSystem &second,
+                 const PairRelation &relation, bool symmetric);
 
   CollisionResult solve();
 
@@ -554,8 +553,8 @@ CombinedSystem::CombinedSystem(IntegerModel &model,
                                const AccessSystem &second,
                                const PairRelation &relation, bool symmetric)
     : model(model), budget(budget), samplesLeft(samplesLeft), cache(cache),
-      spawn(model.getSpawn()), first(first),
-      second(second), relation(relation), symmetric(symmetric) {
+      spawn(model.getSpawn()), first(first), second(second), relation(relation),
+      symmetric(symmetric) {
   unsigned rank = spawn.getRank();
   equatedDims.resize(rank);
   using G = PairRelation::Grid;
@@ -594,7 +593,8 @@ CombinedSystem::CombinedSystem(IntegerModel &model,
       bool different =
           (order && *order != PairRelation::Loop::Same) ||
           (relation.threads == PairRelation::Threads::DifferentIterations &&
-           loop == const_cast<scf::ParallelOp &>(relation.threadLoop).getOperation());
+           loop == const_cast<scf::ParallelOp &>(relation.threadLoop)
+                       .getOperation());
       if (different)
         break;
       equatedLoops.insert(loop);
@@ -652,11 +652,17 @@ unsigned CombinedSystem::addOwnColumn(std::optional<Int> lower,
   unsigned id = columns.size() - 1;
   Conjunction range;
   if (lower)
-    range.inequalities.push_back(
-        [&] { LinearForm f = LinearForm::getColumn(id); f.constant = -*lower; return f; }());
+    range.inequalities.push_back([&] {
+      LinearForm f = LinearForm::getColumn(id);
+      f.constant = -*lower;
+      return f;
+    }());
   if (upper)
-    range.inequalities.push_back(
-        [&] { LinearForm f = LinearForm::getColumn(id, Int(-1)); f.constant = *upper; return f; }());
+    range.inequalities.push_back([&] {
+      LinearForm f = LinearForm::getColumn(id, Int(-1));
+      f.constant = *upper;
+      return f;
+    }());
   add({range}, id, /*definitional=*/false);
   return id;
 }
@@ -701,7 +707,8 @@ bool CombinedSystem::isShared(unsigned master) {
     for (unsigned constraint : column.constraints)
       for (const Conjunction &conjunction :
            model.getConstraint(constraint).alternatives)
-        for (const auto *forms : {&conjunction.equalities, &conjunction.inequalities})
+        for (const auto *forms :
+             {&conjunction.equalities, &conjunction.inequalities})
           for (const LinearForm &form : *forms)
             for (const auto &[input, coefficient] : form.terms)
               if (input != master && input < master && !isShared(input))
@@ -742,12 +749,11 @@ Term CombinedSystem::rename(const Term &term, unsigned side) {
 
 void CombinedSystem::add(DNF alternatives, int owner, bool definitional,
                          bool isContext) {
-  constraints.push_back({std::move(alternatives), owner, definitional,
-                         isContext});
+  constraints.push_back(
+      {std::move(alternatives), owner, definitional, isContext});
 }
 
-DNF CombinedSystem::renameAlternatives(const DNF &alternatives,
-                                      unsigned side) {
+DNF CombinedSystem::renameAlternatives(const DNF &alternatives, unsigned side) {
   DNF renamed;
   for (const Conjunction &conjunction : alternatives) {
     Conjunction copy;
@@ -785,8 +791,8 @@ void CombinedSystem::instantiate(const AccessSystem &current, unsigned side) {
       continue; // Copied with its column.
     if (!instantiatedConstraints.insert({constraint, int(side)}).second)
       continue;
-    add(renameAlternatives(source.alternatives, side), -1,
-        source.definitional, /*isContext=*/true);
+    add(renameAlternatives(source.alternatives, side), -1, source.definitional,
+        /*isContext=*/true);
   }
 }
 
@@ -842,9 +848,10 @@ bool CombinedSystem::splitDigit(Term &a, Term &b) {
     if (info.constantExtent)
       return std::make_pair(info.constantExtent, std::optional<unsigned>());
     if (info.symbolExtent)
-      return std::make_pair(std::optional<Int>(),
-                            std::optional<unsigned>(getColumn(
-                                *info.symbolExtent, columns[column].side == 1 ? 1 : 0)));
+      return std::make_pair(
+          std::optional<Int>(),
+          std::optional<unsigned>(getColumn(
+              *info.symbolExtent, columns[column].side == 1 ? 1 : 0)));
     return std::nullopt;
   };
   for (const auto &[columnA, coefficient] : a.linear.terms) {
@@ -989,16 +996,16 @@ void CombinedSystem::addLoopRelations() {
       continue;
     }
     if (order == L::First) {
-      addEquality(LinearForm::getColumn(
-          getColumn(model.getIterationColumn(loop), 1)));
+      addEquality(
+          LinearForm::getColumn(getColumn(model.getIterationColumn(loop), 1)));
       continue;
     }
     if (order == L::Later) {
-      LinearForm later = LinearForm::getColumn(
-          getColumn(model.getIterationColumn(loop), 1));
-      later.add(LinearForm::getColumn(
-                    getColumn(model.getIterationColumn(loop), 0)),
-                Int(-1));
+      LinearForm later =
+          LinearForm::getColumn(getColumn(model.getIterationColumn(loop), 1));
+      later.add(
+          LinearForm::getColumn(getColumn(model.getIterationColumn(loop), 0)),
+          Int(-1));
       later.constant = Int(-1);
       addInequality(std::move(later));
       continue;
@@ -1025,8 +1032,9 @@ void CombinedSystem::addLoopRelations() {
       continue;
     }
     // Last: iv + step >= upper.
-    Term upper = forOp.getUnsignedCmp() ? model.getUnsigned(forOp.getUpperBound())
-                                        : model.getSigned(forOp.getUpperBound());
+    Term upper = forOp.getUnsignedCmp()
+                     ? model.getUnsigned(forOp.getUpperBound())
+                     : model.getSigned(forOp.getUpperBound());
     if (!upper.isAffine()) {
       approximate("a loop whose bounds the analysis cannot follow");
       continue;
@@ -1070,7 +1078,8 @@ void CombinedSystem::addThreadRelation() {
     for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
       unsigned column = model.getIterationColumn(loop, dim);
       for (int64_t sign : {1, -1}) {
-        LinearForm form = LinearForm::getColumn(getColumn(column, 0), Int(sign));
+        LinearForm form =
+            LinearForm::getColumn(getColumn(column, 0), Int(sign));
         form.add(LinearForm::getColumn(getColumn(column, 1)), Int(-sign));
         form.constant = Int(-1);
         alternatives.push_back(Conjunction{{}, {form}});
@@ -1111,7 +1120,8 @@ void CombinedSystem::addThreadRelation() {
   LinearForm thread[2];
   for (unsigned side : {0u, 1u}) {
     if (!linear[side]) {
-      thread[side] = LinearForm::getColumn(addOwnColumn(Int(0), threads - Int(1)));
+      thread[side] =
+          LinearForm::getColumn(addOwnColumn(Int(0), threads - Int(1)));
       continue;
     }
     unsigned quotient = addOwnColumn(std::nullopt, std::nullopt);
@@ -1158,9 +1168,9 @@ struct Component {
 };
 } // namespace
 
-static SmallVector<DynamicAPInt> toRow(const LinearForm &form,
-                                       const DenseMap<unsigned, unsigned> &index,
-                                       unsigned numColumns) {
+static SmallVector<DynamicAPInt>
+toRow(const LinearForm &form, const DenseMap<unsigned, unsigned> &index,
+      unsigned numColumns) {
   SmallVector<DynamicAPInt> row(numColumns + 1, DynamicAPInt(0));
   for (const auto &[column, coefficient] : form.terms)
     row[index.lookup(column)] = coefficient;
@@ -1170,10 +1180,12 @@ static SmallVector<DynamicAPInt> toRow(const LinearForm &form,
 
 /// Whether a column-free alternative holds.
 static bool holdsTrivially(const Conjunction &conjunction) {
-  return llvm::all_of(conjunction.equalities,
-                      [](const LinearForm &form) { return form.constant == 0; }) &&
-         llvm::all_of(conjunction.inequalities,
-                      [](const LinearForm &form) { return form.constant >= 0; });
+  return llvm::all_of(
+             conjunction.equalities,
+             [](const LinearForm &form) { return form.constant == 0; }) &&
+         llvm::all_of(conjunction.inequalities, [](const LinearForm &form) {
+           return form.constant >= 0;
+         });
 }
 
 static APInt toAPInt(const Int &value, unsigned width) {
@@ -1230,9 +1242,10 @@ sampleReduced(const IntegerRelation &reduced) {
 /// two accesses are full of such equalities (shared coordinates, address
 /// equalities, fixed wrap counts).
 /// `takeSample` is asked, with the number of columns left and whether a
-/// coefficient exceeds 2^32, whether the budget admits the sample; if not, `refused` is set and nothing returned.
-/// The spawn's queries repeat systems (an access against itself and its
-/// copies, symmetric pairs): `cache` keeps the samples of reduced systems.
+/// coefficient exceeds 2^32, whether the budget admits the sample; if not,
+/// `refused` is set and nothing returned. The spawn's queries repeat systems
+/// (an access against itself and its copies, symmetric pairs): `cache` keeps
+/// the samples of reduced systems.
 static std::optional<SmallVector<DynamicAPInt, 8>>
 sampleByElimination(const IntegerRelation &relation,
                     function_ref<bool(unsigned, bool)> takeSample,
@@ -1361,7 +1374,8 @@ CollisionResult CombinedSystem::solve() {
     std::optional<unsigned> anchor;
     bool anyColumn = false;
     for (const Conjunction &conjunction : constraint.alternatives)
-      for (const auto *forms : {&conjunction.equalities, &conjunction.inequalities})
+      for (const auto *forms :
+           {&conjunction.equalities, &conjunction.inequalities})
         for (const LinearForm &form : *forms)
           for (const auto &[column, coefficient] : form.terms) {
             anyColumn = true;
@@ -1375,8 +1389,7 @@ CollisionResult CombinedSystem::solve() {
         classes.unionSets(*anchor, constraint.owner);
       anyColumn = true;
     }
-    if (!anyColumn &&
-        llvm::none_of(constraint.alternatives, holdsTrivially)) {
+    if (!anyColumn && llvm::none_of(constraint.alternatives, holdsTrivially)) {
       result.kind = CollisionResult::Disjoint;
       return result;
     }
@@ -1387,7 +1400,8 @@ CollisionResult CombinedSystem::solve() {
     if (constraint.owner >= 0)
       column = constraint.owner;
     for (const Conjunction &conjunction : constraint.alternatives)
-      for (const auto *forms : {&conjunction.equalities, &conjunction.inequalities})
+      for (const auto *forms :
+           {&conjunction.equalities, &conjunction.inequalities})
         for (const LinearForm &form : *forms)
           if (!form.terms.empty() && !column)
             column = form.terms.front().first;
@@ -1407,15 +1421,15 @@ CollisionResult CombinedSystem::solve() {
   std::optional<std::string> addressReason, contextReason;
   SmallVector<std::pair<unsigned, const Component *>> relevant;
   for (auto &[leader, component] : components) {
-    if (llvm::all_of(component.constraints, [&](unsigned id) {
-          return constraints[id].definitional;
-        }))
+    if (llvm::all_of(component.constraints,
+                     [&](unsigned id) { return constraints[id].definitional; }))
       continue; // Satisfiable for every value of its columns.
     relevant.push_back({leader, &component});
     for (unsigned id : component.constraints) {
       const QueryConstraint &constraint = constraints[id];
       for (const Conjunction &conjunction : constraint.alternatives)
-        for (const auto *forms : {&conjunction.equalities, &conjunction.inequalities})
+        for (const auto *forms :
+             {&conjunction.equalities, &conjunction.inequalities})
           for (const LinearForm &form : *forms)
             for (const auto &[column, coefficient] : form.terms) {
               if (int(column) == constraint.owner || !isApproximate(column))
@@ -1425,7 +1439,8 @@ CollisionResult CombinedSystem::solve() {
               if (reason)
                 continue;
               const Column &info = model.getColumn(columns[column].master);
-              Operation *def = info.value ? info.value.getDefiningOp() : nullptr;
+              Operation *def =
+                  info.value ? info.value.getDefiningOp() : nullptr;
               std::string text;
               llvm::raw_string_ostream os(text);
               if (def && constraint.isContext)
@@ -1469,16 +1484,16 @@ CollisionResult CombinedSystem::solve() {
       continue;
     Int wide(int64_t(1) << 32);
     bool hasWide = llvm::any_of(component->constraints, [&](unsigned id) {
-      return llvm::any_of(constraints[id].alternatives,
-                          [&](const Conjunction &conjunction) {
-                            for (const auto *forms : {&conjunction.equalities,
-                                                      &conjunction.inequalities})
-                              for (const LinearForm &form : *forms)
-                                for (const auto &[column, coefficient] : form.terms)
-                                  if (abs(coefficient) > wide)
-                                    return true;
-                            return false;
-                          });
+      return llvm::any_of(
+          constraints[id].alternatives, [&](const Conjunction &conjunction) {
+            for (const auto *forms :
+                 {&conjunction.equalities, &conjunction.inequalities})
+              for (const LinearForm &form : *forms)
+                for (const auto &[column, coefficient] : form.terms)
+                  if (abs(coefficient) > wide)
+                    return true;
+            return false;
+          });
     });
     if (hasWide) {
       result.reason = "the system is too large to decide within the budget";
@@ -1502,7 +1517,8 @@ CollisionResult CombinedSystem::solve() {
         result.kind = CollisionResult::Disjoint;
         return result;
       }
-      (constraint.alternatives.size() == 1 ? base : cases).push_back(&constraint);
+      (constraint.alternatives.size() == 1 ? base : cases)
+          .push_back(&constraint);
     }
     // Wrap counts (coefficients of 2^w) over a few values: one case per
     // value, decided first, which keeps the integer sampler away from huge
@@ -1519,15 +1535,15 @@ CollisionResult CombinedSystem::solve() {
           *info.upper - *info.lower > Int(3))
         continue;
       bool isWide = llvm::any_of(component->constraints, [&](unsigned id) {
-        return llvm::any_of(constraints[id].alternatives,
-                            [&](const Conjunction &conjunction) {
-                              for (const auto *forms : {&conjunction.equalities,
-                                                        &conjunction.inequalities})
-                                for (const LinearForm &form : *forms)
-                                  if (abs(form.getCoefficient(column)) > wide)
-                                    return true;
-                              return false;
-                            });
+        return llvm::any_of(
+            constraints[id].alternatives, [&](const Conjunction &conjunction) {
+              for (const auto *forms :
+                   {&conjunction.equalities, &conjunction.inequalities})
+                for (const LinearForm &form : *forms)
+                  if (abs(form.getCoefficient(column)) > wide)
+                    return true;
+              return false;
+            });
       });
       if (!isWide)
         continue;
@@ -1543,7 +1559,8 @@ CollisionResult CombinedSystem::solve() {
       wrapCases.push_back(std::move(split));
       wrapCasePointers.push_back(&wrapCases.back());
     }
-    cases.insert(cases.begin(), wrapCasePointers.begin(), wrapCasePointers.end());
+    cases.insert(cases.begin(), wrapCasePointers.begin(),
+                 wrapCasePointers.end());
     // Universal columns read by constraints that are not their own: the
     // collision must exist for every value of them.
     SmallVector<unsigned> universals;
@@ -1553,8 +1570,9 @@ CollisionResult CombinedSystem::solve() {
           if (constraints[id].owner != int(column) &&
               llvm::any_of(constraints[id].alternatives,
                            [&](const Conjunction &conjunction) {
-                             for (const auto *forms : {&conjunction.equalities,
-                                                       &conjunction.inequalities})
+                             for (const auto *forms :
+                                  {&conjunction.equalities,
+                                   &conjunction.inequalities})
                                for (const LinearForm &form : *forms)
                                  if (form.mentions(column))
                                    return true;
@@ -1688,7 +1706,8 @@ CollisionResult CombinedSystem::solve() {
       return abs((*sample)[index[column]]) > DynamicAPInt(8);
     });
     if (large && n <= 16)
-      for (int64_t bound : {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40})
+      for (int64_t bound :
+           {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40})
         if (auto smaller = bounded(*firstLeaf, {}, Int(bound))) {
           sample = smaller;
           break;
@@ -1761,7 +1780,8 @@ CollisionResult CombinedSystem::solve() {
       uppers.push_back(*info.upper);
       points *= *info.upper - *info.lower + Int(1);
     }
-    if (lowers.size() < universals.size() || points > Int(budget.maxForAllPoints)) {
+    if (lowers.size() < universals.size() ||
+        points > Int(budget.maxForAllPoints)) {
       forAll = false;
       continue;
     }
@@ -1805,7 +1825,8 @@ CollisionResult CombinedSystem::solve() {
     scf::ParallelOp loop = system(side).threadLoop;
     if (!loop)
       continue;
-    SmallVector<int64_t> &iteration = side ? result.iteration1 : result.iteration0;
+    SmallVector<int64_t> &iteration =
+        side ? result.iteration1 : result.iteration0;
     for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
       std::optional<Term> induction = model.getInductionTerm(loop, dim);
       if (!induction || !induction->isAffine())
@@ -1850,8 +1871,8 @@ CollisionResult QueryBuilder::query(const AccessSystem &first,
                                     const PairRelation &relation,
                                     bool symmetric) {
   if (relation.grid != PairRelation::Grid::DifferentParallelPoints) {
-    CombinedSystem system(model, budget, samplesLeft, samples, first, second, relation,
-                          symmetric);
+    CombinedSystem system(model, budget, samplesLeft, samples, first, second,
+                          relation, symmetric);
     return system.solve();
   }
   // One system per first differing dimension: the dimensions before it are
@@ -1866,8 +1887,8 @@ CollisionResult QueryBuilder::query(const AccessSystem &first,
     PairRelation split = relation;
     split.grid = PairRelation::Grid::FirstDifferenceAt;
     split.dim = dim;
-    CombinedSystem system(model, budget, samplesLeft, samples, first, second, split,
-                          symmetric);
+    CombinedSystem system(model, budget, samplesLeft, samples, first, second,
+                          split, symmetric);
     CollisionResult result = system.solve();
     if (result.kind == CollisionResult::Collision &&
         (result.provenForAllValues ||

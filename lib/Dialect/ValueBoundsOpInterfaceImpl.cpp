@@ -11,8 +11,7 @@ using namespace mlir::vx;
 namespace {
 
 /// The size of the grid dimension that `op` (a grid query) reads.
-template <typename QueryOp>
-static OpFoldResult getQueriedSize(QueryOp op) {
+template <typename QueryOp> static OpFoldResult getQueriedSize(QueryOp op) {
   auto spawn = op->template getParentOfType<SpawnOp>();
   return spawn.getMixedGrid()[op.getDim()];
 }

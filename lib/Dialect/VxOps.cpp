@@ -23,8 +23,7 @@ using namespace mlir::vx;
 
 /// The keywords of a vx enum for a diagnostic: 'a', 'b' or 'c'. The cases
 /// are numbered from 0 without gaps, and an unknown value stringifies empty.
-template <typename EnumT>
-static std::string describeKeywords() {
+template <typename EnumT> static std::string describeKeywords() {
   SmallVector<std::string> keywords;
   for (uint32_t value = 0;; ++value) {
     StringRef keyword = stringifyEnum(static_cast<EnumT>(value));
@@ -71,8 +70,7 @@ static void printOptionalEnumKeyword(OpAsmPrinter &printer, Operation *,
 }
 
 template <typename AttrT>
-static void printEnumKeyword(OpAsmPrinter &printer, Operation *op,
-                             AttrT attr) {
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *op, AttrT attr) {
   printOptionalEnumKeyword(printer, op, attr);
 }
 
@@ -160,8 +158,8 @@ void SpawnOp::build(OpBuilder &builder, OperationState &state,
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
   dispatchIndexOpFoldResults(grid, dynamicGrid, staticGrid);
-  SmallVector<Attribute> semanticsAttrs = llvm::map_to_vector(
-      semantics, [&](DimensionSemantics s) -> Attribute {
+  SmallVector<Attribute> semanticsAttrs =
+      llvm::map_to_vector(semantics, [&](DimensionSemantics s) -> Attribute {
         return DimensionSemanticsAttr::get(builder.getContext(), s);
       });
   build(builder, state, TopologyAttr::get(builder.getContext(), topology),
@@ -256,7 +254,8 @@ void SpawnOp::getSuccessorRegions(RegionBranchPoint point,
   // The body runs once per instance, possibly not at all, and then control
   // returns to the spawn.
   regions.push_back(RegionSuccessor(&getBody()));
-  regions.push_back(RegionSuccessor(getOperation(), getOperation()->getResults()));
+  regions.push_back(
+      RegionSuccessor(getOperation(), getOperation()->getResults()));
 }
 
 namespace {
@@ -307,8 +306,7 @@ static LogicalResult verifyGridQuery(Operation *op, int64_t dim) {
     return op->emitOpError("must be inside a 'vx.spawn' body");
   if (dim < 0 || dim >= static_cast<int64_t>(spawn.getRank()))
     return op->emitOpError("dimension ")
-           << dim << " is out of range for a grid of rank "
-           << spawn.getRank();
+           << dim << " is out of range for a grid of rank " << spawn.getRank();
   return success();
 }
 
@@ -334,7 +332,8 @@ void GridIndexOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
   unsigned width = IndexType::kInternalStorageBitWidth;
   // A dynamic size is at most the largest index.
   int64_t last = getStaticGridSize(*this, getDim())
-                     .value_or(std::numeric_limits<int64_t>::max()) - 1;
+                     .value_or(std::numeric_limits<int64_t>::max()) -
+                 1;
   setResultRange(getResult(), ConstantIntRanges::fromSigned(
                                   APInt::getZero(width), APInt(width, last)));
 }
@@ -350,11 +349,11 @@ void GridDimOp::inferResultRanges(ArrayRef<ConstantIntRanges>,
   unsigned width = IndexType::kInternalStorageBitWidth;
   std::optional<int64_t> size = getStaticGridSize(*this, getDim());
   // An instance runs only where every size is at least 1.
-  setResultRange(getResult(),
-                 ConstantIntRanges::fromSigned(
-                     APInt(width, size.value_or(1)),
-                     APInt(width, size.value_or(
-                                      std::numeric_limits<int64_t>::max()))));
+  setResultRange(
+      getResult(),
+      ConstantIntRanges::fromSigned(
+          APInt(width, size.value_or(1)),
+          APInt(width, size.value_or(std::numeric_limits<int64_t>::max()))));
 }
 
 OpFoldResult GridDimOp::fold(FoldAdaptor) {
@@ -401,8 +400,7 @@ static OpOperand *findEscapingUse(Value value,
       return &use;
     if (user->hasTrait<OpTrait::IsTerminator>()) {
       Operation *parent = user->getParentOp();
-      if (!isa<RegionBranchTerminatorOpInterface>(user) ||
-          isa<SpawnOp>(parent))
+      if (!isa<RegionBranchTerminatorOpInterface>(user) || isa<SpawnOp>(parent))
         return &use;
       if (OpOperand *escape = followAll(parent))
         return escape;

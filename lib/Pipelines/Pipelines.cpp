@@ -41,8 +41,8 @@ std::optional<Stage> vx::parseStage(StringRef name) {
 SmallVector<Stage> vx::getLaterStages(Stage from) {
   switch (from) {
   case Stage::vx:
-    return {Stage::vx, Stage::scf, Stage::gpu, Stage::nvvm, Stage::ptx,
-            Stage::llvm};
+    return {Stage::vx,   Stage::scf, Stage::gpu,
+            Stage::nvvm, Stage::ptx, Stage::llvm};
   case Stage::scf:
     return {Stage::llvm};
   case Stage::gpu:
@@ -70,7 +70,7 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
     return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
   case Stage::llvm:
     return {"allow-races",       "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block", "stages",   "detect-races"};
+            "threads-per-block", "stages", "detect-races"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -326,8 +326,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       features = getDefaultPTXFeatures(chip);
   }
   if (format != "isa" && format != "bin" && format != "fatbin")
-    return emitError("format must be 'isa', 'bin' or 'fatbin', got '" +
-                     format + "'");
+    return emitError("format must be 'isa', 'bin' or 'fatbin', got '" + format +
+                     "'");
 
   switch (options.stage) {
   case Stage::vx:
@@ -360,18 +360,18 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     addGPUToNVVM(pm, chip, features);
     // Before serialization too: an op left here would only surface as a
     // failed translation to LLVM IR.
-    addLoweredCheck(pm, Stage::nvvm,
-                    {"builtin.module", "llvm", "nvvm", "gpu.module",
-                     "gpu.launch_func"});
+    addLoweredCheck(
+        pm, Stage::nvvm,
+        {"builtin.module", "llvm", "nvvm", "gpu.module", "gpu.launch_func"});
     if (!toolkit)
       return success();
     GpuModuleToBinaryPassOptions binary;
     binary.toolkitPath = *toolkit;
     binary.compilationTarget = format;
     pm.addPass(createGpuModuleToBinaryPass(binary));
-    addLoweredCheck(pm, Stage::ptx,
-                    {"builtin.module", "llvm", "gpu.binary",
-                     "gpu.launch_func"});
+    addLoweredCheck(
+        pm, Stage::ptx,
+        {"builtin.module", "llvm", "gpu.binary", "gpu.launch_func"});
     return success();
   }
   case Stage::llvm:
@@ -406,7 +406,8 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
 /// Registers `vx-to-<stage>`: its options are parsed and checked, and errors
 /// reported through the registry's error handler.
 static void registerStagePipeline(Stage stage, StringRef description) {
-  std::string name = ("vx-to-" + getStageNames()[static_cast<int>(stage)]).str();
+  std::string name =
+      ("vx-to-" + getStageNames()[static_cast<int>(stage)]).str();
   registerPassPipeline(
       name, description,
       [stage, name](OpPassManager &pm, StringRef text,

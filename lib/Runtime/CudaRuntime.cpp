@@ -194,9 +194,9 @@ int32_t vxCudaPointerDevice(void *pointer) {
   if (!context.active())
     return -1;
   int ordinal = -1;
-  if (VX_CUDA_CHECK(cuPointerGetAttribute(
-          &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-          reinterpret_cast<CUdeviceptr>(pointer))))
+  if (VX_CUDA_CHECK(
+          cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                reinterpret_cast<CUdeviceptr>(pointer))))
     return -1;
   return ordinal;
 }
@@ -298,15 +298,13 @@ void mgpuStreamSynchronize(CUstream stream) {
     VX_CUDA_CHECK(cuStreamSynchronize(stream));
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
-                   bool isHostShared) {
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
   ScopedContext context;
   CUdeviceptr pointer = 0;
   if (sizeBytes == 0 || !context.active())
     return nullptr;
   if (isHostShared)
-    VX_CUDA_CHECK(
-        cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+    VX_CUDA_CHECK(cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL));
   else
     VX_CUDA_CHECK(cuMemAlloc(&pointer, sizeBytes));
   return reinterpret_cast<void *>(pointer);

@@ -209,7 +209,8 @@ std::string describeElement(const State &s, const Key &key) {
         if (candidate.sizes[dim] > 0)
           extent += (candidate.sizes[dim] - 1) * candidate.strides[dim] *
                     candidate.elementBytes;
-      if (key.address >= candidate.base && key.address < candidate.base + extent) {
+      if (key.address >= candidate.base &&
+          key.address < candidate.base + extent) {
         buffer = &candidate;
         offset = key.address - candidate.base;
         break;
@@ -267,9 +268,9 @@ void report(State &s, const std::string &message) {
   }
 }
 
-void reportRace(State &s, const Key &key, const Agent &first,
-                int64_t firstKind, int64_t firstAtomic, const Agent &second,
-                int64_t secondKind, int64_t secondAtomic) {
+void reportRace(State &s, const Key &key, const Agent &first, int64_t firstKind,
+                int64_t firstAtomic, const Agent &second, int64_t secondKind,
+                int64_t secondAtomic) {
   std::ostringstream os;
   os << "vx: data race in the spawn at " << s.location << " on "
      << describeElement(s, key) << ":\n  " << describeAgent(s, first) << " "
@@ -427,8 +428,8 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
     }
   }
   if (kind & kWrite) {
-    bool sameAtomic = atomic != 0 && shadow.written &&
-                      shadow.writeAtomic == atomic;
+    bool sameAtomic =
+        atomic != 0 && shadow.written && shadow.writeAtomic == atomic;
     if (shadow.written && !sameAtomic &&
         (conflict(shadow.writer, agent) || shadow.writersFromSeveralPoints)) {
       reportRace(s, key, shadow.writer, kWrite, shadow.writeAtomic, agent,
@@ -450,12 +451,12 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
         }
     // Reads of the element by others (this access's own read excepted).
     if (shadow.read) {
-      bool other = shadow.readersFromSeveralPoints ||
-                   shadow.reader.parallelPoint != agent.parallelPoint ||
-                   (agent.execution != 0 &&
-                    shadow.readExecution == agent.execution &&
-                    (shadow.readBySeveralIterations ||
-                     shadow.readIteration != agent.iteration));
+      bool other =
+          shadow.readersFromSeveralPoints ||
+          shadow.reader.parallelPoint != agent.parallelPoint ||
+          (agent.execution != 0 && shadow.readExecution == agent.execution &&
+           (shadow.readBySeveralIterations ||
+            shadow.readIteration != agent.iteration));
       if (other) {
         reportRace(s, key, shadow.reader, kRead, 0, agent, kWrite, atomic);
         return;

@@ -72,8 +72,8 @@ static std::optional<unsigned> getPTXVersion(StringRef feature) {
 static unsigned getMinimumPTXVersion(StringRef chip) {
   unsigned sm = getSMNumber(chip).value_or(0);
   char suffix = chip.back();
-  if (suffix == 'f' && (sm == 100 || sm == 101 || sm == 103 || sm == 120 ||
-                        sm == 121))
+  if (suffix == 'f' &&
+      (sm == 100 || sm == 101 || sm == 103 || sm == 120 || sm == 121))
     return 88;
   switch (sm) {
   case 20:

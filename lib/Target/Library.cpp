@@ -51,8 +51,8 @@ LogicalResult vx::verifyHostCodeLeavesMemRefsToDevices(ModuleOp module) {
     if ((spawn && spawn.isDeviceSpawn()) || isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
     if (auto call = dyn_cast<CallOpInterface>(op)) {
-      auto callee = dyn_cast_or_null<FunctionOpInterface>(
-          call.resolveCallable());
+      auto callee =
+          dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
       if ((!callee || callee.isExternal()) &&
           llvm::any_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>))
         reject(op, "passes a memref to a function outside the module");
@@ -85,9 +85,9 @@ static void addPackedEntryPoint(llvm::Module &module, llvm::Function *function,
   llvm::Type *pointer = llvm::PointerType::getUnqual(context);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
                                        {pointer}, /*isVarArg=*/false);
-  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                       (kPackedEntryPrefix + name).str(),
-                                       module);
+  auto *entry =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             (kPackedEntryPrefix + name).str(), module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *slots = entry->getArg(0);
   auto slotPointer = [&](unsigned index) {
@@ -123,7 +123,8 @@ static llvm::TargetMachine *createTargetMachine(HostCPU cpu,
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   std::string name = "generic";
@@ -133,10 +134,9 @@ static llvm::TargetMachine *createTargetMachine(HostCPU cpu,
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features.push_back((feature.second ? "+" : "-") + feature.first().str());
   }
-  return target->createTargetMachine(triple, name, llvm::join(features, ","),
-                                     llvm::TargetOptions(), llvm::Reloc::PIC_,
-                                     std::nullopt,
-                                     llvm::CodeGenOptLevel::Default);
+  return target->createTargetMachine(
+      triple, name, llvm::join(features, ","), llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default);
 }
 
 static llvm::TargetMachine *getHostTargetMachine(HostCPU cpu,
@@ -177,8 +177,7 @@ vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
   llvmModule->setDataLayout(machine->createDataLayout());
 
   for (const std::string &name : entryPoints) {
-    llvm::Function *function =
-        llvmModule->getFunction("_mlir_ciface_" + name);
+    llvm::Function *function = llvmModule->getFunction("_mlir_ciface_" + name);
     if (!function)
       return module.emitError("the lowered module has no C interface of @")
              << name;
@@ -202,9 +201,8 @@ vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
       continue;
     for (llvm::User *user : function.users())
       if (auto *call = dyn_cast<llvm::CallBase>(user))
-        result.externalCalls.emplace_back(
-            function.getName().str(),
-            call->getFunction()->getName().str());
+        result.externalCalls.emplace_back(function.getName().str(),
+                                          call->getFunction()->getName().str());
   }
 
   SmallString<0> object;

@@ -43,11 +43,10 @@ static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
     return existing;
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   Type i64 = builder.getI64Type();
-  auto type = builder.getFunctionType(
-      SmallVector<Type>(numArguments, i64),
-      returnsValue ? TypeRange{i64} : TypeRange{});
-  auto function =
-      func::FuncOp::create(builder, module.getLoc(), name, type);
+  auto type =
+      builder.getFunctionType(SmallVector<Type>(numArguments, i64),
+                              returnsValue ? TypeRange{i64} : TypeRange{});
+  auto function = func::FuncOp::create(builder, module.getLoc(), name, type);
   function.setPrivate();
   return function;
 }
@@ -102,8 +101,8 @@ private:
   void instrumentThreadLoop(scf::ParallelOp loop);
   void instrument(Operation *op, ArrayRef<const Access *> accesses);
   void emitAccess(OpBuilder &builder, Location loc, const Access &access,
-                  Value memref, ValueRange indices, int64_t kind, Value inBounds,
-                  int64_t site);
+                  Value memref, ValueRange indices, int64_t kind,
+                  Value inBounds, int64_t site);
   /// The root of `access` the runtime knows it by: a scratch or body
   /// allocation (relative addressing), or none (captured, by address).
   const Access::Candidate *getPrivateRoot(const Access &access);
@@ -136,9 +135,10 @@ Value SpawnInstrumenter::getString(OpBuilder &builder, StringRef text) {
       moduleBuilder, loc, name, moduleBuilder.getStringAttr("private"), type,
       data, /*constant=*/true, /*alignment=*/nullptr);
   symbols.insert(global);
-  Value memref = memref::GetGlobalOp::create(builder, loc, type,
-                                             global.getSymName());
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+  Value memref =
+      memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
   return toI64(builder, loc, pointer);
 }
 
@@ -164,8 +164,10 @@ void SpawnInstrumenter::registerRoot(OpBuilder &builder,
       buffer = memref::GetGlobalOp::create(builder, loc, type, root.global);
     else if (spawn.isDefinedInBody(buffer))
       return;
-    auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
-    Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
+    Value aligned =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
     Value offsetBytes = arith::MulIOp::create(
         builder, loc, metadata.getOffset(),
         constantIndex(builder, loc, getElementBytes(type)));
@@ -176,7 +178,8 @@ void SpawnInstrumenter::registerRoot(OpBuilder &builder,
           elementBytes, rank, constantI64(builder, loc, 1)});
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
       call(builder, "__vx_race_buffer_dim",
-           {epoch, constantI64(builder, loc, id), constantI64(builder, loc, dim),
+           {epoch, constantI64(builder, loc, id),
+            constantI64(builder, loc, dim),
             toI64(builder, loc, metadata.getSizes()[dim]),
             toI64(builder, loc, metadata.getStrides()[dim])});
     return;
@@ -203,12 +206,13 @@ void SpawnInstrumenter::registerRoot(OpBuilder &builder,
 void SpawnInstrumenter::registerSpawn(OpBuilder &builder) {
   Location loc = spawn.getLoc();
   unsigned rank = spawn.getRank();
-  func::FuncOp begin = declareRuntimeFunction(module, "__vx_race_spawn", 2, true);
-  epoch = func::CallOp::create(builder, loc, begin,
-                               ValueRange{constantI64(builder, loc, rank),
-                                          getString(builder,
-                                                    formatLocation(loc))})
-              .getResult(0);
+  func::FuncOp begin =
+      declareRuntimeFunction(module, "__vx_race_spawn", 2, true);
+  epoch =
+      func::CallOp::create(builder, loc, begin,
+                           ValueRange{constantI64(builder, loc, rank),
+                                      getString(builder, formatLocation(loc))})
+          .getResult(0);
   for (unsigned dim = 0; dim < rank; ++dim) {
     Value size = spawn.getGridSize(builder, loc, dim);
     bool parallel = spawn.getDimSemantics(dim) == DimensionSemantics::parallel;
@@ -277,7 +281,8 @@ void SpawnInstrumenter::instrumentThreadLoop(scf::ParallelOp loop) {
   threadLoopContext[loop] = {execution, iteration};
 }
 
-const Access::Candidate *SpawnInstrumenter::getPrivateRoot(const Access &access) {
+const Access::Candidate *
+SpawnInstrumenter::getPrivateRoot(const Access &access) {
   if (access.candidates.size() != 1)
     return nullptr;
   const Access::Candidate &candidate = access.candidates.front();
@@ -293,14 +298,18 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = getElementBytes(type);
   Value bytes = constantIndex(builder, loc, elementBytes);
-  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
   Value element = metadata.getOffset();
   for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
     element = arith::AddIOp::create(
-        builder, loc, element, arith::MulIOp::create(builder, loc, index, stride));
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+        builder, loc, element,
+        arith::MulIOp::create(builder, loc, index, stride));
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
   Value address = arith::AddIOp::create(
-      builder, loc, aligned, arith::MulIOp::create(builder, loc, element, bytes));
+      builder, loc, aligned,
+      arith::MulIOp::create(builder, loc, element, bytes));
   int64_t root = -1;
   Value owner = constantIndex(builder, loc, 0);
   if (const Access::Candidate *candidate = getPrivateRoot(access)) {
@@ -325,7 +334,8 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
   Value execution = constantIndex(builder, loc, 0);
   Value iteration = execution;
   if (access.threadLoop) {
-    auto [loopExecution, loopIteration] = threadLoopContext.lookup(access.threadLoop);
+    auto [loopExecution, loopIteration] =
+        threadLoopContext.lookup(access.threadLoop);
     execution = loopExecution;
     iteration = loopIteration;
   }
@@ -344,11 +354,10 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
     }
     return;
   }
-  RaceAccessOp::create(builder, loc, epoch, parallelPoint, instance, execution,
-                       iteration, owner, address,
-                       builder.getI64IntegerAttr(root),
-                       builder.getI64IntegerAttr(kind),
-                       builder.getI64IntegerAttr(site));
+  RaceAccessOp::create(
+      builder, loc, epoch, parallelPoint, instance, execution, iteration, owner,
+      address, builder.getI64IntegerAttr(root), builder.getI64IntegerAttr(kind),
+      builder.getI64IntegerAttr(site));
 }
 
 /// The size of `memref` along `dim`: a constant where it is static, which
@@ -402,8 +411,8 @@ void SpawnInstrumenter::instrument(Operation *op,
       }
       scf::buildLoopNest(builder, loc, lowers, uppers, steps,
                          [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-                           emitAccess(nested, loc, *access, access->buffer,
-                                      ivs, kind, Value(), site);
+                           emitAccess(nested, loc, *access, access->buffer, ivs,
+                                      kind, Value(), site);
                          });
       continue;
     }
@@ -507,25 +516,22 @@ struct VxLowerRaceChecksPass
       Value execution =
           func::CallOp::create(
               builder, loc, begin,
-              ValueRange{loop.getEpoch(),
-                         constantI64(builder, loc, loop.getSite()),
-                         constantI64(builder, loc, loop.getTrips().size()),
-                         toI64(builder, loc, loop.getInstance()),
-                         loop.getThread()
-                             ? toI64(builder, loc, loop.getThread())
-                             : constantI64(builder, loc, -1)})
+              ValueRange{
+                  loop.getEpoch(), constantI64(builder, loc, loop.getSite()),
+                  constantI64(builder, loc, loop.getTrips().size()),
+                  toI64(builder, loc, loop.getInstance()),
+                  loop.getThread() ? toI64(builder, loc, loop.getThread())
+                                   : constantI64(builder, loc, -1)})
               .getResult(0);
-      for (auto [position, lower, step, trips] :
-           llvm::enumerate(loop.getLowerBounds(), loop.getSteps(),
-                           loop.getTrips()))
-        func::CallOp::create(builder, loc, dim,
-                             ValueRange{execution,
-                                        constantI64(builder, loc, position),
-                                        toI64(builder, loc, lower),
-                                        toI64(builder, loc, step),
-                                        toI64(builder, loc, trips)});
-      Value index = arith::IndexCastOp::create(builder, loc,
-                                               builder.getIndexType(), execution);
+      for (auto [position, lower, step, trips] : llvm::enumerate(
+               loop.getLowerBounds(), loop.getSteps(), loop.getTrips()))
+        func::CallOp::create(
+            builder, loc, dim,
+            ValueRange{execution, constantI64(builder, loc, position),
+                       toI64(builder, loc, lower), toI64(builder, loc, step),
+                       toI64(builder, loc, trips)});
+      Value index = arith::IndexCastOp::create(
+          builder, loc, builder.getIndexType(), execution);
       loop.getExecution().replaceAllUsesWith(index);
       loop.erase();
     });

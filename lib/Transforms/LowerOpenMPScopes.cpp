@@ -35,8 +35,8 @@ struct VxLowerOpenMPScopesPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     LowerToLLVMOptions options(
-        context, getAnalysis<DataLayoutAnalysis>().getAtOrAbove(
-                     getOperation()));
+        context,
+        getAnalysis<DataLayoutAnalysis>().getAtOrAbove(getOperation()));
     LLVMTypeConverter typeConverter(context, options);
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

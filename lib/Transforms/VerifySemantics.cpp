@@ -118,20 +118,20 @@ private:
   /// The accesses that may touch `root`; for the Unknown root, those that
   /// go through untraced memrefs only (others are compared with their own
   /// roots).
-  SmallVector<const Access *> getAccessesOf(const MemoryRoot &root,
-                                            function_ref<bool(const Access &)> filter) {
+  SmallVector<const Access *>
+  getAccessesOf(const MemoryRoot &root,
+                function_ref<bool(const Access &)> filter) {
     SmallVector<const Access *> result;
     for (const Access &access : analysis.getAccesses()) {
       if (!filter(access))
         continue;
-      bool touches =
-          root.kind == MemoryRoot::Kind::Unknown
-              ? llvm::any_of(access.candidates,
-                             [](const Access::Candidate &candidate) {
-                               return candidate.root.kind ==
-                                      MemoryRoot::Kind::Unknown;
-                             })
-              : access.touches(root);
+      bool touches = root.kind == MemoryRoot::Kind::Unknown
+                         ? llvm::any_of(access.candidates,
+                                        [](const Access::Candidate &candidate) {
+                                          return candidate.root.kind ==
+                                                 MemoryRoot::Kind::Unknown;
+                                        })
+                         : access.touches(root);
       if (touches)
         result.push_back(&access);
     }
@@ -208,8 +208,8 @@ private:
                 first->atomicKind == second->atomicKind);
       };
       for (const SpawnAnalysis::PairCollision &found : analysis.findCollisions(
-               writes, writes, root,
-               PairRelation::differentParallelPoints(), skip,
+               writes, writes, root, PairRelation::differentParallelPoints(),
+               skip,
                /*stopAtFirst=*/false))
         reportWriteCollision(*found.first, *found.second, found.result);
     }
@@ -226,8 +226,8 @@ private:
       return;
     }
     InFlightDiagnostic diag = reportRace(second.op, result);
-    std::string instances = formatTuple(result.instance0) + " and " +
-                            formatTuple(result.instance1);
+    std::string instances =
+        formatTuple(result.instance0) + " and " + formatTuple(result.instance1);
     if (first.kind == AccessKind::AtomicUpdate &&
         second.kind == AccessKind::AtomicUpdate)
       diag << "parallel instances " << instances
@@ -335,8 +335,10 @@ private:
   void checkThreadLoops() {
     for (scf::ParallelOp loop : analysis.getThreadLoops()) {
       for (const MemoryRoot &root : getThreadLoopRoots(loop)) {
-        SmallVector<const Access *> members = getAccessesOf(
-            root, [&](const Access &access) { return access.threadLoop == loop; });
+        SmallVector<const Access *> members =
+            getAccessesOf(root, [&](const Access &access) {
+              return access.threadLoop == loop;
+            });
         SmallVector<const Access *> writes;
         for (const Access *access : members)
           if (access->isWrite())
@@ -390,12 +392,14 @@ private:
       if (scratch.getPlacement() != Memory::private_)
         continue;
       MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
-      bool inThreadLoop = llvm::any_of(analysis.getAccesses(), [&](const Access &access) {
-        return access.threadLoop && access.touches(root);
-      });
+      bool inThreadLoop =
+          llvm::any_of(analysis.getAccesses(), [&](const Access &access) {
+            return access.threadLoop && access.touches(root);
+          });
       if (!inThreadLoop)
         continue;
-      OwnershipResult ownership = analysis.checkOwnership(scratch, std::nullopt);
+      OwnershipResult ownership =
+          analysis.checkOwnership(scratch, std::nullopt);
       switch (ownership.kind) {
       case OwnershipResult::OwnedForAnyThreadCount:
         break;
@@ -413,10 +417,9 @@ private:
       }
       case OwnershipResult::NotOwned: {
         const CollisionResult &witness = ownership.witness;
-        InFlightDiagnostic diag =
-            witness.provenForAllValues && !allowRaces
-                ? scratch.emitError()
-                : scratch.emitWarning();
+        InFlightDiagnostic diag = witness.provenForAllValues && !allowRaces
+                                      ? scratch.emitError()
+                                      : scratch.emitWarning();
         if (witness.provenForAllValues && !allowRaces)
           failed = true;
         diag << "private scratch used in thread loops is not owned by "
@@ -468,8 +471,8 @@ private:
             !llvm::is_contained(roots, candidate.root))
           roots.push_back(candidate.root);
     for (const MemoryRoot &root : roots) {
-      SmallVector<const Access *> all = getAccessesOf(
-          root, [](const Access &) { return true; });
+      SmallVector<const Access *> all =
+          getAccessesOf(root, [](const Access &) { return true; });
       SmallVector<const Access *> writes;
       for (const Access *access : all)
         if (access->isWrite())
@@ -588,10 +591,10 @@ private:
         if (result.kind == CollisionResult::Disjoint)
           continue;
         tokenReported.insert(access.op);
-        std::string what =
-            own->isWrite() ? (access.isWrite() ? "writes the destination"
-                                               : "reads the destination")
-                           : "writes the source";
+        std::string what = own->isWrite()
+                               ? (access.isWrite() ? "writes the destination"
+                                                   : "reads the destination")
+                               : "writes the source";
         if (result.kind == CollisionResult::Unknown) {
           InFlightDiagnostic diag = access.op->emitWarning()
                                     << "cannot prove that '"
@@ -709,8 +712,8 @@ private:
         continue;
       SmallVector<Pending, 1> carried =
           withLoop(initPendings[position], loop, L::First);
-      llvm::append_range(carried,
-                         withLoop(yieldedPendings[position], loop, L::Successor));
+      llvm::append_range(
+          carried, withLoop(yieldedPendings[position], loop, L::Successor));
       body.insert({loop.getRegionIterArgs()[position], {carried, true}});
     }
     for (Value init : loop.getInitArgs())
@@ -769,8 +772,9 @@ private:
           onlyGuards = false;
           break;
         }
-        guards.push_back({branch.getCondition(),
-                          branch.getThenRegion().isAncestor(child->getParentRegion())});
+        guards.push_back(
+            {branch.getCondition(),
+             branch.getThenRegion().isAncestor(child->getParentRegion())});
       }
       if (!onlyGuards || guards.empty())
         continue; // Awaited in every iteration: reported at the await.
@@ -820,16 +824,15 @@ private:
       SmallVector<std::pair<Value, bool>> conditions(guards.begin(),
                                                      guards.begin() + level);
       conditions.push_back({guards[level].first, !guards[level].second});
-      CollisionResult missed =
-          analysis.findExecution(body, conditions, loop);
+      CollisionResult missed = analysis.findExecution(body, conditions, loop);
       if (missed.kind != CollisionResult::Disjoint)
         return report(missed, "token is never awaited on some path: the "
                               "first iteration of the loop does not reach "
                               "the await");
     }
     // The loop runs no iteration.
-    CollisionResult empty = analysis.findExecution(
-        loop->getBlock(), {}, nullptr, loop);
+    CollisionResult empty =
+        analysis.findExecution(loop->getBlock(), {}, nullptr, loop);
     if (empty.kind != CollisionResult::Disjoint)
       return report(empty, "token is never awaited on some path: the loop "
                            "may run no iteration");
@@ -862,7 +865,9 @@ private:
   /// definition (transfers, and scf.if and scf.for results in the body).
   SmallVector<Pending, 1> getStaticPendings(Value token, scf::ForOp loop) {
     SmallVector<Pending, 1> result;
-    SmallVector<std::pair<Value, SmallVector<std::pair<Operation *, PairRelation::Loop>, 1>>> stack{{token, {}}};
+    SmallVector<std::pair<
+        Value, SmallVector<std::pair<Operation *, PairRelation::Loop>, 1>>>
+        stack{{token, {}}};
     unsigned steps = 0;
     while (!stack.empty() && ++steps < 64) {
       auto [value, loops] = stack.pop_back_val();
@@ -884,8 +889,8 @@ private:
         stack.push_back({inner.getInitArgs()[position], emptyLoops});
         auto lastLoops = loops;
         lastLoops.push_back({inner, PairRelation::Loop::Last});
-        stack.push_back(
-            {inner.getBody()->getTerminator()->getOperand(position), lastLoops});
+        stack.push_back({inner.getBody()->getTerminator()->getOperand(position),
+                         lastLoops});
         continue;
       }
       // The loop's own iteration argument carried unchanged: the transfers
@@ -933,7 +938,8 @@ private:
       InFlightDiagnostic diag = branch.emitError(
           "token is awaited in one branch of 'scf.if' but not the other");
       for (const Pending &pending : outstanding.pendings)
-        diag.attachNote(pending.transfer->getLoc()) << "the transfer starts here";
+        diag.attachNote(pending.transfer->getLoc())
+            << "the transfer starts here";
       // Reported: do not report it again as never awaited.
       branches[0].erase(token);
       branches[1].erase(token);

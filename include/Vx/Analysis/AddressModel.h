@@ -341,12 +341,10 @@ public:
   /// touch one element of `root` from different threads, with
   /// `numThreads` threads (0: any)? `loops` relates their iterations of
   /// the loops around them (default: the same iteration).
-  CollisionResult
-  findCrossThreadDependence(const Access &earlier, const Access &later,
-                            const MemoryRoot &root, unsigned numThreads,
-                            bool acrossSteps,
-                            ArrayRef<std::pair<Operation *, PairRelation::Loop>>
-                                loops = {});
+  CollisionResult findCrossThreadDependence(
+      const Access &earlier, const Access &later, const MemoryRoot &root,
+      unsigned numThreads, bool acrossSteps,
+      ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops = {});
 
   /// Whether `first` and `second` can both run, for executions related by
   /// `relation` (their addresses aside).
@@ -392,8 +390,7 @@ std::string formatLocation(Location loc);
 
 /// The memory roots of a memref value of `spawn`'s function (through
 /// views, casts, selects and scf.if results), with their conditions.
-SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref,
-                                                   SpawnOp spawn);
+SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);
 
 } // namespace vx
 } // namespace mlir

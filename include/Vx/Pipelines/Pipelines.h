@@ -63,8 +63,8 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
 
 /// Parses `text` (pipeline-option syntax, `name=value ...`) into `options`;
 /// on failure `error` says which options and why, and nothing is printed.
-LogicalResult parseVxPipelineOptions(VxPipelineOptions &options,
-                                     StringRef text, std::string &error);
+LogicalResult parseVxPipelineOptions(VxPipelineOptions &options, StringRef text,
+                                     std::string &error);
 
 /// The option names that `stage` takes, in declaration order.
 SmallVector<StringRef> getStageOptionNames(Stage stage);
@@ -72,10 +72,9 @@ SmallVector<StringRef> getStageOptionNames(Stage stage);
 /// Adds to `pm` (anchored on builtin.module) the pipeline that takes vx
 /// input to `options.stage`; reports options that cannot be honoured
 /// through `emitError`.
-LogicalResult buildVxPipeline(OpPassManager &pm,
-                              const VxPipelineOptions &options,
-                              function_ref<LogicalResult(const Twine &)>
-                                  emitError);
+LogicalResult
+buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
+                function_ref<LogicalResult(const Twine &)> emitError);
 
 /// Registers the pipelines vx-to-scf, vx-to-gpu, vx-to-nvvm, vx-to-ptx and
 /// vx-to-llvm.

@@ -17,8 +17,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -58,8 +58,8 @@ std::string formatLocation(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (fileLoc)
-    os << fileLoc->getFilename().getValue() << ":" << fileLoc->getLine()
-       << ":" << fileLoc->getColumn();
+    os << fileLoc->getFilename().getValue() << ":" << fileLoc->getLine() << ":"
+       << fileLoc->getColumn();
   else
     loc.print(os);
   return text;
@@ -304,15 +304,14 @@ public:
                               const std::string &metadata, bool native) {
     OwningOpRef<ModuleOp> copy = module->clone();
     for (const std::string &name : entryPoints)
-      lookupFunction(name, *copy)->setAttr(
-          LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-          UnitAttr::get(getContext()));
+      lookupFunction(name, *copy)
+          ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(getContext()));
     std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
     DiagnosticCollector diagnostics(getContext());
-    FailureOr<vx::LibraryObject> object =
-        vx::emitLibraryObject(*copy, entryPoints, metadata,
-                              native ? vx::HostCPU::native
-                                     : vx::HostCPU::generic);
+    FailureOr<vx::LibraryObject> object = vx::emitLibraryObject(
+        *copy, entryPoints, metadata,
+        native ? vx::HostCPU::native : vx::HostCPU::generic);
     if (failed(object))
       diagnostics.fail("could not compile the module for the host");
     return py::make_tuple(py::bytes(object->object), object->externalCalls,

@@ -13,8 +13,8 @@
 #include "ThreadPhases.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -73,9 +73,9 @@ static LogicalResult checkRunnableOnCPU(gpu::LaunchOp launch,
       return WalkResult::interrupt();
     }
     if (isa<gpu::GPUDialect>(op->getDialect()) &&
-        !isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::TerminatorOp,
-             gpu::BlockIdOp, gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GridDimOp,
-             gpu::BlockDimOp, gpu::DynamicSharedMemoryOp>(op)) {
+        !isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::TerminatorOp, gpu::BlockIdOp,
+             gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+             gpu::DynamicSharedMemoryOp>(op)) {
       (void)refuse(op, "has no CPU execution");
       return WalkResult::interrupt();
     }
@@ -199,8 +199,8 @@ struct LaunchToLoops : public OpRewritePattern<gpu::LaunchOp> {
       launch.getBody().walk(
           [&](gpu::DynamicSharedMemoryOp op) { dynamicOps.push_back(op); });
       rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
-      Value size = arith::IndexCastUIOp::create(
-          rewriter, loc, rewriter.getIndexType(), bytes);
+      Value size = arith::IndexCastUIOp::create(rewriter, loc,
+                                                rewriter.getIndexType(), bytes);
       auto alloca = memref::AllocaOp::create(
           rewriter, loc,
           MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type()),
@@ -306,8 +306,8 @@ struct ConvertGPULaunchToSCFPass
     ConversionTarget target(*context);
     TypeConverter typeConverter;
     RewritePatternSet asyncPatterns(context);
-    vx::populateAsyncCopiesToSCFConversionPatterns(typeConverter,
-                                                   asyncPatterns, target);
+    vx::populateAsyncCopiesToSCFConversionPatterns(typeConverter, asyncPatterns,
+                                                   target);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(asyncPatterns))))
       return signalPassFailure();
@@ -355,8 +355,7 @@ void vx::populateAsyncCopiesToSCFConversionPatterns(
   scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
                                                        target);
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  target.addIllegalOp<nvgpu::DeviceAsyncCopyOp,
-                      nvgpu::DeviceAsyncCreateGroupOp,
+  target.addIllegalOp<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
                       nvgpu::DeviceAsyncWaitOp>();
   target.addDynamicallyLegalOp<ub::PoisonOp>([](ub::PoisonOp poison) {
     return !isa<nvgpu::DeviceAsyncTokenType>(poison.getType());

@@ -308,8 +308,7 @@ private:
 };
 } // namespace
 
-SmallVector<Operation *> vx::planBarriers(SpawnOp spawn,
-                                          SpawnAnalysis &analysis,
-                                          int64_t numThreads) {
+SmallVector<Operation *>
+vx::planBarriers(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads) {
   return BarrierPlanner(spawn, analysis, numThreads).run();
 }

@@ -88,8 +88,8 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
         // Every thread starts the thread loops it shares in.
         if (isa<scf::ParallelOp, TransferAsyncOp, RaceThreadLoopOp>(op))
           return WalkResult::skip();
-        bool writesShared = llvm::any_of(
-            analysis.getAccesses(op), [](const Access *access) {
+        bool writesShared =
+            llvm::any_of(analysis.getAccesses(op), [](const Access *access) {
               return access->isWrite() &&
                      llvm::any_of(access->candidates,
                                   [](const Access::Candidate &candidate) {
@@ -145,8 +145,7 @@ vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
   SmallVector<Operation *> onceEffects;
   if (failed(collectOnceEffects(spawn, analysis, onceEffects)))
     return failure();
-  SmallVector<Operation *> barriers =
-      planBarriers(spawn, analysis, numThreads);
+  SmallVector<Operation *> barriers = planBarriers(spawn, analysis, numThreads);
   OwnedScratchSplit owned(spawn, analysis, numThreads);
   SmallVector<scf::ParallelOp> threadLoops = getThreadLoops(spawn);
   spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -160,8 +159,8 @@ vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
 
   Block &body = spawn.getBody().front();
   rewriter.setInsertionPointToStart(&body);
-  auto threadId = gpu::ThreadIdOp::create(rewriter, spawn.getLoc(),
-                                          gpu::Dimension::x);
+  auto threadId =
+      gpu::ThreadIdOp::create(rewriter, spawn.getLoc(), gpu::Dimension::x);
   threadId.setUpperBoundAttr(rewriter.getIndexAttr(numThreads));
   for (Operation *op : barriers) {
     rewriter.setInsertionPoint(op);

@@ -87,8 +87,7 @@ public:
   /// Decides, for each private scratch used in thread loops, how each
   /// thread keeps only its part; remarks on buffers that keep a whole copy
   /// per thread, and why.
-  OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis,
-                    int64_t numThreads);
+  OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads);
   ~OwnedScratchSplit();
 
   /// Shrinks the split buffers to one thread's part and rewrites their

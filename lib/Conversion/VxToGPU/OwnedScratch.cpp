@@ -60,9 +60,8 @@ struct IndexSum {
     for (auto [value, coefficient] : other.terms) {
       if (llvm::MulOverflow(coefficient, factor, scaled))
         return false;
-      auto *it = llvm::find_if(terms, [&, v = value](auto &term) {
-        return term.first == v;
-      });
+      auto *it = llvm::find_if(
+          terms, [&, v = value](auto &term) { return term.first == v; });
       if (it == terms.end())
         terms.push_back({value, scaled});
       else if (llvm::AddOverflow(it->second, scaled, it->second))
@@ -117,8 +116,7 @@ static IndexSum expand(Value value) {
   bool ok = false;
   if (isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) {
     IndexSum lhs = expand(def->getOperand(0));
-    ok = lhs.add(expand(def->getOperand(1)),
-                 isa<arith::AddIOp>(def) ? 1 : -1);
+    ok = lhs.add(expand(def->getOperand(1)), isa<arith::AddIOp>(def) ? 1 : -1);
     sum = std::move(lhs);
   } else if (isa_and_nonnull<arith::MulIOp>(def)) {
     for (unsigned side : {0u, 1u})
@@ -304,15 +302,14 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
             getConstantIntValue(loop.getStep()[ivDim]);
         if (!lb || !ub || !step || *ub <= *lb)
           return std::nullopt;
-        int64_t last =
-            *lb + (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
+        int64_t last = *lb + (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
         accessLow += coefficient * (coefficient > 0 ? *lb : last);
         accessHigh += coefficient * (coefficient > 0 ? last : *lb);
         normalized.push_back({ivDim, coefficient});
       }
       llvm::sort(normalized);
-      if (common && (*common != normalized || low != accessLow ||
-                     high != accessHigh))
+      if (common &&
+          (*common != normalized || low != accessLow || high != accessHigh))
         return std::nullopt;
       common = std::move(normalized);
       low = accessLow;
@@ -412,8 +409,7 @@ static void collectIndexLoops(Value value, SetVector<scf::ForOp> &loops,
   if (!visited.insert(value).second)
     return;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
-    if (auto loop =
-            dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+    if (auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
         loop && loop.getInductionVar() == argument)
       loops.insert(loop);
     return;
@@ -461,8 +457,8 @@ void OwnedScratchSplit::apply(RewriterBase &rewriter,
         rewriter.replaceOpWithNewOp<memref::StoreOp>(store, store.getValue(),
                                                      part, indices);
       else if (auto load = dyn_cast<vector::LoadOp>(op))
-        rewriter.replaceOpWithNewOp<vector::LoadOp>(
-            load, load.getVectorType(), part, indices);
+        rewriter.replaceOpWithNewOp<vector::LoadOp>(load, load.getVectorType(),
+                                                    part, indices);
       else if (auto store = cast<vector::StoreOp>(op))
         rewriter.replaceOpWithNewOp<vector::StoreOp>(
             store, store.getValueToStore(), part, indices);
@@ -479,9 +475,8 @@ void OwnedScratchSplit::apply(RewriterBase &rewriter,
       ++depth;
     return depth;
   };
-  llvm::sort(loops, [&](scf::ForOp a, scf::ForOp b) {
-    return depth(a) > depth(b);
-  });
+  llvm::sort(loops,
+             [&](scf::ForOp a, scf::ForOp b) { return depth(a) > depth(b); });
   for (scf::ForOp loop : loops) {
     std::optional<APInt> trips = loop.getStaticTripCount();
     if (trips && trips->getSExtValue() <= kMaxUnrolledIterations &&

@@ -70,9 +70,8 @@ static bool isShuffleable(Type type) {
 /// The identity of the combiner `reducer` (the region of one scf.reduce
 /// operand) when it is a single commutative arith op, or the compare and
 /// select form of a minimum or maximum.
-static std::optional<TypedAttr> getCombinerIdentity(Block &reducer,
-                                                    OpBuilder &builder,
-                                                    Location loc) {
+static std::optional<TypedAttr>
+getCombinerIdentity(Block &reducer, OpBuilder &builder, Location loc) {
   Value lhs = reducer.getArgument(0), rhs = reducer.getArgument(1);
   auto ops = reducer.without_terminator();
   Value result = reducer.getTerminator()->getOperand(0);
@@ -91,10 +90,9 @@ static std::optional<TypedAttr> getCombinerIdentity(Block &reducer,
   if (std::distance(ops.begin(), ops.end()) != 2)
     return std::nullopt;
   auto select = result.getDefiningOp<arith::SelectOp>();
-  if (!select || !((select.getTrueValue() == lhs &&
-                    select.getFalseValue() == rhs) ||
-                   (select.getTrueValue() == rhs &&
-                    select.getFalseValue() == lhs)))
+  if (!select ||
+      !((select.getTrueValue() == lhs && select.getFalseValue() == rhs) ||
+        (select.getTrueValue() == rhs && select.getFalseValue() == lhs)))
     return std::nullopt;
   Operation *compare = select.getCondition().getDefiningOp();
   if (!compare || compare->getBlock() != &reducer || !readsBoth(compare))
@@ -105,26 +103,25 @@ static std::optional<TypedAttr> getCombinerIdentity(Block &reducer,
   if (auto cmpf = dyn_cast<arith::CmpFOp>(compare)) {
     using P = arith::CmpFPredicate;
     P predicate = cmpf.getPredicate();
-    bool greater = llvm::is_contained({P::OGT, P::OGE, P::UGT, P::UGE},
-                                      predicate);
-    bool less = llvm::is_contained({P::OLT, P::OLE, P::ULT, P::ULE},
-                                   predicate);
+    bool greater =
+        llvm::is_contained({P::OGT, P::OGE, P::UGT, P::UGE}, predicate);
+    bool less = llvm::is_contained({P::OLT, P::OLE, P::ULT, P::ULE}, predicate);
     if (greater || less)
       kind = greater == keepsFirst ? arith::AtomicRMWKind::maximumf
                                    : arith::AtomicRMWKind::minimumf;
   } else if (auto cmpi = dyn_cast<arith::CmpIOp>(compare)) {
     using P = arith::CmpIPredicate;
     P predicate = cmpi.getPredicate();
-    bool isSigned = llvm::is_contained({P::sgt, P::sge, P::slt, P::sle},
-                                       predicate);
-    bool greater = llvm::is_contained({P::sgt, P::sge, P::ugt, P::uge},
-                                      predicate);
+    bool isSigned =
+        llvm::is_contained({P::sgt, P::sge, P::slt, P::sle}, predicate);
+    bool greater =
+        llvm::is_contained({P::sgt, P::sge, P::ugt, P::uge}, predicate);
     if (predicate != P::eq && predicate != P::ne) {
       bool max = greater == keepsFirst;
-      kind = isSigned ? (max ? arith::AtomicRMWKind::maxs
-                             : arith::AtomicRMWKind::mins)
-                      : (max ? arith::AtomicRMWKind::maxu
-                             : arith::AtomicRMWKind::minu);
+      kind =
+          isSigned
+              ? (max ? arith::AtomicRMWKind::maxs : arith::AtomicRMWKind::mins)
+              : (max ? arith::AtomicRMWKind::maxu : arith::AtomicRMWKind::minu);
     }
   }
   if (!kind)
@@ -195,9 +192,9 @@ struct CTAReducer {
     if (type.isIndex())
       value = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
                                          value);
-    Value result = gpu::ShuffleOp::create(rewriter, loc, value, offset,
-                                          kWarpSize, mode)
-                       .getShuffleResult();
+    Value result =
+        gpu::ShuffleOp::create(rewriter, loc, value, offset, kWarpSize, mode)
+            .getShuffleResult();
     if (type.isIndex())
       result = arith::IndexCastOp::create(rewriter, loc, type, result);
     return result;
@@ -339,8 +336,8 @@ Value vx::distributeThreadLoop(RewriterBase &rewriter, SpawnOp spawn,
                 arith::AddIOp::create(nested, nestedLoc, ivs[dim], lower);
           rewriter.replaceAllUsesWith(body->getArgument(dim), ivs[dim]);
         }
-        for (Operation &op : llvm::make_early_inc_range(
-                 body->without_terminator()))
+        for (Operation &op :
+             llvm::make_early_inc_range(body->without_terminator()))
           rewriter.moveOpBefore(&op, nested.getInsertionBlock(),
                                 nested.getInsertionPoint());
         SmallVector<Value> next(carried);

@@ -101,11 +101,9 @@ static std::optional<std::pair<int64_t, int64_t>> getElementLayout(Type type) {
     return std::nullopt;
   // An n-D vector is an array of its innermost 1-D vectors, each padded to a
   // power of two.
-  int64_t row =
-      llvm::PowerOf2Ceil(vector.getShape().back() * *elementBytes);
-  return std::make_pair(vector.getNumElements() / vector.getShape().back() *
-                            row,
-                        row);
+  int64_t row = llvm::PowerOf2Ceil(vector.getShape().back() * *elementBytes);
+  return std::make_pair(
+      vector.getNumElements() / vector.getShape().back() * row, row);
 }
 
 namespace {
@@ -215,12 +213,13 @@ static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
 
 /// The number of CTAs along each parallel dimension of `spawn` as far as
 /// they are static: the instances per CTA divide the innermost one.
-static SmallVector<std::optional<int64_t>>
-getStaticExtents(SpawnOp spawn, int64_t instances) {
+static SmallVector<std::optional<int64_t>> getStaticExtents(SpawnOp spawn,
+                                                            int64_t instances) {
   SmallVector<std::optional<int64_t>> extents;
   SmallVector<unsigned> parallelDims = spawn.getParallelDims();
   for (auto [position, dim] : llvm::enumerate(parallelDims)) {
-    std::optional<int64_t> size = getConstantIntValue(spawn.getMixedGrid()[dim]);
+    std::optional<int64_t> size =
+        getConstantIntValue(spawn.getMixedGrid()[dim]);
     if (size && position + 1 == parallelDims.size())
       size = llvm::divideCeil(*size, instances);
     extents.push_back(size);
@@ -320,9 +319,8 @@ static LogicalResult checkSharedMemory(SpawnOp spawn, StringRef chip,
 /// factor, an i1 that holds when the product fits in [0, 2^63): each step's
 /// product must divide back to the previous one (no unsigned wrap) and stay
 /// non-negative.
-static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
-                                                   Location loc,
-                                                   ArrayRef<Value> factors) {
+static std::pair<Value, Value>
+buildCheckedProduct(OpBuilder &builder, Location loc, ArrayRef<Value> factors) {
   Value product = factors.front();
   if (factors.size() == 1)
     return {product, Value()};
@@ -343,8 +341,8 @@ static std::pair<Value, Value> buildCheckedProduct(OpBuilder &builder,
     Value stepFits = arith::OrIOp::create(
         builder, loc, factorIsZero,
         arith::AndIOp::create(builder, loc, exact, nonNegative));
-    fits = fits ? arith::AndIOp::create(builder, loc, fits, stepFits)
-                : stepFits;
+    fits =
+        fits ? arith::AndIOp::create(builder, loc, fits, stepFits) : stepFits;
     product = next;
   }
   return {product, fits};
@@ -423,8 +421,7 @@ static LaunchPlans planLaunches(ModuleOp module, int64_t threadsPerBlock) {
 /// given), a spawn whose instances each run on a thread shares the CTA
 /// among fewer instances when the default's would not fit the shared
 /// memory of `chip`: the largest power of two that fits (at least 1).
-static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
-                              StringRef chip) {
+static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan, StringRef chip) {
   if (plan.cooperative || spawn.getThreadsAttr())
     return;
   int64_t limit = getSharedMemoryLimit(chip);
@@ -485,8 +482,8 @@ static void assumeCapturedAlignment(RewriterBase &rewriter, SpawnOp spawn) {
     }
   });
   for (Value buffer : captured) {
-    Value aligned = memref::AssumeAlignmentOp::create(
-        rewriter, spawn.getLoc(), buffer, kSmemAlignment);
+    Value aligned = memref::AssumeAlignmentOp::create(rewriter, spawn.getLoc(),
+                                                      buffer, kSmemAlignment);
     for (OpOperand &use : llvm::make_early_inc_range(buffer.getUses()))
       if (spawn->isProperAncestor(use.getOwner()))
         rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(aligned); });
@@ -612,7 +609,8 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
             rewriter, scratchLoc, threadX,
             arith::ConstantIndexOp::create(rewriter, scratchLoc, sliceBytes));
       if (offset || !shift) {
-        Value base = arith::ConstantIndexOp::create(rewriter, scratchLoc, offset);
+        Value base =
+            arith::ConstantIndexOp::create(rewriter, scratchLoc, offset);
         shift = shift ? arith::AddIOp::create(rewriter, scratchLoc, base, shift)
                       : base;
       }
@@ -650,8 +648,8 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
         rewriter.setInsertionPoint(gridLoop.getBody()->getTerminator());
         linear = gridLoop.getInductionVar();
       }
-      blockCoords = *affine::delinearizeIndex(rewriter, loc, linear,
-                                              mapping.extents);
+      blockCoords =
+          *affine::delinearizeIndex(rewriter, loc, linear, mapping.extents);
     }
 
     SmallVector<Value> coords(rank);
@@ -699,8 +697,7 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
         // A dynamic size <= 0 runs no instance: clamped at 0 before the
         // unsigned arithmetic below and in the kernel sees it.
         Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-        extent = arith::MaxSIOp::create(builder, loc, cast<Value>(extent),
-                                        zero)
+        extent = arith::MaxSIOp::create(builder, loc, cast<Value>(extent), zero)
                      .getResult();
       }
       if (position + 1 == parallelDims.size() && instances > 1) {
@@ -709,8 +706,8 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
         } else {
           Value divisor =
               arith::ConstantIndexOp::create(builder, loc, instances);
-          extent = arith::CeilDivUIOp::create(builder, loc,
-                                              cast<Value>(extent), divisor)
+          extent = arith::CeilDivUIOp::create(builder, loc, cast<Value>(extent),
+                                              divisor)
                        .getResult();
         }
       }
@@ -781,9 +778,8 @@ struct ConvertVxToGPUPass
       emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
       return signalPassFailure();
     }
-    auto plans = std::make_shared<LaunchPlans>(
-        planLaunches(module, defaultCTASize ? kDefaultCTASize
-                                            : int64_t(threadsPerBlock)));
+    auto plans = std::make_shared<LaunchPlans>(planLaunches(
+        module, defaultCTASize ? kDefaultCTASize : int64_t(threadsPerBlock)));
     // Transfers that the threads of a CTA copy together, and how many.
     auto sharedTransfers = std::make_shared<DenseMap<Operation *, int64_t>>();
     SmallVector<SpawnOp> spawns;
@@ -812,8 +808,8 @@ struct ConvertVxToGPUPass
       }
       if (fma)
         allowContraction(spawn);
-      valid &= succeeded(
-          checkSharedMemory(spawn, chip, plan.getInstancesPerCTA()));
+      valid &=
+          succeeded(checkSharedMemory(spawn, chip, plan.getInstancesPerCTA()));
     }
     if (!valid)
       return signalPassFailure();
@@ -847,21 +843,21 @@ struct ConvertVxToGPUPass
     configureVxToGPUConversionLegality(target);
     TypeConverter typeConverter;
     RewritePatternSet patterns(context);
-    GetThreadShare getShare = [sharedTransfers](OpBuilder &builder,
-                                                Operation *op)
-        -> std::optional<ThreadShare> {
+    GetThreadShare getShare =
+        [sharedTransfers](OpBuilder &builder,
+                          Operation *op) -> std::optional<ThreadShare> {
       auto shared = sharedTransfers->find(op);
       if (shared == sharedTransfers->end())
         return std::nullopt;
-      auto id = gpu::ThreadIdOp::create(builder, op->getLoc(),
-                                        gpu::Dimension::x);
+      auto id =
+          gpu::ThreadIdOp::create(builder, op->getLoc(), gpu::Dimension::x);
       id.setUpperBoundAttr(builder.getIndexAttr(shared->second));
       return ThreadShare{id, shared->second};
     };
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode, getShare);
-    populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns,
-                                                module, chip, getShare);
+    populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns, module,
+                                                chip, getShare);
     patterns.add<SpawnToLaunch>(context, std::move(plans));
     populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

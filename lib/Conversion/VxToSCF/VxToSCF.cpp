@@ -21,8 +21,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -88,10 +88,9 @@ SmallVector<Value> vx::buildSharedLoop(OpBuilder &builder, Location loc,
                              ValueRange iterArgs) {
       Value i = index ? index : iv, r = round;
       if (!r)
-        r = share ? arith::DivUIOp::create(
-                        nested, nestedLoc, i,
-                        arith::ConstantIndexOp::create(nested, nestedLoc,
-                                                       share->count))
+        r = share ? arith::DivUIOp::create(nested, nestedLoc, i,
+                                           arith::ConstantIndexOp::create(
+                                               nested, nestedLoc, share->count))
                         .getResult()
                   : zero;
       scf::YieldOp::create(nested, nestedLoc,
@@ -110,8 +109,8 @@ SmallVector<Value> vx::buildSharedLoop(OpBuilder &builder, Location loc,
     // One round: thread id runs iteration id, if there is one.
     if (*staticTotal == share->count)
       return body(builder, loc, share->id, zero, inits);
-    Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                         share->id, upper);
+    Value active = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, share->id, upper);
     auto guard = scf::IfOp::create(
         builder, loc, active,
         [&](OpBuilder &nested, Location nestedLoc) {
@@ -125,14 +124,15 @@ SmallVector<Value> vx::buildSharedLoop(OpBuilder &builder, Location loc,
   }
   if (staticTotal && *staticTotal % share->count == 0) {
     // Whole rounds: iteration round * count + id.
-    Value rounds =
-        arith::ConstantIndexOp::create(builder, loc, *staticTotal / share->count);
+    Value rounds = arith::ConstantIndexOp::create(builder, loc,
+                                                  *staticTotal / share->count);
     auto loop = scf::ForOp::create(
         builder, loc, zero, rounds, one, inits,
         [&](OpBuilder &nested, Location nestedLoc, Value round,
             ValueRange iterArgs) {
           Value base = arith::MulIOp::create(nested, nestedLoc, round, count);
-          Value index = arith::AddIOp::create(nested, nestedLoc, base, share->id);
+          Value index =
+              arith::AddIOp::create(nested, nestedLoc, base, share->id);
           scf::YieldOp::create(nested, nestedLoc,
                                body(nested, nestedLoc, index, round, iterArgs));
         });
@@ -149,18 +149,16 @@ void vx::buildLoopCopy(OpBuilder &builder, Location loc, Value src, Value dst,
   SmallVector<OpFoldResult> sizes = memref::getMixedSizes(builder, loc, src);
   if (share) {
     // The CTA's threads copy consecutive elements: coalesced accesses.
-    buildSharedLoop(builder, loc, getProduct(builder, loc, sizes), share,
-                    ValueRange(),
-                    [&](OpBuilder &nested, Location nestedLoc, Value index,
-                        Value, ValueRange) {
-                      SmallVector<Value> ivs =
-                          delinearizeIndex(nested, nestedLoc, index, sizes);
-                      Value element =
-                          memref::LoadOp::create(nested, nestedLoc, src, ivs);
-                      memref::StoreOp::create(nested, nestedLoc, element, dst,
-                                              ivs);
-                      return SmallVector<Value>();
-                    });
+    buildSharedLoop(
+        builder, loc, getProduct(builder, loc, sizes), share, ValueRange(),
+        [&](OpBuilder &nested, Location nestedLoc, Value index, Value,
+            ValueRange) {
+          SmallVector<Value> ivs =
+              delinearizeIndex(nested, nestedLoc, index, sizes);
+          Value element = memref::LoadOp::create(nested, nestedLoc, src, ivs);
+          memref::StoreOp::create(nested, nestedLoc, element, dst, ivs);
+          return SmallVector<Value>();
+        });
     return;
   }
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -236,8 +234,8 @@ struct SpawnToLoops : public OpConversionPattern<SpawnOp> {
 struct TransferToLoopCopy : public OpConversionPattern<TransferAsyncOp> {
   TransferToLoopCopy(const TypeConverter &converter, MLIRContext *context,
                      GetThreadShare getShare)
-      : OpConversionPattern(converter, context),
-        getShare(std::move(getShare)) {}
+      : OpConversionPattern(converter, context), getShare(std::move(getShare)) {
+  }
 
   LogicalResult
   matchAndRewrite(TransferAsyncOp transfer, OpAdaptor adaptor,

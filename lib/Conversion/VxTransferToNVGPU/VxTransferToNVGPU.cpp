@@ -53,7 +53,9 @@ static bool isMultipleOf(OpFoldResult offset, int64_t factor) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return *constant % factor == 0;
   Operation *def = cast<Value>(offset).getDefiningOp();
-  auto isMultiple = [&](Value operand) { return isMultipleOf(operand, factor); };
+  auto isMultiple = [&](Value operand) {
+    return isMultipleOf(operand, factor);
+  };
   if (isa_and_nonnull<arith::MulIOp>(def))
     return llvm::any_of(def->getOperands(), isMultiple);
   if (isa_and_nonnull<arith::AddIOp>(def))
@@ -261,12 +263,12 @@ struct TransferToAsyncCopies : public OpConversionPattern<TransferAsyncOp> {
     // A group holds every chunk this thread issues (the copies' own tokens
     // are not needed to form it).
     auto copyChunk = [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-      nvgpu::DeviceAsyncCopyOp::create(
-          nested, loc, tokenType, dst, ivs, src, ivs,
-          nested.getIndexAttr(chunkElements),
-          /*srcElements=*/Value(),
-          /*bypassL1=*/chunkBytes->second == 16 ? nested.getUnitAttr()
-                                                : UnitAttr());
+      nvgpu::DeviceAsyncCopyOp::create(nested, loc, tokenType, dst, ivs, src,
+                                       ivs, nested.getIndexAttr(chunkElements),
+                                       /*srcElements=*/Value(),
+                                       /*bypassL1=*/chunkBytes->second == 16
+                                           ? nested.getUnitAttr()
+                                           : UnitAttr());
     };
     std::optional<ThreadShare> share;
     if (getShare)
@@ -331,8 +333,7 @@ struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
         !await->getParentOfType<gpu::LaunchOp>())
       return failure();
     rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncWaitOp>(
-        await, adaptor.getToken(),
-        rewriter.getI32IntegerAttr(groups->second));
+        await, adaptor.getToken(), rewriter.getI32IntegerAttr(groups->second));
     return success();
   }
 
@@ -341,8 +342,8 @@ struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
 } // namespace
 
 void vx::populateVxTransferToNVGPUConversionPatterns(
-    TypeConverter &typeConverter, RewritePatternSet &patterns,
-    Operation *root, StringRef chip, GetThreadShare getShare) {
+    TypeConverter &typeConverter, RewritePatternSet &patterns, Operation *root,
+    StringRef chip, GetThreadShare getShare) {
   auto plan = std::make_shared<AsyncTransferPlan>();
   root->walk([&](SpawnOp spawn) {
     if (spawn.isDeviceSpawn())

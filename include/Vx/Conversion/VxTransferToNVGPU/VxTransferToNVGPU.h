@@ -36,9 +36,11 @@ FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
 /// gpu.launch; they take precedence over the synchronous patterns. Device
 /// tokens become `!nvgpu.device.async.token`. A transfer for which
 /// `getShare` returns a share has its chunks spread over the CTA's threads.
-void populateVxTransferToNVGPUConversionPatterns(
-    TypeConverter &typeConverter, RewritePatternSet &patterns, Operation *root,
-    StringRef chip, GetThreadShare getShare = {});
+void populateVxTransferToNVGPUConversionPatterns(TypeConverter &typeConverter,
+                                                 RewritePatternSet &patterns,
+                                                 Operation *root,
+                                                 StringRef chip,
+                                                 GetThreadShare getShare = {});
 
 } // namespace vx
 } // namespace mlir

@@ -52,19 +52,16 @@ struct Shadow {
   Agent writer;
   int64_t writeAtomic = 0; // 0: a plain write; else the atomic kind + 1.
   bool writersFromSeveralPoints = false;
-  /// The latest plain write, which a later atomic update of one kind (the
-  /// writer's own included) must not hide from other agents' updates.
-  bool plainWritten = false;
-  Agent plainWriter;
-  /// The latest atomic update of each kind: one agent's updates of two
-  /// kinds must not hide the first kind from other agents' updates of the
-  /// second (addf then maximumf do not commute).
+  /// The latest write of each kind (`writeAtomic`'s encoding), which a later
+  /// write of another kind by the same agent must not hide from other
+  /// agents: a plain write then atomic updates, or addf then maximumf (they
+  /// do not commute). The plain write, if any, comes first.
   struct KindWriter {
     int64_t atomic;
     Agent writer;
     bool fromSeveralPoints;
   };
-  std::vector<KindWriter> atomicWriters;
+  std::vector<KindWriter> writersByKind;
   bool read = false;
   Agent reader;
   bool readersFromSeveralPoints = false;
@@ -436,13 +433,8 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
                  kWrite, atomic);
       return;
     }
-    if (atomic != 0 && shadow.plainWritten &&
-        conflict(shadow.plainWriter, agent)) {
-      reportRace(s, key, shadow.plainWriter, kWrite, 0, agent, kWrite, atomic);
-      return;
-    }
     if (atomic != 0)
-      for (const Shadow::KindWriter &other : shadow.atomicWriters)
+      for (const Shadow::KindWriter &other : shadow.writersByKind)
         if (other.atomic != atomic &&
             (other.fromSeveralPoints || conflict(other.writer, agent))) {
           reportRace(s, key, other.writer, kWrite, other.atomic, agent, kWrite,
@@ -468,21 +460,19 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
     shadow.written = true;
     shadow.writer = agent;
     shadow.writeAtomic = atomic;
-    if (atomic != 0) {
-      bool recorded = false;
-      for (Shadow::KindWriter &entry : shadow.atomicWriters)
-        if (entry.atomic == atomic) {
-          entry.fromSeveralPoints |=
-              entry.writer.parallelPoint != agent.parallelPoint;
-          entry.writer = agent;
-          recorded = true;
-        }
-      if (!recorded)
-        shadow.atomicWriters.push_back({atomic, agent, false});
-    }
-    if (atomic == 0) {
-      shadow.plainWritten = true;
-      shadow.plainWriter = agent;
+    auto entry =
+        std::find_if(shadow.writersByKind.begin(), shadow.writersByKind.end(),
+                     [&](const Shadow::KindWriter &kindWriter) {
+                       return kindWriter.atomic == atomic;
+                     });
+    if (entry != shadow.writersByKind.end()) {
+      entry->fromSeveralPoints |=
+          entry->writer.parallelPoint != agent.parallelPoint;
+      entry->writer = agent;
+    } else {
+      shadow.writersByKind.insert(atomic == 0 ? shadow.writersByKind.begin()
+                                              : shadow.writersByKind.end(),
+                                  {atomic, agent, false});
     }
   }
   if (kind & kRead) {

@@ -11,6 +11,11 @@ them to libraries that run without MLIR.
     lib = vx.compile(m, target="cuda", chip="sm_90")   # a vx.Library
     lib = vx.runtime.load(path)        # pure Python: no MLIR in the process
 
+    @vx.kernel                         # kernels in Python (vx/tracer.py)
+    def saxpy(a, x, y):
+        with vx.spawn(grid=[x.shape[0]], semantics=[vx.parallel]) as (i,):
+            y[i] = a * x[i] + y[i]
+
 Keyword options are the options of the stage's vx-opt pipeline with `_` for
 `-`: `m.lower("ptx", chip="sm_100a", threads_per_block=128)` runs
 `--vx-to-ptx="chip=sm_100a threads-per-block=128"`.
@@ -32,9 +37,17 @@ class Diagnostic(NamedTuple):
     severity: str   # "error", "warning", "remark" or "note"
     message: str
     location: str   # "file:line:col" where the IR has one
+    # Every "file:line:col" of the location, innermost first: a call-site
+    # location's callee, then its callers (traced helper functions).
+    chain: Tuple[str, ...] = ()
 
     def __str__(self):
         return f"{self.location}: {self.severity}: {self.message}"
+
+
+def _diagnostic(fields) -> Diagnostic:
+    severity, message, location, *chain = fields
+    return Diagnostic(severity, message, location, tuple(chain[0]) if chain else ())
 
 
 class VxError(Exception):
@@ -44,7 +57,7 @@ class VxError(Exception):
 
     def __init__(self, summary, diagnostics=()):
         self.summary = summary
-        self.diagnostics = [Diagnostic(*d) for d in diagnostics]
+        self.diagnostics = [_diagnostic(d) for d in diagnostics]
         # Multi-line messages (an op dump in a "see current operation" note)
         # stay whole in `diagnostics`; the message shows their first line.
         lines = [summary] + ["  " + str(d).split("\n")[0] for d in self.diagnostics]
@@ -61,6 +74,15 @@ class Launch(NamedTuple):
     block: Tuple[Optional[int], Optional[int], Optional[int]]
     location: str
 
+
+# The kernel front end is pure Python too (it imports _compiler on a call).
+from .tracer import (Const, Kernel, TraceError, arbitrary, bf16, copy_async,
+                     exp, exp2, f16, f32, f64, fori, grid_dim, i1, i8, i16,
+                     i32, i64, index, kernel, log, matmul, maximum, minimum,
+                     otherwise, parallel, range, scratch, spawn, sqrt,
+                     thread_reduce, threads, when, where)
+from . import tracer as _tracer
+__all__ += _tracer.__all__
 
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")
 

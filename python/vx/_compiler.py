@@ -22,7 +22,7 @@ import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import Diagnostic, Launch, VxError, _config, _vx
+from . import Diagnostic, Launch, VxError, _config, _diagnostic, _vx
 from .runtime import ABI_VERSION, CUDA_RUNTIME, Library
 
 __all__ = ["STAGES", "Module", "compile", "parse", "pipeline", "run"]
@@ -98,7 +98,7 @@ class Module:
     def __init__(self, native, stage, diagnostics=()):
         self._native = native
         self._stage = stage
-        self._diagnostics = [Diagnostic(*d) for d in diagnostics]
+        self._diagnostics = [_diagnostic(d) for d in diagnostics]
         self._text = None
 
     @property
@@ -458,6 +458,25 @@ def _copy_atomically(source: str, destination: str) -> None:
     os.replace(temporary, destination)
 
 
+#: The options after which vx.run is a plain call of the library's function
+#: (`vx.kernel` calls that function directly, the fast path).
+PLAIN_RUN_OPTIONS = frozenset({"openmp", "reverse_parallel", "via_gpu",
+                               "threads_per_block", "stages", "allow_races",
+                               "chip", "tf32"})
+
+
+def _run_library(module: "Module", options: Dict[str, Any]) -> Library:
+    """The CPU library that vx.run calls `module`'s functions in, with
+    `options` (compiled and loaded once)."""
+    pipeline("llvm", **options)
+    library, metadata = _compiled(module, "cpu", options, for_run=True)
+    with _lock:
+        loaded = _run_libraries.get(library)
+        if loaded is None:
+            loaded = _run_libraries[library] = Library(library, metadata)
+    return loaded
+
+
 def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
     `options` (openmp, reverse_parallel, via_gpu, threads_per_block, stages,
@@ -475,13 +494,8 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
         raise ValueError(f"a module at stage {module.stage!r} cannot be run; "
                          f"run the vx module (via_gpu=True runs the GPU "
                          f"mapping on the CPU)")
-    pipeline("llvm", **options)
     module._native.signature(fn)
-    library, metadata = _compiled(module, "cpu", options, for_run=True)
-    with _lock:
-        loaded = _run_libraries.get(library)
-        if loaded is None:
-            loaded = _run_libraries[library] = Library(library, metadata)
+    loaded = _run_library(module, options)
     if not options.get("detect_races"):
         return loaded.function(fn)(*args)
     detector = _race_detector()

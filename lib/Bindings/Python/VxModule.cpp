@@ -35,8 +35,10 @@ using namespace mlir;
 
 namespace {
 
-/// One diagnostic as Python sees it: (severity, message, location).
-using DiagnosticTuple = std::tuple<std::string, std::string, std::string>;
+/// One diagnostic as Python sees it: (severity, message, location, chain),
+/// the chain being every file location in it (formatLocation's form).
+using DiagnosticTuple = std::tuple<std::string, std::string, std::string,
+                                   std::vector<std::string>>;
 
 /// A failure with the diagnostics that explain it; translated to vx.VxError.
 struct DiagnosedError {
@@ -63,6 +65,18 @@ std::string formatLocation(Location loc) {
   else
     loc.print(os);
   return text;
+}
+
+/// Every file location in `loc`, innermost first: a call site's callee,
+/// then its callers (the Python tracer's locations through helpers).
+std::vector<std::string> getLocationChain(Location loc) {
+  std::vector<std::string> chain;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
+      chain.push_back(formatLocation(fileLoc));
+    return WalkResult::advance();
+  });
+  return chain;
 }
 
 const char *getSeverityName(DiagnosticSeverity severity) {
@@ -101,7 +115,8 @@ private:
   void record(Diagnostic &diagnostic) {
     diagnostics.emplace_back(getSeverityName(diagnostic.getSeverity()),
                              diagnostic.str(),
-                             formatLocation(diagnostic.getLocation()));
+                             formatLocation(diagnostic.getLocation()),
+                             getLocationChain(diagnostic.getLocation()));
   }
 
   std::vector<DiagnosticTuple> diagnostics;

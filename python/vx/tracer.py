@@ -1520,11 +1520,14 @@ class Kernel:
                 call = self._calls.get(key)
             except TypeError:
                 key = call = None
-            if call is not None:
-                return call(args)
         else:
-            key = None
-        return self._prepare(args, options, key)(self._complete(args))
+            args = self._complete(args)
+            key = (self._signature(args), tuple(options.items()))
+            call = self._calls.get(key)
+        if call is not None:
+            return call(args)    # args are complete on both paths
+        args = self._complete(args)
+        return self._prepare(args, options, key)(args)
 
     def mlir(self, *args) -> str:
         """The traced vx IR text for these arguments (arrays, or objects with

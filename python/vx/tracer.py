@@ -499,7 +499,9 @@ def _constant(value, dtype: DType) -> Scalar:
     result = _new(dtype)
     if dtype.is_integer:
         result.offset = ("", value)
-    trace.emit(f"{result.name} = arith.constant {literal} : {dtype.name}")
+    # An i1 literal (true/false) carries its type.
+    typed = literal if dtype.kind == "b" else f"{literal} : {dtype.name}"
+    trace.emit(f"{result.name} = arith.constant {typed}")
     trace.region.constants[key] = result
     return result
 

@@ -183,6 +183,8 @@ def _user_positions() -> List[Tuple[str, int, int]]:
             if trace is None or code is trace.code:
                 break
         frame = frame.f_back
+    if trace is not None:
+        trace.files.update(position[0] for position in result)
     return result
 
 
@@ -280,7 +282,7 @@ class _Trace:
         self.spawn: Optional[_Spawn] = None
         self.spawns: List[_Spawn] = []
         self.argument_names: List[str] = []
-        self.open_loops: List[Tuple["_Op", Any]] = []
+        self.files = {code.co_filename}   # of every location in the IR
 
     def fresh(self) -> str:
         self.counter += 1
@@ -1420,16 +1422,27 @@ def _argument_key(value, annotation):
     return ("const", _const_key(value))
 
 
-def _fast_key(value, _ndarray=[None]):
-    """The cache key of one argument on the fast path (no Const parameter):
-    numpy arrays and Python numbers without any attribute lookups."""
+#: numpy.ndarray, once an argument has been one (numpy is not imported
+#: here: vx.runtime works without it).
+_ndarray = None
+
+
+def _fast_key(value):
+    """The cache key of one argument on the fast path (no annotated
+    parameter): numpy arrays and Python numbers with two lookups at most."""
     kind = type(value)
-    if kind is _ndarray[0]:
+    if kind is _ndarray:
         return (value.dtype, value.shape)
     if kind is float or kind is int:
         return kind
-    if _ndarray[0] is None and kind.__name__ == "ndarray":
-        _ndarray[0] = kind
+    return _first_key(value)
+
+
+def _first_key(value):
+    global _ndarray
+    kind = type(value)
+    if kind.__name__ == "ndarray" and kind.__module__ == "numpy":
+        _ndarray = kind
         return (value.dtype, value.shape)
     return ("other", _argument_key(value, None))
 
@@ -1468,12 +1481,13 @@ class _Specialization:
         self.text = text
         self.argument_names = trace.argument_names
         self.spawns = trace.spawns
+        # "file:line[:col]" of the trace's files, in diagnostics.
+        files = "|".join(re.escape(name) for name in sorted(trace.files, key=len,
+                                                             reverse=True))
+        self.locations = re.compile(rf"({files}):(\d+)(?::(\d+))?")
         self.runtime_positions = runtime_positions
         self.symbol = symbol
         self.module = None
-
-
-_LOCATION = re.compile(r"((?:[^\s'\"():]|:(?!\d))+\.py):(\d+)(?::(\d+))?")
 
 
 class Kernel:
@@ -1725,10 +1739,9 @@ class _Diagnosed:
         raise raised from None
 
 
-def _python_locations(text: str):
+def _python_locations(text: str, specialization: _Specialization):
     return [(m.group(1), int(m.group(2)), int(m.group(3) or 1))
-            for m in _LOCATION.finditer(text or "")
-            if os.path.exists(m.group(1)) or linecache.getline(m.group(1), 1)]
+            for m in specialization.locations.finditer(text or "")]
 
 
 def _rename(message: str, specialization: _Specialization) -> str:
@@ -1762,7 +1775,8 @@ def _translate(error: VxError, kernel: Kernel, specialization) -> VxError:
     diagnostics = []
     for diagnostic in error.diagnostics:
         chain = getattr(diagnostic, "chain", ()) or (diagnostic.location,)
-        diagnostics.append((diagnostic, [p for c in chain for p in _python_locations(c)]))
+        diagnostics.append((diagnostic, [p for c in chain
+                                         for p in _python_locations(c, specialization)]))
     code = kernel._function.__code__
     located = [d for d in diagnostics if d[1]]
     primary = next((d for d in located if d[0].severity == "error"),
@@ -1779,7 +1793,7 @@ def _translate(error: VxError, kernel: Kernel, specialization) -> VxError:
                             else f"  {message}")
     else:
         summary = _rename(error.summary, specialization)
-        positions = _python_locations(summary)
+        positions = _python_locations(summary, specialization)
         # The race detector names the spawn, then both accesses: the last
         # is the one that raced.
         ordered = positions[::-1] or [(code.co_filename, code.co_firstlineno, 1)]

@@ -796,6 +796,9 @@ class Ref:
         key = key + (slice(None),) * (self.ndim - len(key))
         result = []
         for dim, (entry, size) in enumerate(zip(key, self.shape)):
+            if not isinstance(entry, (slice, Scalar, bool)) and \
+                    hasattr(entry, "__index__"):
+                entry = entry.__index__()    # numpy integers
             if isinstance(entry, slice):
                 result.append(self._slice(dim, entry, size))
             elif isinstance(entry, bool) or not (isinstance(entry, (int, Scalar))):
@@ -894,6 +897,14 @@ class Ref:
 
     def __bool__(self):
         raise _error("a traced array is used as a Python bool")
+
+    def _whole_array(self, *_):
+        raise _error(f"arithmetic on a whole array ({self.type}) is not "
+                     f"traced: compute element by element (vx.threads, "
+                     f"vx.range) or use vx.matmul")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _whole_array
+    __truediv__ = __rtruediv__ = __matmul__ = __neg__ = _whole_array
 
     def __iter__(self):
         raise _error("a traced array is not iterable: loop with vx.range or "

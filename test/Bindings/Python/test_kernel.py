@@ -460,6 +460,19 @@ def test_out_of_bounds_static_index_and_bad_slice():
     assert "a:a + SIZE" in str(error.value)
 
 
+def test_whole_array_arithmetic():
+    @vx.kernel
+    def whole(x):
+        with vx.spawn(grid=[4], semantics=[parallel]) as (r,):
+            x[r, np.int64(0)] = 1.0       # numpy integers index
+            x[r, 0:2] += 1.0  # whole slice
+
+    with pytest.raises(vx.TraceError) as error:
+        whole(X)
+    assert_at(error, "whole slice")
+    assert "element by element" in str(error.value)
+
+
 def test_constructs_outside_a_kernel():
     with pytest.raises(vx.TraceError, match="@vx.kernel"):
         vx.scratch(8)

@@ -1499,6 +1499,7 @@ class _Specialization:
         self.runtime_positions = runtime_positions
         self.symbol = symbol
         self.module = None
+        self.checked = False   # its verifier warnings were shown
 
 
 class Kernel:
@@ -1698,6 +1699,9 @@ class Kernel:
                             f"call; pass all arrays on one device")
         positions = specialization.runtime_positions
         diagnosed = self._diagnosed(specialization)
+        if not specialization.checked:
+            specialization.checked = True
+            _warn_at_lines(module, specialization)
         symbol = specialization.symbol
         if targets == {"cuda"}:
             options = dict(options)
@@ -1748,6 +1752,30 @@ class _Diagnosed:
             return False
         raised = _translate(error, self.kernel, self.specialization)
         raise raised from None
+
+
+def _warn_at_lines(module, specialization: _Specialization) -> None:
+    """The verifier's warnings (a race for some argument values, ownership
+    it cannot prove, ...) as Python warnings at the kernel's lines. An error
+    is left to the compile, which reports it with its options."""
+    try:
+        lowered = module.lower("scf")
+    except VxError:
+        return
+    for diagnostic in lowered.diagnostics:
+        if diagnostic.severity != "warning":
+            continue
+        positions = [p for c in (diagnostic.chain or (diagnostic.location,))
+                     for p in _python_locations(c, specialization)]
+        message = _rename(diagnostic.message, specialization)
+        if positions:
+            # The warnings module shows the source line itself.
+            filename, line, _ = positions[0]
+            text = f"{filename}:{line}: warning: {message}" + "".join(
+                f"\n  called from {f}:{n}" for f, n, _ in positions[1:])
+            warnings.warn_explicit(text, UserWarning, filename, line)
+        else:
+            warnings.warn(message, stacklevel=4)
 
 
 def _python_locations(text: str, specialization: _Specialization):

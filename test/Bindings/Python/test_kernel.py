@@ -404,11 +404,31 @@ def test_dynamic_race_detector():
             y[idx[r], 0] = x[r, 0]  # scatter write
 
     y, idx = np.zeros_like(X), np.array([0, 1, 1, 3], np.int64)
-    scatter(X, y, idx)   # the verifier cannot see the data-dependent race
+    with pytest.warns(UserWarning, match="cannot prove that parallel instances"):
+        scatter(X, y, idx)   # the verifier cannot decide a data-dependent address
     with pytest.raises(vx.VxError) as error:
         scatter(X, y, idx, detect_races=True)
     assert_at(error, "scatter write")
     assert "of argument 'y'" in str(error.value)
+
+
+def test_verifier_warnings_are_warned_at_the_line():
+    @vx.kernel
+    def strided(x, y, n):
+        with vx.spawn(grid=[4], semantics=[parallel]) as (r,):
+            y[r * n] = x[r, 0]  # symbolic stride
+
+    y = np.zeros(16, np.float32)
+    with pytest.warns(UserWarning) as record:
+        strided(X, y, 2)
+    [warning] = [w for w in record if "cannot prove" in str(w.message)]
+    assert warning.lineno == line_of("symbolic stride")
+    assert str(warning.message).startswith(
+        f"{__file__}:{line_of('symbolic stride')}: warning: cannot prove")
+    assert y[::2][:4].tolist() == [1.0] * 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        strided(X, y, 3)                 # warned once per specialization
 
 
 def test_value_escaping_its_loop():

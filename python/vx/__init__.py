@@ -27,6 +27,8 @@ This module itself is pure Python: the names that need the compiler (the
 
 from typing import NamedTuple, Optional, Tuple
 
+# The names of @vx.kernel (vx.tracer: vx.kernel, vx.spawn, ...) load on
+# first use too.
 __all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module", "VxError",
            "compile", "parse", "pipeline", "run"]
 
@@ -75,16 +77,19 @@ class Launch(NamedTuple):
     location: str
 
 
-# The kernel front end is pure Python too (it imports _compiler on a call).
-from .tracer import (Const, Kernel, TraceError, arbitrary, bf16, copy_async,
-                     exp, exp2, f16, f32, f64, fori, grid_dim, i1, i8, i16,
-                     i32, i64, index, kernel, log, matmul, maximum, minimum,
-                     otherwise, parallel, range, scratch, spawn, sqrt,
-                     thread_reduce, threads, when, where)
-from . import tracer as _tracer
-__all__ += _tracer.__all__
-
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")
+
+
+def _tracer():
+    """vx.tracer (@vx.kernel), or None in a package with only vx.runtime
+    (vx.compile's runtime-only copies)."""
+    import importlib
+    try:
+        # Not `from . import tracer`: its hasattr(vx, "tracer") would come
+        # back to __getattr__.
+        return importlib.import_module(".tracer", __name__)
+    except ImportError:
+        return None
 
 
 def __getattr__(name):
@@ -97,8 +102,15 @@ def __getattr__(name):
     if name == "runtime":
         from . import runtime
         return runtime
+    tracer = _tracer()
+    if tracer is not None and name in tracer.__all__:
+        # Kept here: kernels look vx.exp & co. up on every traced op.
+        value = globals()[name] = getattr(tracer, name)
+        return value
     raise AttributeError(f"module 'vx' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_COMPILER_NAMES) + ["Library", "runtime"])
+    tracer = _tracer()
+    return sorted(list(globals()) + list(_COMPILER_NAMES) + ["Library", "runtime"]
+                  + (tracer.__all__ if tracer else []))

@@ -648,7 +648,7 @@ def _compare(kind: str, x, y) -> Scalar:
     else:
         name, predicate = "arith.cmpi", _INT_PREDICATES[kind]
         if dtype.kind == "b":
-            predicate = predicate.replace("s", "u", 1) if kind not in ("eq", "ne") else predicate
+            predicate = predicate.replace("s", "u", 1)   # i1 is unsigned
     result = _new(i1)
     _trace().emit(f"{result.name} = {name} {predicate}, {a.name}, {b.name} : "
                   f"{dtype.name}")
@@ -676,7 +676,8 @@ def _cast(value: Scalar, dtype: DType) -> Scalar:
         return _cast(wide, dtype)
     if source is index or dtype is index:
         if source.is_float:
-            return _convert("arith.index_cast", _convert("arith.fptosi", value, i64), index)
+            wide = _convert("arith.fptosi", value, i64)
+            return _convert("arith.index_cast", wide, index)
         if dtype.is_float:
             return _cast(_convert("arith.index_cast", value, i64), dtype)
         return _convert("arith.index_cast", value, dtype)
@@ -699,8 +700,9 @@ def where(condition, a, b) -> Scalar:
     condition = _as_scalar(condition, i1)
     if condition.dtype.kind != "b":
         raise _error(f"vx.where takes an i1 condition, got {condition.dtype.name}")
-    a, b, dtype = _operands(a, b) if isinstance(a, Scalar) or isinstance(b, Scalar) \
-        else (_as_scalar(a), _as_scalar(b), _python_dtype(a))
+    if not isinstance(a, Scalar) and not isinstance(b, Scalar):
+        a = _as_scalar(a)     # two numbers: promoted as a traced a and b
+    a, b, dtype = _operands(a, b)
     result = _new(dtype)
     _trace().emit(f"{result.name} = arith.select {condition.name}, {a.name}, "
                   f"{b.name} : {dtype.name}")
@@ -1205,12 +1207,16 @@ def threads(*sizes) -> _Loop:
     _spawn_body("vx.threads")
     zero, one, uppers = _thread_bounds(sizes, "vx.threads")
     rank = len(uppers)
+    return _Loop(lambda names: _parallel_header(names, zero, one, uppers), rank,
+                 "vx.threads", rank == 1)
 
-    def header(names):
-        return (f"scf.parallel ({', '.join(names)}) = ({', '.join([zero.name] * rank)}) "
-                f"to ({', '.join(u.name for u in uppers)}) step "
-                f"({', '.join([one.name] * rank)})")
-    return _Loop(header, rank, "vx.threads", rank == 1)
+
+def _parallel_header(names, zero: Scalar, one: Scalar, uppers) -> str:
+    """`scf.parallel (names) = (0, ...) to (uppers) step (1, ...)`."""
+    rank = len(uppers)
+    return (f"scf.parallel ({', '.join(names)}) = ({', '.join([zero.name] * rank)}) "
+            f"to ({', '.join(u.name for u in uppers)}) step "
+            f"({', '.join([one.name] * rank)})")
 
 
 _REDUCTIONS = ("add", "max", "min")
@@ -1234,7 +1240,11 @@ def thread_reduce(n, kind: str, init=0.0, body: Callable = None) -> Scalar:
     trace.region.items.append(before)
     names = [trace.fresh() for _ in uppers]
     op = trace.open("", "vx.thread_reduce")
-    value = _as_scalar(body(*[Scalar(name, index, trace.region) for name in names]))
+    body_region = trace.region
+    value = body(*[Scalar(name, index, body_region) for name in names])
+    if trace.region is not body_region:
+        raise _error("vx.thread_reduce's body left a region open")
+    value = _as_scalar(value)
     dtype = value.dtype
     if dtype.kind == "b":
         raise _error("vx.thread_reduce of i1 values")
@@ -1265,10 +1275,8 @@ def thread_reduce(n, kind: str, init=0.0, body: Callable = None) -> Scalar:
     initial = _cast(_as_scalar(init, dtype), dtype)
     initial.region = trace.region = outer
     result = _new(dtype)
-    rank = len(uppers)
-    op.header = (f"{result.name} = scf.parallel ({', '.join(names)}) = "
-                 f"({', '.join([zero.name] * rank)}) to ({', '.join(u.name for u in uppers)}) "
-                 f"step ({', '.join([one.name] * rank)}) init ({initial.name}) -> {dtype.name}")
+    op.header = (f"{result.name} = {_parallel_header(names, zero, one, uppers)} "
+                 f"init ({initial.name}) -> {dtype.name}")
     return result
 
 
@@ -1789,7 +1797,9 @@ def _rename(message: str, specialization: _Specialization) -> str:
 
     def argument(match):
         position = int(match.group(1))
-        return f"argument {names[position]!r}" if position < len(names) else match.group(0)
+        if position >= len(names):
+            return match.group(0)
+        return f"argument {names[position]!r}"
     message = re.sub(rf"argument (\d+) of @{re.escape(specialization.symbol)}\b",
                      argument, message)
 
@@ -1858,6 +1868,6 @@ _BY_NAME = {dtype.name: dtype for dtype in _DTYPES + (index,)}
 
 
 def kernel(function: Callable) -> Kernel:
-    """Decorates a kernel written in Python (VX_SPEC 4.1): see vx.kernel's
-    module docstring."""
+    """Decorates a kernel written in Python (VX_SPEC 4.1; the module
+    docstring of vx.tracer): calls trace it per specialization and run it."""
     return Kernel(function)

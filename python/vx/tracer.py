@@ -1816,7 +1816,21 @@ def _rename(message: str, specialization: _Specialization) -> str:
     def dimension(match):
         name = index_name(int(match.group(2)))
         return f"{match.group(0)} ({name!r})" if name else match.group(0)
-    return re.sub(r"(dimensions?) (\d+)(?! \()", dimension, message)
+    message = re.sub(r"(dimensions?) (\d+)(?! \()", dimension, message)
+
+    def coordinates(text: str) -> str:
+        """"(3, 1)" as "(r=3, c=1)" where the grid indices have names."""
+        values = [v.strip() for v in text.split(",")]
+        names = [index_name(dim) for dim in _builtin_range(len(values))]
+        ranks = {spawn.rank for spawn in specialization.spawns}
+        if ranks != {len(values)} or None in names:
+            return f"({text})"
+        return "(" + ", ".join(f"{n}={v}" for n, v in zip(names, values)) + ")"
+    message = re.sub(r"\binstances \(([-\d, ]+)\) and \(([-\d, ]+)\)",
+                     lambda m: f"instances {coordinates(m.group(1))} and "
+                               f"{coordinates(m.group(2))}", message)
+    return re.sub(r"\binstance \(([-\d, ]+)\)",
+                  lambda m: f"instance {coordinates(m.group(1))}", message)
 
 
 def _translate(error: VxError, kernel: Kernel, specialization) -> VxError:

@@ -410,6 +410,21 @@ def test_dynamic_race_detector():
         scatter(X, y, idx, detect_races=True)
     assert_at(error, "scatter write")
     assert "of argument 'y'" in str(error.value)
+    assert "instance (r=1) writes it" in str(error.value)
+    assert "instance (r=2) writes it" in str(error.value)
+
+
+def test_race_witness_names_the_grid_indices():
+    @vx.kernel
+    def halves(x, y):
+        with vx.spawn(grid=[4, 2], semantics=[parallel, parallel]) as (r, c):
+            y[r // 2, c] = x[r, c]  # halves write
+
+    with pytest.raises(vx.VxError) as error:
+        halves(X, np.zeros_like(X))
+    assert_at(error, "halves write")
+    assert re.search(r"parallel instances \(r=\d, c=\d\) and \(r=\d, c=\d\) "
+                     r"write the same element", str(error.value)), str(error.value)
 
 
 def test_verifier_warnings_are_warned_at_the_line():

@@ -467,8 +467,7 @@ PLAIN_RUN_OPTIONS = frozenset({"openmp", "reverse_parallel", "via_gpu",
 
 def _run_library(module: "Module", options: Dict[str, Any]) -> Library:
     """The CPU library that vx.run calls `module`'s functions in, with
-    `options` (compiled and loaded once)."""
-    pipeline("llvm", **options)
+    `options` (compiled and loaded once; the compile checks the options)."""
     library, metadata = _compiled(module, "cpu", options, for_run=True)
     with _lock:
         loaded = _run_libraries.get(library)
@@ -494,6 +493,7 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
         raise ValueError(f"a module at stage {module.stage!r} cannot be run; "
                          f"run the vx module (via_gpu=True runs the GPU "
                          f"mapping on the CPU)")
+    pipeline("llvm", **options)
     module._native.signature(fn)
     loaded = _run_library(module, options)
     if not options.get("detect_races"):

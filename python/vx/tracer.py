@@ -1557,11 +1557,13 @@ class Kernel:
             except TypeError:
                 key = call = None
         else:
+            self._check_keywords(options)
             args = self._complete(args)
             key = (self._signature(args), tuple(options.items()))
             call = self._calls.get(key)
         if call is not None:
             return call(args)    # args are complete on both paths
+        self._check_keywords(options)
         args = self._complete(args)
         return self._prepare(args, options, key)(args)
 
@@ -1580,6 +1582,13 @@ class Kernel:
             return _compiler.compile(module, target, **options)
 
     # -- specialization ----------------------------------------------------
+
+    def _check_keywords(self, options) -> None:
+        for name in options:
+            if name in self._names:
+                raise TypeError(f"{self.__name__}(): pass the kernel argument "
+                                f"{name!r} by position; keywords are vx.run's "
+                                f"options")
 
     def _complete(self, args) -> tuple:
         """The arguments with the parameters' defaults filled in."""
@@ -1692,12 +1701,6 @@ class Kernel:
         """The call for these arguments' signature and `options`, made once
         and kept under `key` (the fast path's)."""
         from . import _compiler
-        args = self._complete(args)
-        for name in options:
-            if name in self._names:
-                raise TypeError(f"{self.__name__}(): pass the kernel argument "
-                                f"{name!r} by position; keywords are vx.run's "
-                                f"options")
         specialization = self._specialize(args)
         module = self._module(specialization)
         signature = self._signature(args)
@@ -1717,6 +1720,7 @@ class Kernel:
             with diagnosed:
                 function = _compiler.compile(module, "cuda", **options).function(symbol)
         elif set(options) <= _compiler.PLAIN_RUN_OPTIONS:
+            _compiler.pipeline("llvm", **options)   # checks the options
             with diagnosed:
                 function = _compiler._run_library(module, options).function(symbol)
         else:

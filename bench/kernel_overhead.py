@@ -22,14 +22,20 @@ def saxpy(a, x, y):
         y[i] = a * x[i] + y[i]
 
 
-def best_of(call, calls: int, repeats: int = 7) -> float:
-    """Seconds per call, the best of `repeats` runs of `calls` calls."""
-    return min(timeit.repeat(call, number=calls, repeat=repeats)) / calls
+def best_of(calls_to_time, calls: int, repeats: int = 9):
+    """Seconds per call of each callable, the best of `repeats` runs of
+    `calls` calls, the callables' runs interleaved so that the load of a
+    shared machine weighs on each alike."""
+    best = [float("inf")] * len(calls_to_time)
+    for _ in range(repeats):
+        for index, call in enumerate(calls_to_time):
+            best[index] = min(best[index], timeit.timeit(call, number=calls))
+    return [time / calls for time in best]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--calls", type=int, default=5000)
     arguments = parser.parse_args()
     x = np.ones(8, np.float32)
     y = np.zeros(8, np.float32)
@@ -37,9 +43,9 @@ def main():
     library = vx.runtime.load(saxpy.compile(2.0, x, y).path)
     direct = library.function("saxpy")
     bound = direct.bind(2.0, x, y)
-    kernel_time = best_of(lambda: saxpy(2.0, x, y), arguments.calls)
-    direct_time = best_of(lambda: direct(2.0, x, y), arguments.calls)
-    bound_time = best_of(bound, arguments.calls)
+    kernel_time, direct_time, bound_time = best_of(
+        [lambda: saxpy(2.0, x, y), lambda: direct(2.0, x, y), bound],
+        arguments.calls)
     print(f"@vx.kernel call:                {kernel_time * 1e6:7.2f} us")
     print(f"vx.runtime function call:       {direct_time * 1e6:7.2f} us")
     print(f"vx.runtime bound call (no checks): {bound_time * 1e6:4.2f} us")

@@ -3,7 +3,8 @@ it libMLIR): parsing, lowering, vx.run and vx.compile with their compile
 cache. `vx/__init__.py` re-exports the public names lazily.
 
 Compile cache: a compiled library is kept in memory and on disk, keyed on
-the module's text, the target, the options, Vx's version (and the build of
+the module's text (without locations, except under detect_races, whose
+reports name them), the target, the options, Vx's version (and the build of
 the extension) and the host CPU. The disk cache is `$VX_CACHE_DIR`, else
 `$XDG_CACHE_HOME/vx`, else `~/.cache/vx`; an entry is a directory written
 under a temporary name and renamed into place, so concurrent processes see
@@ -369,9 +370,13 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
               for_run: bool = False) -> Tuple[str, Dict[str, Any]]:
     """(library path, metadata) of `module` compiled for `target`, from the
     memory or disk cache when there."""
+    # The text has no locations (a kernel moved in its file compiles to the
+    # same library), except where the code reports them: detect-races.
+    text = (module._native.text_with_locations() if options.get("detect_races")
+            else _module_text(module))
     key = hashlib.sha256(json.dumps(
         [_CACHE_FORMAT, _version(), _vx.host_target(native=for_run), target, for_run,
-         sorted(options.items()), _module_text(module)]).encode()).hexdigest()
+         sorted(options.items()), text]).encode()).hexdigest()
     with _lock:
         if key in _memory_cache:
             return _memory_cache[key]

@@ -36,6 +36,7 @@ import os
 import re
 import struct
 import sys
+import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -326,11 +327,20 @@ class _Trace:
             out.append(f"{indent}}}{item.tail} {item.location}")
 
 
-_traces: List[_Trace] = []
+class _Tracing(threading.local):
+    """The traces under way in this thread (a kernel traced while another
+    is: one per level)."""
+
+    def __init__(self):
+        self.stack: List[_Trace] = []
+
+
+_tracing = _Tracing()
 
 
 def _current() -> Optional[_Trace]:
-    return _traces[-1] if _traces else None
+    stack = _tracing.stack
+    return stack[-1] if stack else None
 
 
 def _trace() -> _Trace:
@@ -1664,7 +1674,7 @@ class Kernel:
             runtime_positions.append(position)
         code = self._function.__code__
         start = [(code.co_filename, code.co_firstlineno, 1)]
-        _traces.append(trace)
+        _tracing.stack.append(trace)
         try:
             result = self._function(*values)
             if trace.region is not trace.root:
@@ -1678,7 +1688,7 @@ class Kernel:
                                      f"kernels return nothing, they write "
                                      f"into their array arguments"))
         finally:
-            _traces.pop()
+            _tracing.stack.pop()
         self._trace_count += 1
         symbol = re.sub(r"\W", "_", self.__name__, flags=re.ASCII)
         location = _location_text(start)

@@ -211,6 +211,15 @@ public:
 
   std::string str() { return printOp(module.get()); }
 
+  /// The module's text with every op's location: what the code of
+  /// detect-races, which reports the locations of accesses, depends on.
+  std::string textWithLocations() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags().enableDebugInfo());
+    return text;
+  }
+
   void verify() {
     DiagnosticCollector diagnostics(getContext());
     if (failed(mlir::verify(module.get())))
@@ -472,6 +481,7 @@ PYBIND11_MODULE(_vx, m) {
 
   py::class_<PyModule>(m, "Module")
       .def("__str__", &PyModule::str)
+      .def("text_with_locations", &PyModule::textWithLocations)
       .def("verify", &PyModule::verify)
       .def("run_pipeline", &PyModule::runPipeline, py::arg("pipeline"))
       .def("count_ops", &PyModule::countOps, py::arg("name"))

@@ -631,6 +631,35 @@ def test_locations_are_not_in_the_disk_cache_key(tmp_path, monkeypatch):
     assert first_entries == second_entries     # one compiled library
 
 
+RACY_SOURCE = '''
+import vx
+
+@vx.kernel
+def scatter(x, y, idx):
+    with vx.spawn(grid=[4], semantics=[vx.parallel]) as (r,):
+        y[idx[r]] = x[r]
+'''
+
+
+def test_race_reports_follow_a_moved_kernel(tmp_path, monkeypatch):
+    """The race detector's code names the accesses' lines: under
+    detect_races the locations are part of the compile cache key."""
+    monkeypatch.setenv("VX_CACHE_DIR", str(tmp_path / "cache"))
+    x, idx = np.ones(4, np.float32), np.array([0, 1, 1, 3], np.int64)
+    for padding in (0, 5):
+        path = tmp_path / f"racy{padding}.py"
+        path.write_text("\n" * padding + RACY_SOURCE)
+        spec = importlib.util.spec_from_file_location(f"racy{padding}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # "cannot prove" (a loaded index)
+            with pytest.raises(vx.VxError) as error:
+                module.scatter(x, np.zeros(4, np.float32), idx, detect_races=True)
+        assert str(error.value).startswith(f"{path}:{padding + 7}: "), str(error.value)
+        assert f"'memref.store' at {path}:{padding + 7}:9" in str(error.value)
+
+
 # -- CUDA arrays ---------------------------------------------------------------
 
 PACKAGE = os.path.dirname(vx.__file__)

@@ -1817,6 +1817,11 @@ def _rename(message: str, specialization: _Specialization) -> str:
     message = re.sub(rf"argument (\d+) of @{re.escape(specialization.symbol)}\b",
                      argument, message)
 
+    def block_argument(match):    # the function's arguments, as printed
+        position = int(match.group(1))
+        return names[position] if position < len(names) else match.group(0)
+    message = re.sub(r"%arg(\d+)\b", block_argument, message)
+
     def index_name(dim: int) -> Optional[str]:
         found = {spawn.index_names[dim] for spawn in specialization.spawns
                  if dim < spawn.rank}

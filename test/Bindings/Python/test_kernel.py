@@ -268,6 +268,27 @@ def test_scalar_arguments_and_annotations():
     assert out.tolist() == [1.75] * 3 + [0.0] * 5
 
 
+@pytest.mark.parametrize("options", ROUTES)
+def test_dynamic_grid_and_loop_bounds(options):
+    @vx.kernel
+    def head(x, y, rows, cols):
+        with vx.spawn(grid=[rows], semantics=[parallel]) as (r,):
+            for c in vx.range(cols):
+                y[r, c] = x[r, c] + vx.grid_dim(0).astype(vx.f32)
+
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    y = np.zeros_like(x)
+    assert "vx.spawn on tensor_core grid [%rows]" in head.mlir(x, y, 3, 5)
+    # Nothing bounds cols by the arrays' 8 columns: the verifier says so,
+    # with the parameters' names.
+    with pytest.warns(UserWarning, match=r"may write the same element of memory "
+                      r"captured by the spawn when (rows|cols) = \d+ and (rows|cols) = \d+"):
+        head(x, y, 3, 5, **options)
+    expected = np.zeros_like(x)
+    expected[:3, :5] = x[:3, :5] + 3
+    assert (y == expected).all()
+
+
 # -- errors at the user's line ---------------------------------------------------
 
 X = np.ones((4, 8), np.float32)

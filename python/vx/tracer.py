@@ -480,6 +480,8 @@ def _float_literal(value: float, dtype: DType) -> str:
     if dtype is f64:
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
     if dtype is f16:
+        if math.isfinite(value) and abs(value) > 65504:   # rounds to inf
+            value = math.copysign(math.inf, value)
         return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
     bits = struct.unpack("<I", struct.pack("<f", value))[0]
     if dtype is bf16:
@@ -783,6 +785,9 @@ class Ref:
     def ndim(self) -> int:
         return len(self.shape)
 
+    def __len__(self) -> int:
+        return self.shape[0]
+
     @property
     def type(self) -> str:
         dims = "".join(f"{size}x" for size in self.shape)
@@ -1072,7 +1077,9 @@ def _static_shape(shape) -> Tuple[int, ...]:
 def _dtype(dtype) -> DType:
     if isinstance(dtype, DType):
         return dtype
-    name = getattr(dtype, "name", None) or str(dtype)
+    # numpy and torch dtypes, numpy scalar types (np.float32), or names.
+    name = getattr(dtype, "name", None) or getattr(dtype, "__name__", None) \
+        or str(dtype)
     found = _BY_NUMPY.get(str(name).replace("torch.", ""))
     if found is None:
         raise _error(f"{dtype!r} is not a vx dtype (vx.f32, vx.f16, vx.bf16, "

@@ -254,6 +254,24 @@ def test_attention_example(options):
     np.testing.assert_allclose(o, example.reference(q, k, v), rtol=1e-4, atol=1e-5)
 
 
+def test_scratch_dtypes_and_constants():
+    @vx.kernel
+    def kinds(out):
+        with vx.spawn(grid=[len(out)], semantics=[parallel]) as (i,):
+            half = vx.scratch(2, np.float16)
+            wide = vx.scratch(2, np.dtype("float64"))
+            half[0] = 1e6             # beyond f16: inf, as numpy
+            wide[0] = vx.f64(0.1)
+            out[i] = half[0].astype(vx.f32) + wide[0].astype(vx.f32)
+
+    out = np.zeros(2, np.float32)
+    text = kinds.mlir(out)
+    assert "memref<2xf16>" in text and "memref<2xf64>" in text
+    assert "arith.constant 0x7C00 : f16" in text
+    kinds(out)
+    assert np.isinf(out).all()
+
+
 def test_scalar_arguments_and_annotations():
     @vx.kernel
     def fill(out, value, count, wide: vx.f64):

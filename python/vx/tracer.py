@@ -1595,6 +1595,7 @@ class Kernel:
         from . import _compiler
         specialization = self._specialize(self._complete(args))
         module = self._module(specialization)
+        _warn_at_lines(module, specialization)
         with self._diagnosed(specialization):
             return _compiler.compile(module, target, **options)
 
@@ -1727,9 +1728,7 @@ class Kernel:
                             f"call; pass all arrays on one device")
         positions = specialization.runtime_positions
         diagnosed = self._diagnosed(specialization)
-        if not specialization.checked:
-            specialization.checked = True
-            _warn_at_lines(module, specialization)
+        _warn_at_lines(module, specialization)
         symbol = specialization.symbol
         if targets == {"cuda"}:
             options = dict(options)
@@ -1785,8 +1784,12 @@ class _Diagnosed:
 
 def _warn_at_lines(module, specialization: _Specialization) -> None:
     """The verifier's warnings (a race for some argument values, ownership
-    it cannot prove, ...) as Python warnings at the kernel's lines. An error
-    is left to the compile, which reports it with its options."""
+    it cannot prove, ...) as Python warnings at the kernel's lines, once
+    per specialization. An error is left to the compile, which reports it
+    with its options."""
+    if specialization.checked:
+        return
+    specialization.checked = True
     try:
         lowered = module.lower("scf")
     except VxError:

@@ -84,3 +84,26 @@ func.func @row_tiles(%in: memref<1024xf32>) {
   }
   return
 }
+
+// -----
+
+// The mbarriers of TMA (8 bytes per slot) are static shared memory; the
+// limit leaves 128 bytes of it (up to 16 slots), and the pipeline counts
+// the rest: 450 slots of 512 bytes need 450 x 512 + 112 - 512 bytes more
+// than the scratch and 3584 of mbarriers beyond the 128, 446 fit (453
+// without the mbarriers).
+// CHECK-LABEL: func.func @many_barriers
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 446>
+func.func @many_barriers(%in: memref<8x16384xf32>) {
+  %c16 = arith.constant 16 : index
+  // expected-remark @below {{pipelines its transfers in 446 stages instead of 450: 450 slots of 512 bytes need 233584 bytes of shared memory more than the scratch, and the CTA has 231808 left}}
+  vx.spawn on tensor_core grid [1024] semantics [arbitrary] threads 1 stages 450 {
+    %tile = vx.scratch smem : memref<8x16xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c16 : index
+    %src = memref.subview %in[0, %col] [8, 16] [1, 1] : memref<8x16384xf32> to memref<8x16xf32, strided<[16384, 1], offset: ?>>
+    %t = vx.transfer_async %src to %tile : memref<8x16xf32, strided<[16384, 1], offset: ?>> to memref<8x16xf32>
+    vx.await %t
+  }
+  return
+}

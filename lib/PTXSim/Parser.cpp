@@ -600,6 +600,11 @@ void Parser::parseBody(Function &function) {
       parseRegDecl(function);
       continue;
     }
+    if (token.text == ".extern") {
+      // `.extern .shared .align 16 .b8 name[];`: the unsized array says it.
+      next();
+      continue;
+    }
     if (token.text == ".shared" || token.text == ".local" ||
         token.text == ".param") {
       Space space = token.text == ".shared"  ? Space::Shared

@@ -153,23 +153,38 @@ bool Executor::isPhaseComplete(const Mbarrier &barrier, uint64_t token,
   return barrier.phase != token;
 }
 
+void Executor::completePhase(Mbarrier &barrier) {
+  ++barrier.phase;
+  barrier.pending = barrier.expected;
+  barrier.completedClock = barrier.arrivalClock;
+  std::fill(barrier.arrivalClock.begin(), barrier.arrivalClock.end(), 0);
+  ++progressEpoch;
+}
+
 void Executor::tryCompletePhase(Mbarrier &barrier) {
-  if (barrier.pending > 0)
+  // A phase with no copies to wait for completes at its last arrival; one
+  // with copies in flight completes when someone observes it (settlePhase).
+  if (barrier.pending <= 0 && barrier.txCount == 0 &&
+      barrier.inFlight.empty())
+    completePhase(barrier);
+}
+
+void Executor::settlePhase(Mbarrier &barrier) {
+  int64_t inFlight = 0;
+  for (const TensorCopy &copy : barrier.inFlight)
+    inFlight += copy.bytes;
+  if (barrier.pending > 0 || inFlight < barrier.txCount)
     return;
-  // The copies land now, the latest moment the phase allows.
+  // The copies land now, the latest moment the phase allows: a wait, or
+  // the next phase's first operation, observes it.
   while (barrier.txCount > 0 && !barrier.inFlight.empty()) {
     TensorCopy copy = barrier.inFlight.front();
     barrier.inFlight.erase(barrier.inFlight.begin());
     landTensorCopy(copy);
     barrier.txCount -= copy.bytes;
   }
-  if (barrier.txCount != 0)
-    return;
-  ++barrier.phase;
-  barrier.pending = barrier.expected;
-  barrier.completedClock = barrier.arrivalClock;
-  std::fill(barrier.arrivalClock.begin(), barrier.arrivalClock.end(), 0);
-  ++progressEpoch;
+  if (barrier.txCount == 0)
+    completePhase(barrier);
 }
 
 void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
@@ -205,6 +220,7 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
                               : 1;
   uint32_t offset = getSharedOffset(thread, instr, ops[addressIndex], 8);
   Mbarrier &barrier = getMbarrier(thread, instr, offset);
+  settlePhase(barrier);
   switch (instr.op) {
   case Op::MbarInval:
     std::fill(isMbarrier.begin() + offset, isMbarrier.begin() + offset + 8, 0);

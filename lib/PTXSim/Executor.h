@@ -168,7 +168,9 @@ private:
   void executeMbarrier(Thread &thread, const Instruction &instr);
   Mbarrier &getMbarrier(Thread &thread, const Instruction &instr,
                         uint32_t offset);
+  void completePhase(Mbarrier &barrier);
   void tryCompletePhase(Mbarrier &barrier);
+  void settlePhase(Mbarrier &barrier);
   bool isPhaseComplete(const Mbarrier &barrier, uint64_t token,
                        bool parity) const;
   void issueTensorCopy(Thread &thread, const Instruction &instr);

@@ -690,6 +690,8 @@ bool Executor::releaseBlocked() {
       released |= releaseWarp(thread);
     } else if (thread.state == ThreadState::AtMbarrier) {
       auto found = mbarriers.find(thread.mbarrier);
+      if (found != mbarriers.end())
+        settlePhase(found->second);
       if (found != mbarriers.end() &&
           isPhaseComplete(found->second, thread.syncValue[0],
                           kernel.code[thread.pc].flags & FlagParity)) {

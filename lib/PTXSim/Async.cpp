@@ -81,7 +81,7 @@ void Executor::issueCpAsync(Thread &thread, const Instruction &instr) {
     translate(thread, instr, Space::Global, source, bytes, false, false);
   // The write is checked (and recorded) at issue, the earliest it may
   // land, and recorded again when it lands.
-  checkShared(thread, instr, offset, bytes, /*write=*/true, false);
+  checkShared(thread, instr, offset, bytes, /*write=*/true, false, nullptr);
   for (uint32_t b = offset; b < offset + bytes; ++b)
     pending[b] = thread.linear + 1;
   pendingBytes += bytes;
@@ -196,7 +196,7 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
   };
   if (instr.op == Op::MbarInit) {
     uint32_t offset = getSharedOffset(thread, instr, ops[0], 8);
-    checkShared(thread, instr, offset, 8, /*write=*/true, false);
+    checkShared(thread, instr, offset, 8, /*write=*/true, false, nullptr);
     Mbarrier &barrier = mbarriers[offset];
     barrier = Mbarrier();
     uint64_t count = value(ops[1]);

@@ -153,9 +153,10 @@ private:
   // Memory.cpp
   uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
                      uint64_t address, uint64_t bytes, bool write,
-                     bool atomic);
+                     bool atomic, const uint8_t *stored = nullptr);
   void checkShared(Thread &thread, const Instruction &instr, uint32_t offset,
-                   uint32_t bytes, bool write, bool atomic);
+                   uint32_t bytes, bool write, bool atomic,
+                   const uint8_t *stored);
   std::string describeShared(uint32_t offset) const;
   void resetShared();
 

@@ -989,10 +989,13 @@ void Executor::runThread(Thread &thread) {
         // Pack the elements, lowest first.
         unsigned element = bytes / ops[1].vecCount;
         uint64_t packed = 0;
-        for (uint32_t i = 0; i < ops[1].vecCount; ++i)
-          packed |= (regs[kernel.vectorRegs[ops[1].vecStart + i]] &
-                     maskOf(element))
-                    << (8 * element * i);
+        for (uint32_t i = 0; i < ops[1].vecCount; ++i) {
+          uint32_t reg = kernel.vectorRegs[ops[1].vecStart + i];
+          uint64_t bits = reg & ConstantBit
+                              ? kernel.constants[reg & ~ConstantBit]
+                              : regs[reg];
+          packed |= (bits & maskOf(element)) << (8 * element * i);
+        }
         set(ops[0], packed);
       } else if (ops[0].kind == Operand::Vector) {
         unsigned element = bytes / ops[0].vecCount;
@@ -1052,8 +1055,7 @@ void Executor::runThread(Thread &thread) {
       uint64_t address = ops[0].reg == NoReg ? ops[0].imm
                                              : regs[ops[0].reg] + ops[0].imm;
       unsigned count = ops[1].kind == Operand::Vector ? ops[1].vecCount : 1;
-      uint8_t *memory = translate(thread, instr, instr.space, address,
-                                  bytes * count, true, false);
+      uint8_t data[64];
       for (unsigned i = 0; i < count; ++i) {
         uint64_t bits;
         if (ops[1].kind == Operand::Vector) {
@@ -1064,8 +1066,11 @@ void Executor::runThread(Thread &thread) {
         } else {
           bits = value(ops[1]);
         }
-        std::memcpy(memory + i * bytes, &bits, bytes);
+        std::memcpy(data + i * bytes, &bits, bytes);
       }
+      uint8_t *memory = translate(thread, instr, instr.space, address,
+                                  bytes * count, true, false, data);
+      std::memcpy(memory, data, bytes * count);
       break;
     }
     case Op::Atom:

@@ -83,7 +83,7 @@ void Executor::resetShared() {
 
 uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
                              Space space, uint64_t address, uint64_t bytes,
-                             bool write, bool atomic) {
+                             bool write, bool atomic, const uint8_t *stored) {
   if (address % bytes)
     fail(thread, instr,
          "misaligned access of " + std::to_string(bytes) + " bytes at " +
@@ -110,7 +110,7 @@ uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
                " static, " + std::to_string(dynamicSharedBytes) +
                " dynamic)");
     checkShared(thread, instr, static_cast<uint32_t>(address),
-                static_cast<uint32_t>(bytes), write, atomic);
+                static_cast<uint32_t>(bytes), write, atomic, stored);
     return shared.data() + address;
   case Space::Local:
     if (address + bytes > kernel.localBytes)
@@ -147,7 +147,7 @@ uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
 
 void Executor::checkShared(Thread &thread, const Instruction &instr,
                            uint32_t offset, uint32_t bytes, bool write,
-                           bool atomic) {
+                           bool atomic, const uint8_t *stored) {
   if (pendingBytes)
     for (uint32_t b = offset; b < offset + bytes; ++b)
       if (pending[b]) {
@@ -191,11 +191,15 @@ void Executor::checkShared(Thread &thread, const Instruction &instr,
                      instr.line};
   for (uint32_t b = offset; b < offset + bytes; ++b) {
     ByteShadow &byte = shadow[b];
-    if (!ordered(byte.write))
+    if (!ordered(byte.write) &&
+        !(write && stored && stored[b - offset] == shared[b]))
       race(byte.write, true, b);
     if (write) {
+      // Like racecheck, a store of the value the byte already holds is no
+      // hazard (threads that all write the same data).
+      bool sameValue = stored && stored[b - offset] == shared[b];
       for (const Access &read : byte.read)
-        if (!ordered(read))
+        if (!ordered(read) && !sameValue)
           race(read, false, b);
       byte.write = self_access;
       byte.read[0] = byte.read[1] = Access();

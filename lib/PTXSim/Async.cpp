@@ -389,7 +389,7 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
   copy.map = map;
   for (unsigned d = 0; d < map.rank; ++d)
     copy.coords[d] = static_cast<int32_t>(
-        thread.regs[kernel.vectorRegs[ops[2].vecStart + d]]);
+        thread.regs[thread.function->vectorRegs[ops[2].vecStart + d]]);
   std::fill(pending.begin() + offset, pending.begin() + offset + bytes,
             TensorPending | mbarrierOffset);
   pendingBytes += bytes;

@@ -71,13 +71,27 @@ struct TensorCopy {
   int32_t coords[5];
 };
 
+/// The caller's state while a .func runs (PTX ISA 9.7.12.3 call).
+struct Frame {
+  const Function *function;
+  uint32_t returnPc;
+  uint32_t callSite;
+  size_t regBase;   // into Thread::stackRegs; the entry's are elsewhere
+  size_t paramBase; // into Thread::paramStack
+};
+
 struct Thread {
+  const Function *function = nullptr; // the function running
   uint32_t pc = 0;
   ThreadState state = ThreadState::Runnable;
   uint32_t linear = 0;
   uint32_t tid[3] = {0, 0, 0};
-  uint64_t *regs = nullptr;
+  uint64_t *regs = nullptr; // the current frame's registers
   uint8_t *local = nullptr;
+  std::vector<Frame> frames;
+  std::vector<uint64_t> stackRegs;  // registers of called functions
+  std::vector<uint8_t> paramStack;  // parameter space of every frame
+  size_t regBase = 0, paramBase = 0; // the current frame's
   uint32_t *clock = nullptr; // this thread's vector clock
   // What a blocked thread waits for.
   uint32_t barrier = 0;
@@ -135,6 +149,8 @@ private:
   // Interpreter.cpp
   void runBlock();
   void runThread(Thread &thread);
+  void call(Thread &thread, const Instruction &instr);
+  void returnFromCall(Thread &thread);
   bool releaseBlocked();
   bool releaseBarrier(uint32_t id);
   bool releaseWarp(Thread &first);

@@ -519,7 +519,12 @@ void Executor::runBlock() {
     thread.tid[0] = i % block[0];
     thread.tid[1] = (i / block[0]) % block[1];
     thread.tid[2] = i / (block[0] * block[1]);
+    thread.function = &kernel;
     thread.regs = registers.data() + static_cast<size_t>(i) * kernel.numRegs;
+    // The entry's parameter space: the launch's arguments, then the
+    // (poisoned) .param variables of its calls.
+    thread.paramStack.assign(kernel.frameParamBytes, 0xff);
+    std::copy(params.begin(), params.end(), thread.paramStack.begin());
     thread.local =
         localMemory.data() + static_cast<size_t>(i) * kernel.localBytes;
     thread.clock = clocks.data() + static_cast<size_t>(i) * numThreads;
@@ -585,7 +590,7 @@ bool Executor::releaseBarrier(uint32_t id) {
 bool Executor::releaseWarp(Thread &first) {
   uint32_t warpBase = first.linear / 32 * 32;
   uint32_t mask = first.memberMask;
-  const Instruction &instr = kernel.code[first.pc];
+  const Instruction &instr = first.function->code[first.pc];
   std::vector<Thread *> members;
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
@@ -694,7 +699,7 @@ bool Executor::releaseBlocked() {
         settlePhase(found->second);
       if (found != mbarriers.end() &&
           isPhaseComplete(found->second, thread.syncValue[0],
-                          kernel.code[thread.pc].flags & FlagParity)) {
+                          thread.function->code[thread.pc].flags & FlagParity)) {
         // The wait instruction runs again and now succeeds.
         thread.state = ThreadState::Runnable;
         released = true;
@@ -708,7 +713,7 @@ std::string Executor::describeWait(const Thread &thread) const {
   if (thread.state == ThreadState::Exited)
     return describeThread(thread) + " has exited (at PTX line " +
            std::to_string(thread.exitLine) + ")";
-  const Instruction &instr = kernel.code[thread.pc];
+  const Instruction &instr = thread.function->code[thread.pc];
   return describeThread(thread) + " waits at PTX line " +
          std::to_string(instr.line) + ": " +
          getLineText(module, instr.line);
@@ -716,7 +721,7 @@ std::string Executor::describeWait(const Thread &thread) const {
 
 void Executor::reportDeadlock() {
   for (Thread &thread : threads) {
-    const Instruction &instr = kernel.code[thread.pc];
+    const Instruction &instr = thread.function->code[thread.pc];
     if (thread.state == ThreadState::AtBarrier) {
       std::string missing;
       unsigned count = 0;
@@ -760,7 +765,7 @@ void Executor::reportDeadlock() {
       uint64_t inFlight = 0;
       for (const TensorCopy &copy : barrier.inFlight)
         inFlight += copy.bytes;
-      fail(thread, kernel.code[thread.pc],
+      fail(thread, thread.function->code[thread.pc],
            "deadlock: the mbarrier phase at " +
                describeShared(thread.mbarrier) +
                " can never complete (" + std::to_string(barrier.pending) +
@@ -772,8 +777,57 @@ void Executor::reportDeadlock() {
                  ": deadlock with no thread runnable");
 }
 
+void Executor::call(Thread &thread, const Instruction &instr) {
+  const CallSite &site = thread.function->callSites[instr.ops[0].imm];
+  const Function &callee = *site.function;
+  constexpr size_t maxDepth = 256;
+  if (thread.frames.size() >= maxDepth)
+    fail(thread, instr, "call stack deeper than " + std::to_string(maxDepth));
+  thread.frames.push_back({thread.function, thread.pc + 1,
+                           static_cast<uint32_t>(instr.ops[0].imm),
+                           thread.regBase, thread.paramBase});
+  size_t callerParams = thread.paramBase;
+  thread.regBase = thread.stackRegs.size();
+  thread.paramBase = thread.paramStack.size();
+  thread.stackRegs.resize(thread.regBase + callee.numRegs, 0);
+  thread.paramStack.resize(thread.paramBase + callee.frameParamBytes, 0xff);
+  for (size_t i = 0; i < callee.params.size(); ++i)
+    std::memcpy(thread.paramStack.data() + thread.paramBase +
+                    callee.params[i].offset,
+                thread.paramStack.data() + callerParams +
+                    site.argumentOffsets[i],
+                callee.params[i].size);
+  thread.function = &callee;
+  thread.regs = thread.stackRegs.data() + thread.regBase;
+  thread.pc = 0;
+}
+
+void Executor::returnFromCall(Thread &thread) {
+  Frame caller = thread.frames.back();
+  thread.frames.pop_back();
+  const CallSite &site = caller.function->callSites[caller.callSite];
+  const Function &callee = *thread.function;
+  for (size_t i = 0; i < callee.returns.size(); ++i)
+    std::memcpy(thread.paramStack.data() + caller.paramBase +
+                    site.returnOffsets[i],
+                thread.paramStack.data() + thread.paramBase +
+                    callee.returns[i].offset,
+                callee.returns[i].size);
+  thread.stackRegs.resize(thread.regBase);
+  thread.paramStack.resize(thread.paramBase);
+  thread.function = caller.function;
+  thread.pc = caller.returnPc;
+  thread.regBase = caller.regBase;
+  thread.paramBase = caller.paramBase;
+  thread.regs = thread.frames.empty()
+                    ? registers.data() +
+                          static_cast<size_t>(thread.linear) * kernel.numRegs
+                    : thread.stackRegs.data() + thread.regBase;
+}
+
 void Executor::runThread(Thread &thread) {
-  const Instruction *code = kernel.code.data();
+  const Function *function = thread.function;
+  const Instruction *code = function->code.data();
   uint64_t *regs = thread.regs;
   auto value = [&](const Operand &operand) -> uint64_t {
     switch (operand.kind) {
@@ -990,9 +1044,9 @@ void Executor::runThread(Thread &thread) {
         unsigned element = bytes / ops[1].vecCount;
         uint64_t packed = 0;
         for (uint32_t i = 0; i < ops[1].vecCount; ++i) {
-          uint32_t reg = kernel.vectorRegs[ops[1].vecStart + i];
+          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
           uint64_t bits = reg & ConstantBit
-                              ? kernel.constants[reg & ~ConstantBit]
+                              ? function->constants[reg & ~ConstantBit]
                               : regs[reg];
           packed |= (bits & maskOf(element)) << (8 * element * i);
         }
@@ -1001,7 +1055,7 @@ void Executor::runThread(Thread &thread) {
         unsigned element = bytes / ops[0].vecCount;
         uint64_t packed = value(ops[1]);
         for (uint32_t i = 0; i < ops[0].vecCount; ++i) {
-          uint32_t reg = kernel.vectorRegs[ops[0].vecStart + i];
+          uint32_t reg = function->vectorRegs[ops[0].vecStart + i];
           if (reg != NoReg)
             regs[reg] = packed >> (8 * element * i) & maskOf(element);
         }
@@ -1039,13 +1093,13 @@ void Executor::runThread(Thread &thread) {
                                         bytes * count, false, false);
       for (unsigned i = 0; i < count; ++i) {
         uint32_t reg = ops[0].kind == Operand::Vector
-                           ? kernel.vectorRegs[ops[0].vecStart + i]
+                           ? function->vectorRegs[ops[0].vecStart + i]
                            : ops[0].reg;
         uint64_t bits = 0;
         std::memcpy(&bits, memory + i * bytes, bytes);
         if (isSigned(instr.type) && reg != NoReg)
           bits = static_cast<uint64_t>(signExtend(bits, bytes)) &
-                 maskOf(getTypeBytes(kernel.regTypes[reg]));
+                 maskOf(getTypeBytes(function->regTypes[reg]));
         if (reg != NoReg)
           regs[reg] = bits;
       }
@@ -1059,9 +1113,9 @@ void Executor::runThread(Thread &thread) {
       for (unsigned i = 0; i < count; ++i) {
         uint64_t bits;
         if (ops[1].kind == Operand::Vector) {
-          uint32_t reg = kernel.vectorRegs[ops[1].vecStart + i];
+          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
           bits = reg == NoReg           ? 0
-                 : reg & ConstantBit ? kernel.constants[reg & ~ConstantBit]
+                 : reg & ConstantBit ? function->constants[reg & ~ConstantBit]
                                      : regs[reg];
         } else {
           bits = value(ops[1]);
@@ -1133,6 +1187,14 @@ void Executor::runThread(Thread &thread) {
       thread.pc = static_cast<uint32_t>(ops[0].imm);
       continue;
     case Op::Ret:
+      if (!thread.frames.empty()) {
+        returnFromCall(thread);
+        function = thread.function;
+        code = function->code.data();
+        regs = thread.regs;
+        continue;
+      }
+      [[fallthrough]];
     case Op::Exit:
       thread.state = ThreadState::Exited;
       thread.exitLine = instr.line;
@@ -1214,7 +1276,11 @@ void Executor::runThread(Thread &thread) {
     case Op::Nop:
       break;
     case Op::Call:
-      fail(thread, instr, "unsupported PTX instruction 'call'");
+      call(thread, instr);
+      function = thread.function;
+      code = function->code.data();
+      regs = thread.regs;
+      continue;
     }
     ++thread.pc;
   }

@@ -120,13 +120,15 @@ uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
                " (the frame has " + std::to_string(kernel.localBytes) +
                " bytes)");
     return thread.local + address;
-  case Space::Param:
-    if (write)
-      fail(thread, instr, "store to kernel parameter space");
-    if (address + bytes > params.size())
+  case Space::Param: {
+    // The current frame's parameter space (Function::frameParamBytes).
+    if (write && thread.frames.empty() && address < kernel.paramBytes)
+      fail(thread, instr, "store to a kernel parameter");
+    if (address + bytes > thread.function->frameParamBytes)
       fail(thread, instr, "out-of-bounds parameter access at offset " +
                               std::to_string(address));
-    return params.data() + address;
+    return thread.paramStack.data() + thread.paramBase + address;
+  }
   default:
     if (write && space == Space::Const)
       fail(thread, instr, "store to constant memory");

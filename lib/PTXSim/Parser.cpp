@@ -248,6 +248,8 @@ uint64_t alignTo(uint64_t value, uint64_t align) {
 struct Scope {
   std::unordered_map<std::string, uint32_t> regs;
   std::unordered_map<std::string, uint32_t> labels;
+  // .param variables declared for calls: their frame offsets.
+  std::unordered_map<std::string, uint64_t> params;
   // Branches in this scope to labels not yet resolved: instruction index,
   // operand index, label name.
   struct Fixup {
@@ -337,6 +339,8 @@ private:
   Operand parseAddress(Function &function, Instruction &instr,
                        unsigned index);
   uint32_t lookupReg(const std::string &name) const;
+  bool lookupParam(const std::string &name, uint64_t &offset) const;
+  void parseCall(Function &function, Instruction &instr);
   uint32_t addReg(Function &function, const std::string &name, Type type);
   void resolveSymbols();
 
@@ -491,13 +495,12 @@ void Parser::parseParamList(std::vector<Variable> &params, uint64_t &bytes) {
 void Parser::parseFunction(bool isEntry) {
   auto function = std::make_unique<Function>();
   function->isEntry = isEntry;
-  if (!isEntry && peek().text == "(") {
-    uint64_t returnBytes = 0;
-    parseParamList(function->returns, returnBytes);
-  }
+  if (!isEntry && peek().text == "(")
+    parseParamList(function->returns, function->paramBytes);
   function->name = expectIdent();
   if (peek().text == "(")
     parseParamList(function->params, function->paramBytes);
+  function->frameParamBytes = function->paramBytes;
   // Performance directives up to the body.
   while (peek().kind == Token::Ident && peek().text[0] == '.') {
     std::string word = next().text;
@@ -530,6 +533,49 @@ void Parser::parseFunction(bool isEntry) {
   ret.line = peek().line;
   ref.code.push_back(ret);
   expect("}");
+}
+
+bool Parser::lookupParam(const std::string &name, uint64_t &offset) const {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->params.find(name);
+    if (found != it->params.end()) {
+      offset = found->second;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Parser::parseCall(Function &function, Instruction &instr) {
+  // call{.uni} (ret), name, (args); -- the lists name .param variables.
+  CallSite site;
+  site.line = instr.line;
+  auto parseList = [&](std::vector<uint64_t> &offsets) {
+    expect("(");
+    if (accept(")"))
+      return;
+    do {
+      std::string name = expectIdent();
+      uint64_t offset;
+      if (!lookupParam(name, offset))
+        fail("call operand '" + name + "' is not a .param variable");
+      offsets.push_back(offset);
+    } while (accept(","));
+    expect(")");
+  };
+  if (peek().text == "(") {
+    parseList(site.returnOffsets);
+    expect(",");
+  }
+  site.callee = expectIdent();
+  if (accept(","))
+    parseList(site.argumentOffsets);
+  if (peek().text != ";")
+    fail("unsupported: indirect calls (call through a prototype)");
+  instr.numOps = 1;
+  instr.ops[0].kind = Operand::Imm;
+  instr.ops[0].imm = static_cast<int64_t>(function.callSites.size());
+  function.callSites.push_back(std::move(site));
 }
 
 uint32_t Parser::lookupReg(const std::string &name) const {
@@ -616,12 +662,15 @@ void Parser::parseBody(Function &function) {
       if (space == Space::Shared) {
         function.shareds.push_back(std::move(var));
       } else if (space == Space::Local) {
+        if (!function.isEntry)
+          fail(token.line, "unsupported: .local variables in a .func");
         var.offset = alignTo(function.localBytes, var.align);
         function.localBytes = var.offset + var.size;
         function.locals.push_back(std::move(var));
       } else {
-        fail(token.line, "unsupported: .param declarations in a function "
-                         "body (calls)");
+        var.offset = alignTo(function.frameParamBytes, var.align);
+        function.frameParamBytes = var.offset + var.size;
+        scopes.back().params[var.name] = var.offset;
       }
       continue;
     }
@@ -893,7 +942,11 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     unsupported();
   }
   if (base == "call") {
-    unsupported();
+    // PTX ISA 9.7.12.3 (call): direct calls only.
+    if (opcode != "call" && opcode != "call.uni")
+      unsupported();
+    instr.op = Op::Call;
+    return;
   }
   if (base == "cvta") {
     // PTX ISA 9.7.9.17 (cvta): cvta.space.size / cvta.to.space.size.
@@ -1035,8 +1088,13 @@ Operand Parser::parseAddress(Function &function, Instruction &instr,
   } else {
     std::string name = expectIdent();
     uint32_t reg = lookupReg(name);
+    uint64_t paramOffset;
     if (reg != NoReg) {
       operand.reg = reg;
+    } else if (lookupParam(name, paramOffset)) {
+      operand.imm = static_cast<int64_t>(paramOffset);
+      if (instr.space == Space::Generic)
+        instr.space = Space::Param;
     } else {
       symbolFixups.push_back(
           {&function, function.code.size(), index, name, peek().line});
@@ -1182,8 +1240,10 @@ void Parser::parseInstruction(Function &function) {
     fail("expected an instruction, got '" + peek().text + "'");
   std::string opcode = next().text;
   decodeOpcode(instr, opcode);
+  if (instr.op == Op::Call)
+    parseCall(function, instr);
   // Operands up to ';'. setp's `p|q` destination takes two slots.
-  if (peek().text != ";") {
+  if (peek().text != ";" && instr.op != Op::Call) {
     do {
       if (instr.numOps >= 5)
         fail("too many operands");
@@ -1228,8 +1288,21 @@ SharedLayout layOutShared(const Module &module, const Function &function) {
 }
 
 void Parser::resolveSymbols() {
-  for (auto &function : module->functions)
+  for (auto &function : module->functions) {
     module->sharedLayouts[function.get()] = layOutShared(*module, *function);
+    for (CallSite &site : function->callSites) {
+      auto callee = module->functionsByName.find(site.callee);
+      if (callee == module->functionsByName.end() || callee->second->isEntry)
+        fail(site.line, "call of '" + site.callee +
+                            "', which is not a .func defined in the module");
+      const Function &target = *callee->second;
+      if (site.argumentOffsets.size() != target.params.size() ||
+          site.returnOffsets.size() != target.returns.size())
+        fail(site.line, "call of '" + site.callee +
+                            "' with the wrong number of parameters");
+      site.function = &target;
+    }
+  }
   for (const SymbolFixup &fixup : symbolFixups) {
     Function &function = *fixup.function;
     Operand &operand = function.code[fixup.instr].ops[fixup.operand];
@@ -1243,9 +1316,11 @@ void Parser::resolveSymbols() {
       if (operand.kind == Operand::Address && instr.space == Space::Generic)
         instr.space = space;
     };
-    for (const Variable &var : function.params)
-      if (var.name == fixup.symbol)
-        bind(var.offset, Space::Param);
+    for (const std::vector<Variable> *vars :
+         {&function.params, &function.returns})
+      for (const Variable &var : *vars)
+        if (!found && var.name == fixup.symbol)
+          bind(var.offset, Space::Param);
     for (const Variable &var : function.locals)
       if (!found && var.name == fixup.symbol)
         bind(var.offset, Space::Local);

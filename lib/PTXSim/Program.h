@@ -279,6 +279,15 @@ struct Variable {
   std::vector<uint8_t> init; // initializer bytes, empty when none
 };
 
+/// A `call`: the callee and where the caller's .param variables for the
+/// return value and the arguments are (offsets in the caller's frame).
+struct CallSite {
+  std::string callee;
+  const struct Function *function = nullptr; // resolved after parsing
+  std::vector<uint64_t> returnOffsets, argumentOffsets;
+  uint32_t line = 0;
+};
+
 struct Function {
   std::string name;
   bool isEntry = false;
@@ -290,10 +299,14 @@ struct Function {
   // index into `constants` for an immediate element.
   std::vector<uint32_t> vectorRegs;
   std::vector<uint64_t> constants;
-  std::vector<Variable> params;     // offsets within the parameter buffer
+  // The frame's parameter space: the return parameters of a .func, its (or
+  // the entry's) parameters, then the .param variables the body declares
+  // for its calls, up to frameParamBytes.
+  std::vector<Variable> params;
   uint64_t paramBytes = 0;
-  // For a .func: the return parameters (declared before the name).
   std::vector<Variable> returns;
+  uint64_t frameParamBytes = 0;
+  std::vector<CallSite> callSites;
   uint64_t localBytes = 0; // the function's .local frame
   std::vector<Variable> locals;
   std::vector<Variable> shareds; // function-scoped .shared, in order

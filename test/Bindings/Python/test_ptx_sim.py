@@ -586,3 +586,69 @@ def test_every_emitted_ptx_parses(sim, name, paths):
                 assert handle, f"{kernel} ({chip}, stages={stages}): " + \
                     take_error(sim)
                 sim.mgpuModuleUnload(handle)
+
+
+CALLS = """
+.func (.param .b32 result) scale(.param .b32 value, .param .b32 factor)
+{
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [value];
+  ld.param.b32 %r2, [factor];
+  mul.rn.f32 %r3, %r1, %r2;
+  st.param.b32 [result], %r3;
+  ret;
+}
+
+.func (.param .b32 result) twice_plus_one(.param .b32 value)
+{
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [value];
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 param1;
+  st.param.b32 [param1], 0f40000000;
+  .param .b32 retval0;
+  call.uni (retval0), scale, (param0, param1);
+  ld.param.b32 %r2, [retval0];
+  }
+  add.rn.f32 %r3, %r2, 0f3F800000;
+  st.param.b32 [result], %r3;
+  ret;
+}
+
+.visible .entry apply(.param .u64 data)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.b32 %r2, [%rd3];
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r2;
+  .param .b32 retval0;
+  call.uni (retval0), twice_plus_one, (param0);
+  ld.param.b32 %r3, [retval0];
+  }
+  st.global.b32 [%rd3], %r3;
+  ret;
+}
+"""
+
+
+def test_calls_pass_parameters_and_results(sim):
+    data = np.arange(32, dtype=np.float32) / 3
+    expected = data * 2 + 1
+    assert launch(sim, CALLS, "apply", (1, 1, 1), (32, 1, 1), [data]) is None
+    np.testing.assert_array_equal(data, expected)
+
+
+def test_call_of_an_undefined_function(sim):
+    ptx = CALLS.replace("call.uni (retval0), scale,",
+                        "call.uni (retval0), vprintf,")
+    error = launch(sim, ptx, "apply", (1, 1, 1), (1, 1, 1), [np.zeros(1)])
+    assert error == ("vx_ptx_sim: error: PTX line 25: call of 'vprintf', "
+                     "which is not a .func defined in the module")

@@ -657,8 +657,8 @@ bool Executor::releaseWarp(Thread &first) {
       Thread &thread = *members[m];
       if (instr.ops[0].kind == Operand::Reg)
         thread.regs[instr.ops[0].reg] = results[m] & 0xffffffffu;
-      if (instr.flags & FlagPair && instr.ops[4].kind == Operand::Reg)
-        thread.regs[instr.ops[4].reg] = inRange[m];
+      if (instr.flags & FlagPair)
+        thread.regs[instr.ops[PairOperand].reg] = inRange[m];
     }
   } else if (instr.op == Op::Vote) {
     // PTX ISA 9.7.13.8 (vote.sync).
@@ -1032,7 +1032,7 @@ void Executor::runThread(Thread &thread) {
       }
       set(ops[0], result);
       if (instr.flags & FlagPair)
-        set(ops[4], complement);
+        set(ops[PairOperand], complement);
       break;
     }
     case Op::Selp:

@@ -976,6 +976,7 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     bool known;
     Cmp cmp;
     Rounding rounding = parseRounding(word);
+    Space space = parseSpace(word, known);
     if (takeType(word))
       continue;
     if (rounding != Rounding::None) {
@@ -1004,7 +1005,8 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       instr.vector = word[1] - '0';
     } else if ((instr.op == Op::Ld || instr.op == Op::St ||
                 instr.op == Op::Atom || instr.op == Op::Red) &&
-               (instr.space = parseSpace(word, known), known)) {
+               known) {
+      instr.space = space;
     } else if (word == "nc" || word == "ca" || word == "cg" || word == "cs" ||
                word == "lu" || word == "cv" || word == "wb" || word == "wt" ||
                word == "relaxed" || word == "acquire" || word == "release" ||
@@ -1242,18 +1244,17 @@ void Parser::parseInstruction(Function &function) {
   decodeOpcode(instr, opcode);
   if (instr.op == Op::Call)
     parseCall(function, instr);
-  // Operands up to ';'. setp's `p|q` destination takes two slots.
+  // Operands up to ';'; the `p` of a `d|p` destination goes aside.
   if (peek().text != ";" && instr.op != Op::Call) {
     do {
-      if (instr.numOps >= 5)
+      if (instr.numOps >= PairOperand)
         fail("too many operands");
       unsigned index = instr.numOps++;
       instr.ops[index] = parseOperand(function, instr, index);
-      if (instr.op == Op::Setp && index == 0 && accept("|")) {
-        ++instr.numOps; // the second destination goes last
-        Operand second = parseOperand(function, instr, 4);
-        instr.ops[4] = second;
-        instr.numOps = 1;
+      if (index == 0 && accept("|")) {
+        instr.ops[PairOperand] = parseOperand(function, instr, PairOperand);
+        if (instr.ops[PairOperand].kind != Operand::Reg)
+          fail("the second destination must be a predicate register");
         instr.flags |= FlagPair;
       }
     } while (accept(","));

@@ -139,7 +139,7 @@ enum Flag : uint32_t {
   FlagVolatile = 1u << 11,
   FlagZfill = 1u << 12, // cp.async with a source size
   FlagAligned = 1u << 13,
-  FlagPair = 1u << 14, // setp's `p|q` destination, q in ops[4]
+  FlagPair = 1u << 14, // a `d|p` destination, p in ops[PairOperand]
 };
 
 // PTX ISA 9.7.9.21 (cvt): integer rounding (.rni...) and float rounding.
@@ -247,6 +247,8 @@ struct Operand {
 };
 
 constexpr uint32_t NoReg = ~0u;
+/// Where the second destination of `d|p` (setp, shfl) goes.
+constexpr unsigned PairOperand = 5;
 constexpr uint32_t ConstantBit = 0x80000000u;
 
 struct Instruction {
@@ -265,7 +267,7 @@ struct Instruction {
   uint32_t guard = NoReg; // predicate slot, NoReg when unguarded
   bool guardNegated = false;
   uint32_t line = 0;      // 1-based PTX line
-  Operand ops[5];
+  Operand ops[6];
 };
 
 /// A `.param` of an entry, or a variable of a state space.

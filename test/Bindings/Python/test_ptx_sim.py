@@ -652,3 +652,132 @@ def test_call_of_an_undefined_function(sim):
     error = launch(sim, ptx, "apply", (1, 1, 1), (1, 1, 1), [np.zeros(1)])
     assert error == ("vx_ptx_sim: error: PTX line 25: call of 'vprintf', "
                      "which is not a .func defined in the module")
+
+
+WARP = """
+.visible .entry warp(.param .u64 out, .param .u32 c)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r10, [c];
+  mov.u32 %r1, %laneid;
+  mul.lo.s32 %r2, %r1, 10;
+  shfl.sync.up.b32 %r3|%p1, %r2, 3, 0, 0xffffffff;
+  shfl.sync.down.b32 %r4|%p2, %r2, 5, %r10, 0xffffffff;
+  shfl.sync.idx.b32 %r5, %r2, 7, %r10, 0xffffffff;
+  setp.gt.u32 %p3, %r1, 20;
+  vote.sync.ballot.b32 %r6, %p3, 0xffffffff;
+  selp.u32 %r7, 1, 0, %p1;
+  selp.u32 %r8, 1, 0, %p2;
+  mul.wide.u32 %rd2, %r1, 24;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.b32 [%rd3], {%r3, %r4};
+  st.global.v2.b32 [%rd3+8], {%r5, %r6};
+  st.global.v2.b32 [%rd3+16], {%r7, %r8};
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("c", [0x1f, 0x0c07])
+def test_shuffle_modes_and_ballot(sim, c):
+    out = np.zeros((32, 6), dtype=np.uint32)
+    assert launch(sim, WARP, "warp", (1, 1, 1), (32, 1, 1),
+                  [out, ctypes.c_uint32(c)]) is None
+    # PTX ISA shfl.sync: segments of the clamp's mask, bounds from c.
+    lanes = np.arange(32)
+    segment = (c >> 8) & 0x1f
+    max_lane = (lanes & segment) | ((c & 0x1f) & ~segment)
+    min_lane = lanes & segment
+    up_valid = lanes - 3 >= 0  # c = 0 for up: maxLane is the segment start
+    down = lanes + 5
+    down_valid = down <= max_lane
+    index = min_lane | (7 & ~segment)
+    expected = np.stack([
+        np.where(up_valid, lanes - 3, lanes) * 10,
+        np.where(down_valid, down, lanes) * 10,
+        np.where(index <= max_lane, index, lanes) * 10,
+        np.full(32, 0xffe00000),
+        up_valid, down_valid], axis=1)
+    np.testing.assert_array_equal(out, expected.astype(np.uint32))
+
+
+ATOMICS = """
+.visible .entry histogram(.param .u64 keys, .param .u64 counts,
+                          .param .u64 total)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 bins[32];
+  ld.param.u64 %rd1, [keys];
+  ld.param.u64 %rd2, [counts];
+  ld.param.u64 %rd3, [total];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 8;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, bins;
+  add.s32 %r4, %r3, %r2;
+  @%p1 st.shared.b32 [%r4], 0;
+  bar.sync 0;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  ld.global.b32 %r5, [%rd5];
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r6, %r3, %r6;
+  atom.shared.add.u32 %r7, [%r6], 1;
+  cvt.rn.f32.u32 %r8, %r5;
+  red.global.add.f32 [%rd3], %r8;
+  bar.sync 0;
+  @!%p1 bra $L__done;
+  ld.shared.b32 %r9, [%r4];
+  add.s64 %rd6, %rd2, %rd4;
+  st.global.b32 [%rd6], %r9;
+$L__done:
+  ret;
+}
+"""
+
+
+def test_shared_and_global_atomics(sim):
+    keys = (np.arange(128, dtype=np.uint32) * 5) % 8
+    counts = np.zeros(8, dtype=np.uint32)
+    total = np.zeros(1, dtype=np.float32)
+    assert launch(sim, ATOMICS, "histogram", (1, 1, 1), (128, 1, 1),
+                  [keys, counts, total]) is None
+    np.testing.assert_array_equal(counts, np.bincount(keys, minlength=8))
+    assert total[0] == keys.sum()
+
+
+MBARRIER_DEADLOCK = """
+.visible .entry starved()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .shared .align 8 .b64 mbar;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, mbar;
+  @%p1 mbarrier.init.shared.b64 [%r2], 64;
+  bar.sync 0;
+  mbarrier.arrive.shared.b64 %rd1, [%r2];
+$L__wait:
+  mbarrier.try_wait.parity.shared.b64 %p2, [%r2], 0;
+  @!%p2 bra $L__wait;
+  ret;
+}
+"""
+
+
+def test_mbarrier_phase_that_can_never_complete(sim):
+    error = launch(sim, MBARRIER_DEADLOCK, "starved", (1, 1, 1), (32, 1, 1),
+                   [])
+    assert ("thread (0,0,0): deadlock: the mbarrier phase at mbar+0 can never "
+            "complete (32 arrival(s) pending, tx count 0 bytes, 0 bytes of "
+            "copies in flight) at PTX line 18") in error
+    # With every expected arrival, the same code runs through.
+    assert launch(sim, MBARRIER_DEADLOCK.replace("64;", "32;"), "starved",
+                  (1, 1, 1), (32, 1, 1), []) is None

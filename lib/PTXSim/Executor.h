@@ -89,10 +89,10 @@ struct Thread {
   uint64_t *regs = nullptr; // the current frame's registers
   uint8_t *local = nullptr;
   std::vector<Frame> frames;
-  std::vector<uint64_t> stackRegs;  // registers of called functions
-  std::vector<uint8_t> paramStack;  // parameter space of every frame
+  std::vector<uint64_t> stackRegs;   // registers of called functions
+  std::vector<uint8_t> paramStack;   // parameter space of every frame
   size_t regBase = 0, paramBase = 0; // the current frame's
-  uint32_t *clock = nullptr; // this thread's vector clock
+  uint32_t *clock = nullptr;         // this thread's vector clock
   // What a blocked thread waits for.
   uint32_t barrier = 0;
   uint32_t barrierCount = 0;
@@ -139,10 +139,9 @@ struct ByteShadow {
 
 class Executor {
 public:
-  Executor(const Module &module, const Function &kernel,
-           const uint32_t grid[3], const uint32_t block[3],
-           uint32_t dynamicSharedBytes, std::vector<uint8_t> params,
-           const LaunchOptions &options);
+  Executor(const Module &module, const Function &kernel, const uint32_t grid[3],
+           const uint32_t block[3], uint32_t dynamicSharedBytes,
+           std::vector<uint8_t> params, const LaunchOptions &options);
   void run();
 
 private:
@@ -168,11 +167,12 @@ private:
 
   // Memory.cpp
   uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
-                     uint64_t address, uint64_t bytes, bool write,
-                     bool atomic, const uint8_t *stored = nullptr);
+                     uint64_t address, uint64_t bytes, bool write, bool atomic,
+                     const uint8_t *stored = nullptr);
   void checkShared(Thread &thread, const Instruction &instr, uint32_t offset,
                    uint32_t bytes, bool write, bool atomic,
                    const uint8_t *stored);
+  bool isGlobal(uint64_t address, uint64_t bytes);
   std::string describeShared(uint32_t offset) const;
   void resetShared();
 
@@ -223,8 +223,10 @@ private:
   std::unordered_map<uint32_t, Mbarrier> mbarriers;
   // Bumped whenever something another thread may observe changes.
   uint64_t progressEpoch = 0;
-  const uint64_t *globalCache[2] = {nullptr, nullptr};
-  uint64_t globalCacheBegin = 1, globalCacheEnd = 0;
+  // The global ranges this launch has used (begin, end), so that most
+  // accesses need no lookup under the registry's lock.
+  std::vector<std::pair<uint64_t, uint64_t>> globalCache;
+  size_t globalCacheNext = 0;
 };
 
 constexpr uint32_t TensorPending = 0x80000000u;

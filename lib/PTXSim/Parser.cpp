@@ -69,13 +69,13 @@ struct TypeName {
   Type type;
 };
 const TypeName typeNames[] = {
-    {"pred", Type::Pred}, {"b8", Type::B8},         {"b16", Type::B16},
-    {"b32", Type::B32},   {"b64", Type::B64},       {"b128", Type::B128},
-    {"u8", Type::U8},     {"u16", Type::U16},       {"u32", Type::U32},
-    {"u64", Type::U64},   {"s8", Type::S8},         {"s16", Type::S16},
-    {"s32", Type::S32},   {"s64", Type::S64},       {"f16", Type::F16},
+    {"pred", Type::Pred},   {"b8", Type::B8},     {"b16", Type::B16},
+    {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
+    {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},
+    {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
+    {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
     {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
-    {"f32", Type::F32},   {"f64", Type::F64},
+    {"f32", Type::F32},     {"f64", Type::F64},
 };
 
 bool lookupType(const std::string &name, Type &type) {
@@ -303,8 +303,7 @@ private:
   }
   void expect(const char *text) {
     if (!accept(text))
-      fail("expected '" + std::string(text) + "', got '" + peek().text +
-           "'");
+      fail("expected '" + std::string(text) + "', got '" + peek().text + "'");
   }
   [[noreturn]] void fail(const std::string &what) const {
     throw ParseError(peek().line, what);
@@ -334,10 +333,8 @@ private:
   void parseRegDecl(Function &function);
   void parseInstruction(Function &function);
   void decodeOpcode(Instruction &instr, const std::string &opcode);
-  Operand parseOperand(Function &function, Instruction &instr,
-                       unsigned index);
-  Operand parseAddress(Function &function, Instruction &instr,
-                       unsigned index);
+  Operand parseOperand(Function &function, Instruction &instr, unsigned index);
+  Operand parseAddress(Function &function, Instruction &instr, unsigned index);
   uint32_t lookupReg(const std::string &name) const;
   bool lookupParam(const std::string &name, uint64_t &offset) const;
   void parseCall(Function &function, Instruction &instr);
@@ -419,9 +416,8 @@ Variable Parser::parseVariable(Space space, bool allowInit) {
   }
   var.name = expectIdent();
   uint64_t elementBytes = getTypeBytes(type) * vector;
-  var.align = explicitAlign && !isPointer
-                  ? explicitAlign
-                  : std::max<uint64_t>(1, elementBytes);
+  var.align = explicitAlign && !isPointer ? explicitAlign
+                                          : std::max<uint64_t>(1, elementBytes);
   uint64_t count = 1;
   bool unsized = false;
   while (accept("[")) {
@@ -735,30 +731,54 @@ struct OpName {
   Op op;
 };
 const OpName opNames[] = {
-    {"abs", Op::Abs},         {"add", Op::Add},
-    {"and", Op::And},         {"atom", Op::Atom},
-    {"bfe", Op::Bfe},         {"bfi", Op::Bfi},
-    {"bra", Op::Bra},         {"brev", Op::Brev},
-    {"clz", Op::Clz},         {"cnot", Op::Cnot},
-    {"copysign", Op::Copysign}, {"cos", Op::Cos},
-    {"cvt", Op::Cvt},         {"cvta", Op::Cvta},
-    {"div", Op::Div},         {"ex2", Op::Ex2},
-    {"exit", Op::Exit},       {"fma", Op::Fma},
-    {"lg2", Op::Lg2},         {"ld", Op::Ld},
-    {"mad", Op::Mad},         {"max", Op::Max},
-    {"min", Op::Min},         {"mov", Op::Mov},
-    {"mul", Op::Mul},         {"neg", Op::Neg},
-    {"not", Op::Not},         {"or", Op::Or},
-    {"popc", Op::Popc},       {"prmt", Op::Prmt},
-    {"rcp", Op::Rcp},         {"red", Op::Red},
-    {"rem", Op::Rem},         {"ret", Op::Ret},
-    {"rsqrt", Op::Rsqrt},     {"selp", Op::Selp},
-    {"setp", Op::Setp},       {"shfl", Op::Shfl},
-    {"shl", Op::Shl},         {"shr", Op::Shr},
-    {"sin", Op::Sin},         {"sqrt", Op::Sqrt},
-    {"st", Op::St},           {"sub", Op::Sub},
-    {"vote", Op::Vote},       {"xor", Op::Xor},
-    {"membar", Op::FenceOther}, {"nop", Op::Nop},
+    {"abs", Op::Abs},
+    {"add", Op::Add},
+    {"and", Op::And},
+    {"atom", Op::Atom},
+    {"bfe", Op::Bfe},
+    {"bfi", Op::Bfi},
+    {"bra", Op::Bra},
+    {"brev", Op::Brev},
+    {"clz", Op::Clz},
+    {"cnot", Op::Cnot},
+    {"copysign", Op::Copysign},
+    {"cos", Op::Cos},
+    {"cvt", Op::Cvt},
+    {"cvta", Op::Cvta},
+    {"div", Op::Div},
+    {"ex2", Op::Ex2},
+    {"exit", Op::Exit},
+    {"fma", Op::Fma},
+    {"lg2", Op::Lg2},
+    {"ld", Op::Ld},
+    {"mad", Op::Mad},
+    {"max", Op::Max},
+    {"min", Op::Min},
+    {"mov", Op::Mov},
+    {"mul", Op::Mul},
+    {"neg", Op::Neg},
+    {"not", Op::Not},
+    {"or", Op::Or},
+    {"popc", Op::Popc},
+    {"prmt", Op::Prmt},
+    {"rcp", Op::Rcp},
+    {"red", Op::Red},
+    {"rem", Op::Rem},
+    {"ret", Op::Ret},
+    {"rsqrt", Op::Rsqrt},
+    {"selp", Op::Selp},
+    {"setp", Op::Setp},
+    {"shfl", Op::Shfl},
+    {"shl", Op::Shl},
+    {"shr", Op::Shr},
+    {"sin", Op::Sin},
+    {"sqrt", Op::Sqrt},
+    {"st", Op::St},
+    {"sub", Op::Sub},
+    {"vote", Op::Vote},
+    {"xor", Op::Xor},
+    {"membar", Op::FenceOther},
+    {"nop", Op::Nop},
 };
 
 Space parseSpace(const std::string &word, bool &known) {
@@ -845,7 +865,8 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     return;
   }
   if (base == "prefetch") {
-    if (opcode == "prefetch.tensormap" || opcode == "prefetch.global.tensormap" ||
+    if (opcode == "prefetch.tensormap" ||
+        opcode == "prefetch.global.tensormap" ||
         opcode == "prefetch.param.tensormap" ||
         opcode == "prefetch.const.tensormap")
       instr.op = Op::PrefetchTensormap;
@@ -1058,8 +1079,7 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     }
   }
   if ((instr.op == Op::Shfl || instr.op == Op::Vote) &&
-      (opcode.find(".sync") == std::string::npos ||
-       instr.subOp == SubOp::None))
+      (opcode.find(".sync") == std::string::npos || instr.subOp == SubOp::None))
     unsupported(); // the pre-Volta forms without a member mask
   if (instr.op == Op::Vote && instr.subOp == SubOp::VoteUni)
     unsupported();
@@ -1073,8 +1093,7 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
   if (types.size() > 2)
     unsupported();
   if (instr.type == Type::None && instr.op != Op::Bra && instr.op != Op::Ret &&
-      instr.op != Op::Exit && instr.op != Op::FenceOther &&
-      instr.op != Op::Nop)
+      instr.op != Op::Exit && instr.op != Op::FenceOther && instr.op != Op::Nop)
     unsupported();
   if (instr.op == Op::Cvt && instr.type2 == Type::None)
     unsupported();
@@ -1331,8 +1350,7 @@ void Parser::resolveSymbols() {
           bind(var.offset, Space::Shared);
     for (const Variable &var : module->globals)
       if (!found && var.name == fixup.symbol)
-        bind(reinterpret_cast<uint64_t>(module->globalData.data()) +
-                 var.offset,
+        bind(reinterpret_cast<uint64_t>(module->globalData.data()) + var.offset,
              var.space);
     if (!found)
       fail(fixup.line, "unknown symbol '" + fixup.symbol + "'");

@@ -238,12 +238,12 @@ struct Operand {
     Sink,    // `_`
   };
   Kind kind = None;
-  bool negate = false;        // `!%p`
-  enum Special special = {};  // for Special
-  uint32_t reg = 0;           // register slot, NoReg for none
-  uint32_t vecStart = 0;      // for Vector
-  uint32_t vecCount = 0;      // for Vector
-  int64_t imm = 0;            // value, offset, label target
+  bool negate = false;       // `!%p`
+  enum Special special = {}; // for Special
+  uint32_t reg = 0;          // register slot, NoReg for none
+  uint32_t vecStart = 0;     // for Vector
+  uint32_t vecCount = 0;     // for Vector
+  int64_t imm = 0;           // value, offset, label target
 };
 
 constexpr uint32_t NoReg = ~0u;
@@ -260,13 +260,13 @@ struct Instruction {
   Cmp cmp = Cmp::Eq;
   BoolOp boolOp = BoolOp::None;
   SubOp subOp = SubOp::None;
-  uint8_t vector = 1;    // .v2/.v4
-  uint8_t numOps = 0;    // operands used
-  uint8_t dims = 0;      // cp.async.bulk.tensor dimension
+  uint8_t vector = 1; // .v2/.v4
+  uint8_t numOps = 0; // operands used
+  uint8_t dims = 0;   // cp.async.bulk.tensor dimension
   uint32_t flags = 0;
   uint32_t guard = NoReg; // predicate slot, NoReg when unguarded
   bool guardNegated = false;
-  uint32_t line = 0;      // 1-based PTX line
+  uint32_t line = 0; // 1-based PTX line
   Operand ops[6];
 };
 

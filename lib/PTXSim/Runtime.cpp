@@ -176,7 +176,10 @@ void *mgpuModuleLoad(void *data, size_t size) {
   if (failed())
     return nullptr;
   const unsigned char *bytes = static_cast<const unsigned char *>(data);
-  bool elf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  bool elf = size >= 4 && std::memcmp(bytes,
+                                      "\x7f"
+                                      "ELF",
+                                      4) == 0;
   bool fatbin = size >= 4 && bytes[0] == 0x50 && bytes[1] == 0xed &&
                 bytes[2] == 0x55 && bytes[3] == 0xba;
   if (elf || fatbin) {
@@ -203,9 +206,7 @@ void *mgpuModuleLoadJIT(void *data, int /*optLevel*/, size_t /*size*/) {
   return mgpuModuleLoad(data, std::strlen(static_cast<const char *>(data)));
 }
 
-void mgpuModuleUnload(void *module) {
-  delete static_cast<SimModule *>(module);
-}
+void mgpuModuleUnload(void *module) { delete static_cast<SimModule *>(module); }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (failed() || !module)
@@ -257,8 +258,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
     return nullptr;
   void *pointer = allocateGlobal(sizeBytes, 256);
   if (!pointer)
-    reportError("mgpuMemAlloc", "out of memory for " +
-                                    std::to_string(sizeBytes) + " bytes");
+    reportError("mgpuMemAlloc",
+                "out of memory for " + std::to_string(sizeBytes) + " bytes");
   return pointer;
 }
 
@@ -332,8 +333,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
   const char *name = "mgpuTensorMapEncodeTiledMemref";
   constexpr int64_t maxRank = 5;
   if (rank < 1 || rank > maxRank) {
-    reportError(name, "a tensor map has rank 1 to 5, got " +
-                          std::to_string(rank));
+    reportError(name,
+                "a tensor map has rank 1 to 5, got " + std::to_string(rank));
     return nullptr;
   }
   int64_t elementBytes = getTensorMapElementBytes(dataType);

@@ -781,3 +781,65 @@ def test_mbarrier_phase_that_can_never_complete(sim):
     # With every expected arrival, the same code runs through.
     assert launch(sim, MBARRIER_DEADLOCK.replace("64;", "32;"), "starved",
                   (1, 1, 1), (32, 1, 1), []) is None
+
+
+def test_polling_loop_on_a_starved_mbarrier_is_a_deadlock(sim):
+    # A test_wait spin loop polls without blocking: once nothing else can
+    # run, polling again is the same deadlock, not an endless loop.
+    ptx = MBARRIER_DEADLOCK.replace(
+        "mbarrier.try_wait.parity.shared.b64 %p2, [%r2], 0;",
+        "mbarrier.test_wait.shared.b64 %p2, [%r2], %rd1;")
+    error = launch(sim, ptx, "starved", (1, 1, 1), (32, 1, 1), [])
+    assert "deadlock: the mbarrier phase at mbar+0 can never complete" in error
+
+
+def test_a_kept_error_stops_later_launches(sim):
+    y = np.ones(4, dtype=np.float32)
+    module = sim.mgpuModuleLoadJIT((HEADER + AXPY).encode(), 0, 0)
+    assert not sim.mgpuModuleGetFunction(module, b"missing")
+    sim.mgpuModuleUnload(module)
+    assert take_error(sim) == ("vx_ptx_sim: error: mgpuModuleGetFunction: no "
+                               "kernel named 'missing'")
+    # An error not yet taken: the next calls do nothing.
+    sim.vxSimSetOrder(b"sideways")
+    assert launch(sim, AXPY, "axpy", (1, 1, 1), (4, 1, 1),
+                  [np.ones(4, dtype=np.float32), y, ctypes.c_uint32(4)]) \
+        == "vx_ptx_sim: error: vxSimSetOrder: unknown order 'sideways' " \
+           "(forward, reverse, shuffle or shuffle:SEED)"
+    np.testing.assert_array_equal(y, np.ones(4))
+
+
+EXIT_CLIENT = """
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.mgpuModuleLoadJIT.restype = ctypes.c_void_p
+lib.mgpuModuleGetFunction.restype = ctypes.c_void_p
+lib.mgpuModuleGetFunction.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+lib.mgpuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_ssize_t] * 6 + [
+    ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+    ctypes.c_size_t]
+module = lib.mgpuModuleLoadJIT(sys.argv[2].encode(), 0, 0)
+function = lib.mgpuModuleGetFunction(module, b"divergent")
+lib.mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, None, None, None, 0)
+print("not reached")
+"""
+
+
+@pytest.mark.parametrize("order", ["forward", "shuffle:3", "bogus"])
+def test_errors_print_and_exit_by_default(order):
+    import subprocess
+    import sys
+    ptx = HEADER + DIVERGENT.replace("SYNC", "bar.sync 0;")
+    result = subprocess.run(
+        [sys.executable, "-c", EXIT_CLIENT, LIBRARY, ptx],
+        capture_output=True, text=True,
+        env=dict(os.environ, VX_SIM_ORDER=order))
+    assert result.returncode == 1 and not result.stdout
+    if order == "bogus":
+        assert result.stderr == (
+            "vx_ptx_sim: error: VX_SIM_ORDER: unknown order 'bogus' (forward, "
+            "reverse, shuffle or shuffle:SEED)\n")
+    else:
+        assert result.stderr.startswith(
+            "vx_ptx_sim: error: kernel divergent, block (0,0,0), thread ")
+        assert "deadlock: barrier 0 can never complete" in result.stderr

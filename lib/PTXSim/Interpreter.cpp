@@ -880,7 +880,13 @@ void Executor::runThread(Thread &thread) {
       break;
     case Op::Abs:
     case Op::Neg:
-      if (isFloat(instr.type)) {
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        uint64_t a = value(ops[1]);
+        set(ops[0], floatUnary(instr.op, instr, lane, a & 0xffff) |
+                        floatUnary(instr.op, instr, lane, a >> 16 & 0xffff)
+                            << 16);
+      } else if (isFloat(instr.type)) {
         set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
       } else {
         int64_t a = signExtend(value(ops[1]), bytes);
@@ -1053,8 +1059,18 @@ void Executor::runThread(Thread &thread) {
       }
       break;
     case Op::Cvt:
-      set(ops[0], convert(instr, value(ops[1])));
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half.
+        Instruction lane = instr;
+        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        set(ops[0], convert(lane, value(ops[1])) << 16 |
+                        convert(lane, value(ops[2])));
+      } else {
+        set(ops[0], convert(instr, value(ops[1])));
+      }
       break;
+    case Op::Trap:
+      fail(thread, instr, "trap: the kernel aborted");
     case Op::Cvta:
     case Op::CvtaTo: {
       // PTX ISA 9.7.9.17 (cvta): shared and local windows; global and

@@ -779,6 +779,7 @@ const OpName opNames[] = {
     {"xor", Op::Xor},
     {"membar", Op::FenceOther},
     {"nop", Op::Nop},
+    {"trap", Op::Trap},
 };
 
 Space parseSpace(const std::string &word, bool &known) {
@@ -1093,9 +1094,17 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
   if (types.size() > 2)
     unsupported();
   if (instr.type == Type::None && instr.op != Op::Bra && instr.op != Op::Ret &&
-      instr.op != Op::Exit && instr.op != Op::FenceOther && instr.op != Op::Nop)
+      instr.op != Op::Exit && instr.op != Op::FenceOther &&
+      instr.op != Op::Nop && instr.op != Op::Trap)
     unsupported();
-  if (instr.op == Op::Cvt && instr.type2 == Type::None)
+  if (instr.op == Op::Cvt &&
+      (instr.type2 == Type::None || instr.type2 == Type::F16x2 ||
+       instr.type2 == Type::BF16x2))
+    unsupported();
+  if ((instr.op == Op::Setp || instr.op == Op::Atom || instr.op == Op::Red) &&
+      (instr.type == Type::F16x2 || instr.type == Type::BF16x2))
+    unsupported(); // two predicates, or packed atomics
+  if (instr.type == Type::B128)
     unsupported();
 }
 

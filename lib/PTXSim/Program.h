@@ -119,6 +119,7 @@ enum class Op : uint8_t {
   Sqrt,
   St,
   Sub,
+  Trap,
   Vote,
   Xor,
 };

@@ -843,3 +843,49 @@ def test_errors_print_and_exit_by_default(order):
         assert result.stderr.startswith(
             "vx_ptx_sim: error: kernel divergent, block (0,0,0), thread ")
         assert "deadlock: barrier 0 can never complete" in result.stderr
+
+
+HALF2 = """
+.visible .entry half2(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 8;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  ld.global.v2.f32 {%r2, %r3}, [%rd5];
+  ld.global.v2.f32 {%r4, %r5}, [%rd6];
+  cvt.rn.f16x2.f32 %r6, %r3, %r2;
+  cvt.rn.f16x2.f32 %r7, %r5, %r4;
+  fma.rn.f16x2 %r8, %r6, %r7, %r6;
+  neg.f16x2 %r9, %r8;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r9;
+  ret;
+}
+"""
+
+
+def test_packed_half_precision(sim):
+    rng = np.random.default_rng(5)
+    a = rng.normal(0, 4, (32, 2)).astype(np.float32)
+    b = rng.normal(0, 4, (32, 2)).astype(np.float32)
+    out = np.zeros((32, 2), dtype=np.float16)
+    assert launch(sim, HALF2, "half2", (1, 1, 1), (32, 1, 1),
+                  [a, b, out]) is None
+    ha, hb = a.astype(np.float16), b.astype(np.float16)
+    # One rounding of the exact a * b + a (exact in f64 for halves).
+    exact = ha.astype(np.float64) * hb.astype(np.float64) + ha
+    np.testing.assert_array_equal(out, -exact.astype(np.float16))
+
+
+def test_trap_aborts_the_kernel(sim):
+    ptx = ".visible .entry aborts()\n{\n  trap;\n  ret;\n}\n"
+    error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])
+    assert error.endswith("thread (0,0,0): trap: the kernel aborted at PTX "
+                          "line 6: trap;")

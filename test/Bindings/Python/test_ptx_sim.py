@@ -889,3 +889,56 @@ def test_trap_aborts_the_kernel(sim):
     error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])
     assert error.endswith("thread (0,0,0): trap: the kernel aborted at PTX "
                           "line 6: trap;")
+
+
+ROUNDING = """
+.visible .entry rounding(.param .u64 out)
+{
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.b64 %rd2, 0d3FF0000004000000;
+  cvt.rn.f32.f64 %r1, %rd2;
+  cvt.rz.f32.f64 %r2, %rd2;
+  cvt.rp.f32.f64 %r3, %rd2;
+  neg.f64 %rd3, %rd2;
+  cvt.rm.f32.f64 %r4, %rd3;
+  cvt.rp.f32.f64 %r5, %rd3;
+  cvt.rpi.s32.f32 %r6, 0f40200000;
+  cvt.rpi.s32.f32 %r7, 0fC0200000;
+  cvt.rni.s32.f32 %r8, 0f40200000;
+  cvt.rni.s32.f32 %r9, 0f40600000;
+  cvt.rzi.s32.f32 %r10, 0f4F32D05E;
+  cvt.rzi.s32.f32 %r11, 0f7FC00000;
+  cvt.sat.u8.s32 %r12, 300;
+  cvt.sat.u8.s32 %r13, -5;
+  cvt.sat.f32.f32 %r14, 0f3FC00000;
+  cvt.rmi.f32.f32 %r15, 0fC0200000;
+  mov.b64 %rd2, 16777217;
+  cvt.rz.f32.s64 %r16, %rd2;
+  cvt.rp.f32.u32 %r17, 16777217;
+  cvt.ftz.f32.f32 %r18, 0f00000001;
+  cvt.s64.s8 %rd3, 200;
+  cvt.u32.u64 %r19, %rd3;
+  st.global.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.b32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.b32 [%rd1+32], {%r9, %r10, %r11, %r12};
+  st.global.v4.b32 [%rd1+48], {%r13, %r14, %r15, %r16};
+  st.global.v4.b32 [%rd1+64], {%r17, %r18, %r19, %r19};
+  ret;
+}
+"""
+
+
+def test_conversion_rounding_and_saturation(sim):
+    out = np.zeros(20, dtype=np.uint32)
+    assert launch(sim, ROUNDING, "rounding", (1, 1, 1), (1, 1, 1),
+                  [out]) is None
+    def f32(value):
+        return int(np.array(value, dtype=np.float32).view(np.uint32))
+    up = 1 + 2.0 ** -23  # the f32 after 1.0; the input is 1 + 2^-30
+    expected = [f32(1.0), f32(1.0), f32(up), f32(-up), f32(-1.0),
+                3, (-2) & 0xffffffff, 2, 4, 0x7fffffff, 0, 255, 0, f32(1.0),
+                f32(-3.0), f32(16777216.0), f32(16777218.0), f32(0.0),
+                (-56) & 0xffffffff, (-56) & 0xffffffff]
+    np.testing.assert_array_equal(out, np.array(expected, dtype=np.uint32))

@@ -286,10 +286,12 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
   thread.syncValue[0] = token;
 }
 
-void Executor::fenceProxyAsync(Thread &thread) {
-  // Orders the generic proxy's earlier writes before later async-proxy
-  // operations, and makes this thread's mbarrier.inits visible to it.
-  ++proxyFenceEpoch;
+void Executor::fence(Thread &thread, bool proxyAsync) {
+  // Both make this thread's mbarrier.inits visible to the async proxy;
+  // fence.proxy.async also orders the generic proxy's earlier writes before
+  // later async-proxy operations (PTX ISA 9.7.13.4).
+  if (proxyAsync)
+    ++proxyFenceEpoch;
   for (auto &entry : mbarriers)
     if (entry.second.initThread == thread.linear)
       entry.second.fenced = true;

@@ -192,7 +192,7 @@ private:
                        bool parity) const;
   void issueTensorCopy(Thread &thread, const Instruction &instr);
   void landTensorCopy(const TensorCopy &copy);
-  void fenceProxyAsync(Thread &thread);
+  void fence(Thread &thread, bool proxyAsync);
 
   const Module &module;
   const Function &kernel;

@@ -1063,8 +1063,8 @@ void Executor::runThread(Thread &thread) {
         // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half.
         Instruction lane = instr;
         lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-        set(ops[0], convert(lane, value(ops[1])) << 16 |
-                        convert(lane, value(ops[2])));
+        set(ops[0],
+            convert(lane, value(ops[1])) << 16 | convert(lane, value(ops[2])));
       } else {
         set(ops[0], convert(instr, value(ops[1])));
       }
@@ -1268,7 +1268,7 @@ void Executor::runThread(Thread &thread) {
       break;
     case Op::FenceProxyAsync:
     case Op::FenceMbarrierInit:
-      fenceProxyAsync(thread);
+      fence(thread, instr.op == Op::FenceProxyAsync);
       break;
     case Op::FenceTensormapAcquire:
     case Op::PrefetchTensormap: {

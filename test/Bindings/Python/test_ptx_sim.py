@@ -274,8 +274,9 @@ TMA = """
   INIT_FENCE
   bar.sync 0;
   MAP_FENCE
-  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [%r4], BYTES;
   mov.u32 %r5, tile;
+  BEFORE
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [%r4], BYTES;
   @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd1, {%r1, %r2}], [%r4];
   EARLY
 $L__wait:
@@ -303,7 +304,8 @@ SWIZZLE_COLUMNS = {0: 32, 1: 8, 2: 16, 3: 32}
 ROWS = 8
 
 
-def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early=""):
+def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
+            before=""):
     bytes_ = columns * ROWS * 4
     tile = tile or f".shared .align 1024 .b8 tile[{bytes_}];"
     return (TMA.replace("TILE", tile)
@@ -313,6 +315,7 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early=""):
                      "@%p1 fence.proxy.tensormap::generic.acquire.gpu "
                      "[%rd1], 128;" if map_fence else "")
             .replace("EARLY", early)
+            .replace("BEFORE", before)
             .replace("BYTES", str(bytes_))
             .replace("WORDS", str(columns * ROWS)))
 
@@ -367,7 +370,7 @@ def test_read_of_tma_destination_before_its_phase(sim):
     early = "ld.shared.b32 %r10, [%r5+4];"
     error, _, _ = run_tma(sim, tma_ptx(32, early=early), 0, 0, 0)
     assert ("thread (0,0,0): read of a TMA destination before its mbarrier "
-            "phase completed (tile+4, copied by the TMA) at PTX line 27: "
+            "phase completed (tile+4, copied by the TMA) at PTX line 28: "
             "ld.shared.b32 %r10, [%r5+4];") in error
 
 
@@ -377,7 +380,7 @@ def test_tma_into_a_slot_that_holds_its_mbarrier(sim):
     ptx = tma_ptx(32, tile=".shared .align 128 .b8 tile;")
     error, _, _ = run_tma(sim, ptx, 0, 0, 0, smem=32 * ROWS * 4)
     assert ("TMA destination overlaps mbarrier at mbar+0 (destination "
-            "tile+0, 1024 bytes) at PTX line 26") in error
+            "tile+0, 1024 bytes) at PTX line 27") in error
 
 
 def test_mbarrier_without_init_fence(sim):
@@ -942,3 +945,14 @@ def test_conversion_rounding_and_saturation(sim):
                 f32(-3.0), f32(16777216.0), f32(16777218.0), f32(0.0),
                 (-56) & 0xffffffff, (-56) & 0xffffffff]
     np.testing.assert_array_equal(out, np.array(expected, dtype=np.uint32))
+
+
+def test_tma_into_bytes_the_generic_proxy_wrote(sim):
+    write = "@%p1 st.shared.b32 [%r5+8], %r3;"
+    error, _, _ = run_tma(sim, tma_ptx(32, before=write), 0, 0, 0)
+    assert ("TMA write into tile+8, which the generic proxy wrote (PTX line "
+            "25) with no fence.proxy.async since at PTX line 27") in error
+    fenced = write + "\n  @%p1 fence.proxy.async.shared::cta;"
+    error, tensor, out = run_tma(sim, tma_ptx(32, before=fenced), 0, 0, 0)
+    assert error is None
+    np.testing.assert_array_equal(out, tensor[:ROWS, :32].reshape(-1))

@@ -117,6 +117,20 @@ void *allocateGlobal(uint64_t bytes, uint64_t align) {
   return pointer;
 }
 
+/// Device memory copied or set must lie in its allocation (host memory,
+/// which starts in none, is the caller's business).
+bool fitsItsRange(const char *function, const void *pointer, size_t bytes) {
+  uint64_t address = reinterpret_cast<uint64_t>(pointer);
+  if (!bytes || !isGlobalRange(address, 1) || isGlobalRange(address, bytes))
+    return true;
+  char where[32];
+  std::snprintf(where, sizeof(where), "%#llx",
+                static_cast<unsigned long long>(address));
+  reportError(function, std::to_string(bytes) + " bytes at " + where +
+                            " run past the end of their allocation");
+  return false;
+}
+
 } // namespace
 
 extern "C" {
@@ -274,13 +288,15 @@ void mgpuMemFree(void *pointer, void * /*stream*/) {
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
-  if (!failed())
-    std::memmove(dst, src, sizeBytes);
+  if (failed() || !fitsItsRange("mgpuMemcpy", dst, sizeBytes) ||
+      !fitsItsRange("mgpuMemcpy", src, sizeBytes))
+    return;
+  std::memmove(dst, src, sizeBytes);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   void * /*stream*/) {
-  if (failed())
+  if (failed() || !fitsItsRange("mgpuMemset32", dst, count * 4))
     return;
   uint32_t *words = static_cast<uint32_t *>(dst);
   for (size_t i = 0; i < count; ++i)

@@ -956,3 +956,23 @@ def test_tma_into_bytes_the_generic_proxy_wrote(sim):
     error, tensor, out = run_tma(sim, tma_ptx(32, before=fenced), 0, 0, 0)
     assert error is None
     np.testing.assert_array_equal(out, tensor[:ROWS, :32].reshape(-1))
+
+
+def test_copies_stay_inside_device_allocations(sim):
+    sim.mgpuMemAlloc.restype = c_void_p
+    sim.mgpuMemAlloc.argtypes = [ctypes.c_uint64, c_void_p, ctypes.c_bool]
+    sim.mgpuMemcpy.argtypes = [c_void_p, c_void_p, c_size_t, c_void_p]
+    sim.mgpuMemFree.argtypes = [c_void_p, c_void_p]
+    device = sim.mgpuMemAlloc(64, None, False)
+    host = np.arange(32, dtype=np.float32)
+    sim.mgpuMemcpy(device, host.ctypes.data, 64, None)
+    back = np.zeros(16, dtype=np.float32)
+    sim.mgpuMemcpy(back.ctypes.data, device, 64, None)
+    np.testing.assert_array_equal(back, host[:16])
+    assert take_error(sim) is None
+    sim.mgpuMemcpy(device, host.ctypes.data, 128, None)
+    assert take_error(sim).endswith("run past the end of their allocation")
+    sim.mgpuMemFree(device, None)
+    sim.mgpuMemFree(device, None)
+    assert take_error(sim) == ("vx_ptx_sim: error: mgpuMemFree: the pointer "
+                               "is not from mgpuMemAlloc")

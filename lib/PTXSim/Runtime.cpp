@@ -32,6 +32,8 @@ std::atomic<bool> reportErrors{false};
 thread_local std::string pendingError;
 thread_local void *borrowedStream = nullptr;
 thread_local bool borrowing = false;
+/// The device the host code asked for; all its memory is the host's.
+int32_t defaultDevice = 0;
 
 /// The handles mgpu* functions pass around.
 struct SimModule {
@@ -164,10 +166,10 @@ int32_t vxCudaPointerDevice(void *pointer) {
                 "the pointer is not simulated device memory");
     return -1;
   }
-  return 0;
+  return defaultDevice;
 }
 
-int32_t vxCudaDefaultDevice() { return 0; }
+int32_t vxCudaDefaultDevice() { return defaultDevice; }
 
 void vxCudaStreamWaitStream(void * /*waiting*/, void * /*producer*/) {}
 
@@ -184,7 +186,7 @@ void vxSimSetOrder(const char *order) {
   launchOptions = options;
 }
 
-void mgpuSetDefaultDevice(int32_t /*device*/) {}
+void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 void *mgpuModuleLoad(void *data, size_t size) {
   if (failed())

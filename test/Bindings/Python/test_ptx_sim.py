@@ -976,3 +976,20 @@ def test_copies_stay_inside_device_allocations(sim):
     sim.mgpuMemFree(device, None)
     assert take_error(sim) == ("vx_ptx_sim: error: mgpuMemFree: the pointer "
                                "is not from mgpuMemAlloc")
+
+
+def test_tma_with_negative_coordinates(sim):
+    error, tensor, out = run_tma(sim, tma_ptx(32), 0, -5, -3)
+    assert error is None
+    box = np.zeros((ROWS, 32), dtype=np.float32)
+    box[3:, 5:] = tensor[:ROWS - 3, :32 - 5]
+    np.testing.assert_array_equal(out, box.reshape(-1))
+
+
+def test_mbarrier_used_before_its_init_is_visible(sim):
+    ptx = MBARRIER_DEADLOCK.replace("64;", "32;").replace(
+        "  bar.sync 0;\n  mbarrier.arrive", "  mbarrier.arrive")
+    error = launch(sim, ptx, "starved", (1, 1, 1), (32, 1, 1), [])
+    assert ("thread (1,0,0): the mbarrier at mbar+0 is used before its "
+            "initialization (PTX line 14 by thread (0,0,0)) is visible: no "
+            "barrier between them at PTX line 15") in error

@@ -1205,8 +1205,7 @@ void Executor::runThread(Thread &thread) {
       thread.exitLine = instr.line;
       ++progressEpoch;
       return;
-    case Op::BarSync:
-    case Op::BarArrive: {
+    case Op::BarSync: {
       uint64_t id = instr.numOps >= 1 ? value(ops[0]) : 0;
       uint64_t count = instr.numOps >= 2 ? value(ops[1]) : 0;
       if (id >= 16)
@@ -1216,10 +1215,6 @@ void Executor::runThread(Thread &thread) {
         fail(thread, instr,
              "barrier thread count " + std::to_string(count) +
                  " is not a multiple of 32 up to the block size");
-      if (instr.op == Op::BarArrive)
-        fail(thread, instr,
-             "unsupported: bar.arrive (producer-consumer "
-             "barriers)");
       thread.state = ThreadState::AtBarrier;
       thread.barrier = static_cast<uint32_t>(id);
       thread.barrierCount = static_cast<uint32_t>(count);

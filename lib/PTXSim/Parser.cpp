@@ -828,12 +828,9 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       ++i;
     if (i >= parts.size())
       unsupported();
-    if (parts[i] == "sync")
-      instr.op = Op::BarSync;
-    else if (parts[i] == "arrive")
-      instr.op = Op::BarArrive;
-    else
-      unsupported();
+    if (parts[i] != "sync")
+      unsupported(); // bar.arrive, bar.red: not implemented
+    instr.op = Op::BarSync;
     for (++i; i < parts.size(); ++i)
       if (parts[i] != "aligned")
         unsupported();
@@ -1015,29 +1012,26 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       // mul.lo / mad.lo: the default; setp.lo: a comparison.
       if (instr.op == Op::Setp)
         instr.cmp = Cmp::Lo;
-    } else if (word == "approx" || word == "full") {
-      instr.flags |= FlagApprox;
     } else if (word == "NaN") {
       instr.flags |= FlagNaN;
-    } else if (word == "uni") {
-      instr.flags |= FlagUni;
-    } else if (word == "volatile") {
-      instr.flags |= FlagVolatile;
     } else if (word == "v2" || word == "v4") {
       instr.vector = word[1] - '0';
     } else if ((instr.op == Op::Ld || instr.op == Op::St ||
                 instr.op == Op::Atom || instr.op == Op::Red) &&
                known) {
       instr.space = space;
-    } else if (word == "nc" || word == "ca" || word == "cg" || word == "cs" ||
-               word == "lu" || word == "cv" || word == "wb" || word == "wt" ||
-               word == "relaxed" || word == "acquire" || word == "release" ||
-               word == "acq_rel" || word == "cta" || word == "gpu" ||
-               word == "sys" || word == "cluster" || word == "weak" ||
+    } else if (word == "approx" || word == "full" || word == "uni" ||
+               word == "volatile" || word == "nc" || word == "ca" ||
+               word == "cg" || word == "cs" || word == "lu" || word == "cv" ||
+               word == "wb" || word == "wt" || word == "relaxed" ||
+               word == "acquire" || word == "release" || word == "acq_rel" ||
+               word == "cta" || word == "gpu" || word == "sys" ||
+               word == "cluster" || word == "weak" ||
                word == "L1::no_allocate" || word == "L2::64B" ||
                word == "L2::128B" || word == "L2::256B") {
-      // Cache and memory-order qualifiers: the functional result is the
-      // same (execution between synchronization points is sequential).
+      // Approximation (computed exactly), uniformity, cache and
+      // memory-order qualifiers: the functional result is the same
+      // (execution between synchronization points is sequential).
     } else if (instr.op == Op::Setp && parseCmp(word, cmp)) {
       instr.cmp = cmp;
     } else if (instr.op == Op::Setp &&
@@ -1135,7 +1129,6 @@ Operand Parser::parseAddress(Function &function, Instruction &instr,
       operand.imm += static_cast<int64_t>(expectInteger());
     }
   }
-  (void)instr;
   return operand;
 }
 
@@ -1389,13 +1382,6 @@ std::string getLineText(const Module &module, uint32_t line) {
   if (begin == std::string::npos)
     return "";
   return text.substr(begin, end - begin + 1);
-}
-
-const char *getTypeName(Type type) {
-  for (const TypeName &entry : typeNames)
-    if (entry.type == type)
-      return entry.name;
-  return "none";
 }
 
 } // namespace vx::ptxsim

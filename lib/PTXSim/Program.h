@@ -46,7 +46,6 @@ enum class Type : uint8_t {
 unsigned getTypeBytes(Type type);
 bool isSigned(Type type);
 bool isFloat(Type type);
-const char *getTypeName(Type type);
 
 // PTX ISA 5.1 (state spaces).
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -56,7 +55,6 @@ enum class Op : uint8_t {
   Add,
   And,
   Atom,
-  BarArrive,
   BarSync,
   BarWarpSync,
   Bfe,
@@ -128,18 +126,13 @@ enum class Op : uint8_t {
 enum Flag : uint32_t {
   FlagFtz = 1u << 0,
   FlagSat = 1u << 1,
-  FlagWide = 1u << 2,   // mul.wide, mad.wide
-  FlagHi = 1u << 3,     // mul.hi, mad.hi
-  FlagApprox = 1u << 4, // .approx, .full
-  FlagNaN = 1u << 5,    // min/max .NaN
-  FlagUni = 1u << 6,    // bra.uni
+  FlagWide = 1u << 2, // mul.wide, mad.wide
+  FlagHi = 1u << 3,   // mul.hi, mad.hi
+  FlagNaN = 1u << 5,  // min/max .NaN
   FlagNoComplete = 1u << 7,
   FlagParity = 1u << 8, // mbarrier waits on a phase parity
   FlagExpectTx = 1u << 9,
   FlagDrop = 1u << 10,
-  FlagVolatile = 1u << 11,
-  FlagZfill = 1u << 12, // cp.async with a source size
-  FlagAligned = 1u << 13,
   FlagPair = 1u << 14, // a `d|p` destination, p in ops[PairOperand]
 };
 

@@ -369,8 +369,7 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
     // the copy is issued.
     const ByteShadow &byte = shadow[b];
     for (const Access *access : {&byte.write, &byte.read[0], &byte.read[1]})
-      if (access->thread != 0xffff && access->thread != self &&
-          thread.clock[access->thread] < access->clock)
+      if (!isOrderedBefore(thread, *access))
         fail(thread, instr,
              "race on shared memory " + describeShared(b) +
                  ": the TMA write conflicts with an access by " +

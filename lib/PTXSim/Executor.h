@@ -128,8 +128,9 @@ struct Mbarrier {
 
 /// Racecheck's record of one shared byte: its last write and up to two
 /// reads not ordered before each other.
+constexpr uint16_t NoThread = 0xffff;
 struct Access {
-  uint16_t thread = 0xffff;
+  uint16_t thread = NoThread;
   uint32_t clock = 0;
   uint32_t line = 0;
 };
@@ -163,7 +164,6 @@ private:
   }
   std::string describeThread(const Thread &thread) const;
   std::string describeWait(const Thread &thread) const;
-  void joinClocks(const std::vector<Thread *> &threads);
 
   // Memory.cpp
   uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
@@ -175,6 +175,12 @@ private:
   bool isGlobal(uint64_t address, uint64_t bytes);
   std::string describeShared(uint32_t offset) const;
   void resetShared();
+
+  // RaceCheck.cpp
+  void joinClocks(const std::vector<Thread *> &group);
+  bool isOrderedBefore(const Thread &thread, const Access &access) const;
+  void checkRace(Thread &thread, const Instruction &instr, uint32_t offset,
+                 uint32_t bytes, bool write, const uint8_t *stored);
 
   // Async.cpp
   void issueCpAsync(Thread &thread, const Instruction &instr);

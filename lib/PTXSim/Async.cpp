@@ -396,10 +396,10 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
 }
 
 void Executor::landTensorCopy(const TensorCopy &copy) {
-  // PTX ISA 5.5.1 (tensor copies): the box, innermost dimension first, is
-  // stored densely; elements outside the tensor are zero. Swizzling
-  // (PTX ISA 5.5.5) XORs the 16-byte chunk index (address bits 4..6) with
-  // bits 7..9 of the shared address, 1, 2 or 3 bits for 32B, 64B, 128B.
+  // PTX ISA 5.5 (tensors): the bounding box, innermost dimension first, is
+  // stored densely; elements outside the tensor are zero. Its swizzling
+  // modes XOR the 16-byte chunk index (address bits 4..6) with bits 7..9 of
+  // the shared address: 1, 2 or 3 bits for 32B, 64B and 128B.
   const TensorMap &map = copy.map;
   unsigned elementBytes = map.elementBytes;
   uint64_t elements = copy.bytes / elementBytes;

@@ -352,7 +352,12 @@ void Executor::reportDeadlock() {
   }
   for (Thread &thread : threads)
     if (thread.state == ThreadState::AtMbarrier) {
-      const Mbarrier &barrier = mbarriers.at(thread.mbarrier);
+      auto found = mbarriers.find(thread.mbarrier);
+      if (found == mbarriers.end())
+        fail(thread, thread.function->code[thread.pc],
+             "deadlock: waits on the mbarrier at " +
+                 describeShared(thread.mbarrier) + ", which was invalidated");
+      const Mbarrier &barrier = found->second;
       uint64_t inFlight = 0;
       for (const TensorCopy &copy : barrier.inFlight)
         inFlight += copy.bytes;
@@ -434,6 +439,8 @@ void Executor::runThread(Thread &thread) {
     if (operand.kind == Operand::Reg)
       regs[operand.reg] = bits;
   };
+  constexpr uint64_t maxBackwardBranches = 1ull << 26;
+  uint64_t backwardBranches = 0;
   for (;;) {
     const Instruction &instr = code[thread.pc];
     if (instr.guard != NoReg &&
@@ -788,6 +795,13 @@ void Executor::runThread(Thread &thread) {
       break;
     }
     case Op::Bra:
+      // Threads run one at a time: a loop that waits for another thread
+      // without a synchronization point would never end.
+      if (ops[0].imm <= thread.pc && ++backwardBranches > maxBackwardBranches)
+        fail(thread, instr,
+             "more than 2^26 backward branches without a synchronization "
+             "point (an endless loop, or a spin-wait on memory that another "
+             "thread writes)");
       thread.pc = static_cast<uint32_t>(ops[0].imm);
       continue;
     case Op::Ret:

@@ -212,6 +212,9 @@ void *mgpuModuleLoad(void *data, size_t size) {
   } catch (const SimError &e) {
     reportError(e.what());
     return nullptr;
+  } catch (const std::exception &e) {
+    reportError("mgpuModuleLoad", std::string("internal error: ") + e.what());
+    return nullptr;
   }
 }
 
@@ -259,6 +262,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                  static_cast<uint32_t>(smem), params, options);
   } catch (const SimError &e) {
     reportError(e.what());
+  } catch (const std::exception &e) {
+    reportError("mgpuLaunchKernel", std::string("internal error: ") + e.what());
   }
 }
 

@@ -993,3 +993,31 @@ def test_mbarrier_used_before_its_init_is_visible(sim):
     assert ("thread (1,0,0): the mbarrier at mbar+0 is used before its "
             "initialization (PTX line 14 by thread (0,0,0)) is visible: no "
             "barrier between them at PTX line 15") in error
+
+
+def test_spin_wait_without_synchronization_is_reported(sim):
+    # Waits for a flag that a later thread sets: the GPU might run them
+    # concurrently; one thread at a time, it never ends.
+    ptx = """
+.visible .entry spin(.param .u64 flag)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [flag];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 st.volatile.global.b32 [%rd1], 1;
+  @%p1 bra $L__done;
+$L__spin:
+  ld.volatile.global.b32 %r2, [%rd1];
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra $L__spin;
+$L__done:
+  ret;
+}
+"""
+    error = launch(sim, ptx, "spin", (1, 1, 1), (2, 1, 1),
+                   [np.zeros(1, dtype=np.int32)])
+    assert ("thread (0,0,0): more than 2^26 backward branches without a "
+            "synchronization point") in error

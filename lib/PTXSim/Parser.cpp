@@ -324,7 +324,7 @@ private:
     return negative ? -value : value;
   }
 
-  void parseVersionEtc();
+  void parseModuleDirective();
   Variable parseVariable(Space space, bool allowInit);
   void parseModuleVariable(Space space);
   void parseFunction(bool isEntry);
@@ -352,7 +352,7 @@ std::unique_ptr<Module> Parser::parse() {
   while (peek().kind != Token::End) {
     const std::string &word = peek().text;
     if (word == ".version" || word == ".target" || word == ".address_size") {
-      parseVersionEtc();
+      parseModuleDirective();
     } else if (word == ".visible" || word == ".weak" || word == ".extern") {
       next();
     } else if (word == ".entry" || word == ".func") {
@@ -378,7 +378,9 @@ std::unique_ptr<Module> Parser::parse() {
   return std::move(module);
 }
 
-void Parser::parseVersionEtc() {
+/// .version, .target (the chip decides the shared-memory limit) and
+/// .address_size.
+void Parser::parseModuleDirective() {
   std::string word = next().text;
   if (word == ".target") {
     module->target = expectIdent();

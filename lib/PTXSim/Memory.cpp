@@ -1,0 +1,189 @@
+//===- Memory.cpp - State spaces, bounds and racecheck --------------------===//
+//
+// Global memory is host memory recorded as allocations (mgpuMemAlloc,
+// registered host ranges, module variables, tensor maps); every access must
+// lie inside one. Shared memory is laid out as ptxas does and starts
+// poisoned (0xff bytes, a NaN as f32); each byte's shadow records its last
+// write and unordered reads for racecheck (RaceCheck.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+namespace vx::ptxsim {
+
+namespace {
+
+std::mutex globalMutex;
+std::map<uint64_t, uint64_t> globalRanges; // begin -> end
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
+  return text;
+}
+
+} // namespace
+
+void addGlobalRange(const void *begin, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  uint64_t start = reinterpret_cast<uint64_t>(begin);
+  uint64_t &end = globalRanges[start];
+  end = std::max(end, start + bytes);
+}
+
+bool removeGlobalRange(const void *begin) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  return globalRanges.erase(reinterpret_cast<uint64_t>(begin)) != 0;
+}
+
+bool isGlobalRange(uint64_t address, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  auto next = globalRanges.upper_bound(address);
+  if (next == globalRanges.begin())
+    return false;
+  auto range = std::prev(next);
+  return address + bytes <= range->second;
+}
+
+bool Executor::isGlobal(uint64_t address, uint64_t bytes) {
+  for (const auto &[begin, end] : globalCache)
+    if (address >= begin && address + bytes <= end)
+      return true;
+  std::lock_guard<std::mutex> lock(globalMutex);
+  auto next = globalRanges.upper_bound(address);
+  if (next == globalRanges.begin())
+    return false;
+  auto range = std::prev(next);
+  if (address + bytes > range->second)
+    return false;
+  constexpr size_t cacheSize = 8;
+  if (globalCache.size() < cacheSize)
+    globalCache.emplace_back(range->first, range->second);
+  else
+    globalCache[globalCacheNext++ % cacheSize] = {range->first, range->second};
+  return true;
+}
+
+std::string Executor::describeShared(uint32_t offset) const {
+  for (const Variable &var : layout.symbols)
+    if (!var.isExtern && offset >= var.offset && offset < var.offset + var.size)
+      return var.name + "+" + std::to_string(offset - var.offset);
+  if (offset >= layout.dynamicOffset) {
+    for (const Variable &var : layout.symbols)
+      if (var.isExtern)
+        return var.name + "+" + std::to_string(offset - var.offset);
+    return "dynamic shared memory+" +
+           std::to_string(offset - layout.dynamicOffset);
+  }
+  return "shared offset " + std::to_string(offset);
+}
+
+void Executor::resetShared() {
+  size_t bytes = layout.dynamicOffset + dynamicSharedBytes;
+  shared.assign(bytes, 0xff);
+  shadow.assign(bytes, ByteShadow());
+  pending.assign(bytes, 0);
+  genericWriteEpoch.assign(bytes, 0);
+  isMbarrier.assign(bytes, 0);
+  mbarriers.clear();
+  pendingBytes = 0;
+  proxyFenceEpoch = 1;
+}
+
+uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
+                             Space space, uint64_t address, uint64_t bytes,
+                             bool write, bool atomic, const uint8_t *stored) {
+  if (address % bytes)
+    fail(thread, instr,
+         "misaligned access of " + std::to_string(bytes) + " bytes at " +
+             hex(address));
+  if (space == Space::Generic) {
+    if (address - SharedWindow < WindowBytes) {
+      space = Space::Shared;
+      address -= SharedWindow;
+    } else if (address - LocalWindow < WindowBytes) {
+      space = Space::Local;
+      address -= LocalWindow;
+    } else {
+      space = Space::Global;
+    }
+  }
+  switch (space) {
+  case Space::Shared:
+    if (address + bytes > shared.size())
+      fail(thread, instr,
+           "out-of-bounds shared memory access of " + std::to_string(bytes) +
+               " bytes at offset " + std::to_string(address) +
+               " (the block has " + std::to_string(shared.size()) +
+               " bytes: " + std::to_string(layout.staticBytes) + " static, " +
+               std::to_string(dynamicSharedBytes) + " dynamic)");
+    checkShared(thread, instr, static_cast<uint32_t>(address),
+                static_cast<uint32_t>(bytes), write, atomic, stored);
+    return shared.data() + address;
+  case Space::Local:
+    if (address + bytes > kernel.localBytes)
+      fail(thread, instr,
+           "out-of-bounds local memory access of " + std::to_string(bytes) +
+               " bytes at offset " + std::to_string(address) +
+               " (the frame has " + std::to_string(kernel.localBytes) +
+               " bytes)");
+    return thread.local + address;
+  case Space::Param: {
+    // The current frame's parameter space (Function::frameParamBytes).
+    if (write && thread.frames.empty() && address < kernel.paramBytes)
+      fail(thread, instr, "store to a kernel parameter");
+    if (address + bytes > thread.function->frameParamBytes)
+      fail(thread, instr,
+           "out-of-bounds parameter access at offset " +
+               std::to_string(address));
+    return thread.paramStack.data() + thread.paramBase + address;
+  }
+  default:
+    if (write && space == Space::Const)
+      fail(thread, instr, "store to constant memory");
+    if (!isGlobal(address, bytes))
+      fail(thread, instr,
+           "out-of-bounds global memory access of " + std::to_string(bytes) +
+               " bytes at " + hex(address) +
+               " (no allocation or registered host range contains it)");
+    return reinterpret_cast<uint8_t *>(address);
+  }
+}
+
+void Executor::checkShared(Thread &thread, const Instruction &instr,
+                           uint32_t offset, uint32_t bytes, bool write,
+                           bool atomic, const uint8_t *stored) {
+  if (pendingBytes)
+    for (uint32_t b = offset; b < offset + bytes; ++b)
+      if (pending[b]) {
+        bool tensor = pending[b] & TensorPending;
+        std::string what = write ? "write to " : "read of ";
+        fail(thread, instr,
+             what +
+                 (tensor ? "a TMA destination before its mbarrier phase "
+                           "completed"
+                         : "a cp.async destination before its wait_group") +
+                 " (" + describeShared(b) + ", copied by " +
+                 (tensor ? std::string("the TMA")
+                         : describeThread(threads[pending[b] - 1])) +
+                 ")");
+      }
+  if (write)
+    for (uint32_t b = offset; b < offset + bytes; ++b) {
+      if (isMbarrier[b])
+        fail(thread, instr,
+             "store into the live mbarrier at " + describeShared(b & ~7u));
+      genericWriteEpoch[b] = proxyFenceEpoch;
+    }
+  // Atomics do not race with each other; racecheck watches plain accesses.
+  if (!atomic)
+    checkRace(thread, instr, offset, bytes, write, stored);
+}
+
+} // namespace vx::ptxsim

@@ -1,0 +1,217 @@
+//===- Executor.h - Running one CTA of a launch -----------------*- C++ -*-===//
+//
+// A CTA's threads run one at a time, each until its next synchronization
+// point (bar.sync, shfl.sync, vote.sync, bar.warp.sync, a blocking mbarrier
+// wait, exit); the scheduler then releases what can be released and runs
+// the runnable threads again, in the launch's order. Shared memory carries
+// shadow state for racecheck (vector clocks), pending asynchronous copies
+// and the proxy-fence rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_LIB_PTXSIM_EXECUTOR_H
+#define VX_LIB_PTXSIM_EXECUTOR_H
+
+#include "Program.h"
+#include "Vx/PTXSim/PTXSim.h"
+
+#include <random>
+#include <unordered_map>
+
+namespace vx::ptxsim {
+
+/// Generic addresses of the shared and local windows (cvta): above the
+/// 47-bit user address space of x86-64 and AArch64 Linux, so no host
+/// pointer (global memory) can fall inside them.
+constexpr uint64_t SharedWindow = 0x0001000000000000ull;
+constexpr uint64_t LocalWindow = 0x0002000000000000ull;
+constexpr uint64_t WindowBytes = 0x100000000ull;
+
+/// The simulator's own tensor map (CUtensorMap is 128 opaque bytes): what
+/// cuTensorMapEncodeTiled takes, dimensions innermost first.
+struct TensorMap {
+  uint32_t magic;
+  uint8_t rank, dataType, interleave, swizzle;
+  uint8_t l2Promotion, oobFill, elementBytes, reserved;
+  uint32_t reserved2;
+  uint64_t address;
+  uint64_t dims[5];
+  uint64_t strides[4]; // bytes, of dimensions 1..rank-1
+  uint32_t box[5];     // element strides are 1 (Vx's maps)
+  uint32_t padding[3];
+};
+static_assert(sizeof(TensorMap) == 128, "a CUtensorMap is 128 bytes");
+constexpr uint32_t TensorMapMagic = 0x56584d50; // "VXMP"
+
+enum class ThreadState : uint8_t {
+  Runnable,
+  AtBarrier,
+  AtWarpSync,
+  AtMbarrier,
+  Exited,
+};
+
+/// A cp.async of one thread, landing at its wait_group.
+struct AsyncCopy {
+  uint32_t sharedOffset;
+  uint32_t bytes;
+  uint32_t sourceBytes; // the rest is zero-filled
+  uint64_t source;
+  uint32_t line;
+};
+
+/// A cp.async.bulk.tensor in flight, landing when its mbarrier phase
+/// completes.
+struct TensorCopy {
+  uint32_t sharedOffset;
+  uint32_t bytes;
+  uint32_t thread;
+  uint32_t line;
+  TensorMap map;
+  int32_t coords[5];
+};
+
+struct Thread {
+  uint32_t pc = 0;
+  ThreadState state = ThreadState::Runnable;
+  uint32_t linear = 0;
+  uint32_t tid[3] = {0, 0, 0};
+  uint64_t *regs = nullptr;
+  uint8_t *local = nullptr;
+  uint32_t *clock = nullptr; // this thread's vector clock
+  // What a blocked thread waits for.
+  uint32_t barrier = 0;
+  uint32_t barrierCount = 0;
+  uint32_t memberMask = 0;
+  uint32_t mbarrier = 0;
+  uint32_t parity = 0;
+  uint64_t syncValue[3] = {0, 0, 0}; // shfl a, b, c / vote predicate
+  uint32_t exitLine = 0;
+  // cp.async groups: copies issued, and the end of each committed group.
+  std::vector<AsyncCopy> copies;
+  std::vector<size_t> groupEnds;
+  std::vector<uint64_t> acquiredTensorMaps;
+  // The last failed mbarrier.test_wait: a poll loop that sees no change
+  // while nothing else can run is a deadlock, not an endless loop.
+  uint64_t pollEpoch = ~0ull;
+};
+
+/// An mbarrier object (PTX ISA 9.7.13.15.1): its current phase's pending
+/// arrivals and transaction count, and the async copies it waits for.
+struct Mbarrier {
+  uint32_t expected = 0;
+  int64_t pending = 0;
+  int64_t txCount = 0;
+  uint64_t phase = 0;
+  uint32_t initThread = 0;
+  uint32_t initClock = 0;
+  uint32_t initLine = 0;
+  bool fenced = false;                // fence.mbarrier_init / proxy.async
+  std::vector<uint32_t> arrivalClock; // join of this phase's arrivals
+  std::vector<uint32_t> completedClock;
+  std::vector<TensorCopy> inFlight;
+};
+
+/// Racecheck's record of one shared byte: its last write and up to two
+/// reads not ordered before each other.
+struct Access {
+  uint16_t thread = 0xffff;
+  uint32_t clock = 0;
+  uint32_t line = 0;
+};
+struct ByteShadow {
+  Access write, read[2];
+};
+
+class Executor {
+public:
+  Executor(const Module &module, const Function &kernel,
+           const uint32_t grid[3], const uint32_t block[3],
+           uint32_t dynamicSharedBytes, std::vector<uint8_t> params,
+           const LaunchOptions &options);
+  void run();
+
+private:
+  // Interpreter.cpp
+  void runBlock();
+  void runThread(Thread &thread);
+  bool releaseBlocked();
+  bool releaseBarrier(uint32_t id);
+  bool releaseWarp(Thread &first);
+  [[noreturn]] void reportDeadlock();
+  uint64_t readSpecial(const Thread &thread, Special special) const;
+  [[noreturn]] void fail(const Thread &thread, uint32_t line,
+                         const std::string &what) const;
+  [[noreturn]] void fail(const Thread &thread, const Instruction &instr,
+                         const std::string &what) const {
+    fail(thread, instr.line, what);
+  }
+  std::string describeThread(const Thread &thread) const;
+  std::string describeWait(const Thread &thread) const;
+  void joinClocks(const std::vector<Thread *> &threads);
+
+  // Memory.cpp
+  uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
+                     uint64_t address, uint64_t bytes, bool write,
+                     bool atomic);
+  void checkShared(Thread &thread, const Instruction &instr, uint32_t offset,
+                   uint32_t bytes, bool write, bool atomic);
+  std::string describeShared(uint32_t offset) const;
+  void resetShared();
+
+  // Async.cpp
+  void issueCpAsync(Thread &thread, const Instruction &instr);
+  void landCpAsync(Thread &thread, size_t count);
+  void waitCpAsync(Thread &thread, const Instruction &instr);
+  uint32_t getSharedOffset(Thread &thread, const Instruction &instr,
+                           const Operand &operand, uint32_t bytes);
+  void executeMbarrier(Thread &thread, const Instruction &instr);
+  Mbarrier &getMbarrier(Thread &thread, const Instruction &instr,
+                        uint32_t offset);
+  void completePhase(Mbarrier &barrier);
+  void tryCompletePhase(Mbarrier &barrier);
+  void settlePhase(Mbarrier &barrier);
+  bool isPhaseComplete(const Mbarrier &barrier, uint64_t token,
+                       bool parity) const;
+  void issueTensorCopy(Thread &thread, const Instruction &instr);
+  void landTensorCopy(const TensorCopy &copy);
+  void fenceProxyAsync(Thread &thread);
+
+  const Module &module;
+  const Function &kernel;
+  const SharedLayout &layout;
+  uint32_t grid[3], block[3];
+  uint32_t dynamicSharedBytes;
+  std::vector<uint8_t> params;
+  LaunchOptions options;
+  std::mt19937_64 random;
+
+  uint32_t ctaid[3] = {0, 0, 0};
+  uint32_t numThreads;
+  std::vector<Thread> threads;
+  std::vector<uint64_t> registers;
+  std::vector<uint8_t> localMemory;
+  std::vector<uint32_t> clocks; // numThreads x numThreads
+
+  std::vector<uint8_t> shared;
+  std::vector<ByteShadow> shadow;
+  // Per shared byte: 0, or the owner of an async copy that has not landed
+  // (thread + 1 for cp.async, mbarrier offset | TensorPending for TMA).
+  std::vector<uint32_t> pending;
+  uint64_t pendingBytes = 0;
+  // Per shared byte: the proxy-fence epoch of its last generic write.
+  std::vector<uint32_t> genericWriteEpoch;
+  uint32_t proxyFenceEpoch = 1;
+  std::vector<uint8_t> isMbarrier;
+  std::unordered_map<uint32_t, Mbarrier> mbarriers;
+  // Bumped whenever something another thread may observe changes.
+  uint64_t progressEpoch = 0;
+  const uint64_t *globalCache[2] = {nullptr, nullptr};
+  uint64_t globalCacheBegin = 1, globalCacheEnd = 0;
+};
+
+constexpr uint32_t TensorPending = 0x80000000u;
+
+} // namespace vx::ptxsim
+
+#endif // VX_LIB_PTXSIM_EXECUTOR_H

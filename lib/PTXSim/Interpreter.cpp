@@ -1,0 +1,1279 @@
+//===- Interpreter.cpp - Threads, warps and barriers of a CTA -------------===//
+//
+// Each thread runs the decoded instructions until a synchronization point;
+// the scheduler releases barriers (PTX ISA 9.7.13.1 bar/barrier), warp
+// collectives (9.7.8.6 shfl.sync, 9.7.13.8 vote.sync, 9.7.13.2
+// bar.warp.sync) and mbarrier waits when every thread they need has
+// arrived, and reports a deadlock, naming the threads, when nothing can
+// run. Arithmetic follows PTX ISA 9.7.1 to 9.7.4 and 9.7.9.21 (cvt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arithmetic.h"
+#include "Executor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace vx::ptxsim {
+
+namespace {
+
+uint64_t saturateSigned(__int128 value, unsigned bytes) {
+  __int128 max = (static_cast<__int128>(1) << (bytes * 8 - 1)) - 1;
+  __int128 min = -max - 1;
+  return static_cast<uint64_t>(std::clamp(value, min, max)) & maskOf(bytes);
+}
+
+/// add/sub/mul/div/rem/min/max of integers of `type`.
+uint64_t integerBinary(Op op, const Instruction &instr, uint64_t a,
+                       uint64_t b) {
+  unsigned bytes = getTypeBytes(instr.type);
+  bool sign = isSigned(instr.type);
+  int64_t sa = signExtend(a, bytes), sb = signExtend(b, bytes);
+  uint64_t ua = a & maskOf(bytes), ub = b & maskOf(bytes);
+  switch (op) {
+  case Op::Add:
+    if (instr.flags & FlagSat)
+      return saturateSigned(static_cast<__int128>(sa) + sb, bytes);
+    return (a + b) & maskOf(bytes);
+  case Op::Sub:
+    if (instr.flags & FlagSat)
+      return saturateSigned(static_cast<__int128>(sa) - sb, bytes);
+    return (a - b) & maskOf(bytes);
+  case Op::Div:
+    // Division by zero has no trap in PTX; the hardware returns all ones.
+    if (ub == 0)
+      return maskOf(bytes);
+    if (sign)
+      return (sb == -1 ? static_cast<uint64_t>(-sa) : sa / sb) &
+             maskOf(bytes);
+    return ua / ub;
+  case Op::Rem:
+    if (ub == 0)
+      return ua;
+    if (sign)
+      return (sb == -1 ? 0 : sa % sb) & maskOf(bytes);
+    return ua % ub;
+  case Op::Min:
+    return sign ? static_cast<uint64_t>(std::min(sa, sb)) & maskOf(bytes)
+                : std::min(ua, ub);
+  case Op::Max:
+    return sign ? static_cast<uint64_t>(std::max(sa, sb)) & maskOf(bytes)
+                : std::max(ua, ub);
+  default:
+    return 0;
+  }
+}
+
+/// mul (lo/hi/wide) of integers; `instr.type` is the source type.
+uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b) {
+  unsigned bytes = getTypeBytes(instr.type);
+  bool sign = isSigned(instr.type);
+  __int128 wa = sign ? static_cast<__int128>(signExtend(a, bytes))
+                     : static_cast<__int128>(a & maskOf(bytes));
+  __int128 wb = sign ? static_cast<__int128>(signExtend(b, bytes))
+                     : static_cast<__int128>(b & maskOf(bytes));
+  unsigned __int128 product = static_cast<unsigned __int128>(wa * wb);
+  if (!sign && bytes == 8)
+    product = static_cast<unsigned __int128>(a) * b;
+  if (instr.flags & FlagWide)
+    return static_cast<uint64_t>(product) & maskOf(bytes * 2);
+  if (instr.flags & FlagHi)
+    return static_cast<uint64_t>(product >> (bytes * 8)) & maskOf(bytes);
+  return static_cast<uint64_t>(product) & maskOf(bytes);
+}
+
+double minMax(Op op, double a, double b, bool propagateNaN) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (propagateNaN || (std::isnan(a) && std::isnan(b)))
+      return NAN;
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b) // -0 orders below +0
+    return op == Op::Min ? (std::signbit(a) ? a : b)
+                         : (std::signbit(a) ? b : a);
+  return op == Op::Min ? std::min(a, b) : std::max(a, b);
+}
+
+/// A float binary/ternary operation on one scalar lane of `type`.
+uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
+                     uint64_t b, uint64_t c) {
+  bool ftz = instr.flags & FlagFtz;
+  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
+                                                      : instr.rounding;
+  if (type == Type::F32) {
+    float x = toF32(a), y = toF32(b), z = toF32(c);
+    if (ftz) {
+      x = flushF32(x);
+      y = flushF32(y);
+      z = flushF32(z);
+    }
+    float result;
+    {
+      RoundingScope scope(rounding);
+      volatile float vx = x, vy = y, vz = z;
+      switch (op) {
+      case Op::Add:
+        result = vx + vy;
+        break;
+      case Op::Sub:
+        result = vx - vy;
+        break;
+      case Op::Mul:
+        result = vx * vy;
+        break;
+      case Op::Div:
+        result = vx / vy;
+        break;
+      case Op::Fma:
+      case Op::Mad:
+        result = std::fma(static_cast<float>(vx), static_cast<float>(vy),
+                          static_cast<float>(vz));
+        break;
+      case Op::Min:
+      case Op::Max:
+        result = static_cast<float>(minMax(op, x, y, instr.flags & FlagNaN));
+        break;
+      default:
+        result = 0;
+      }
+    }
+    if (ftz)
+      result = flushF32(result);
+    if ((instr.flags & FlagSat) && !std::isnan(result))
+      result = std::clamp(result, 0.0f, 1.0f);
+    else if ((instr.flags & FlagSat))
+      result = 0.0f;
+    return fromF32(result);
+  }
+  double x = readFloat(a, type), y = readFloat(b, type),
+         z = readFloat(c, type);
+  double result;
+  {
+    RoundingScope scope(type == Type::F64 ? rounding : Rounding::Rn);
+    volatile double vx = x, vy = y, vz = z;
+    switch (op) {
+    case Op::Add:
+      result = vx + vy;
+      break;
+    case Op::Sub:
+      result = vx - vy;
+      break;
+    case Op::Mul:
+      result = vx * vy;
+      break;
+    case Op::Div:
+      result = vx / vy;
+      break;
+    case Op::Fma:
+    case Op::Mad:
+      result = std::fma(static_cast<double>(vx), static_cast<double>(vy),
+                        static_cast<double>(vz));
+      break;
+    case Op::Min:
+    case Op::Max:
+      result = minMax(op, x, y, instr.flags & FlagNaN);
+      break;
+    default:
+      result = 0;
+    }
+  }
+  if (instr.flags & FlagSat)
+    result = std::isnan(result) ? 0.0 : std::clamp(result, 0.0, 1.0);
+  return writeFloat(result, type, type == Type::F64 ? Rounding::Rn : rounding);
+}
+
+/// Float operations, on both halves of f16x2/bf16x2.
+uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
+                 uint64_t c) {
+  if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+    Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+    uint64_t low = floatScalar(op, instr, lane, a & 0xffff, b & 0xffff,
+                               c & 0xffff);
+    uint64_t high = floatScalar(op, instr, lane, (a >> 16) & 0xffff,
+                                (b >> 16) & 0xffff, (c >> 16) & 0xffff);
+    return low | (high << 16);
+  }
+  return floatScalar(op, instr, instr.type, a, b, c);
+}
+
+/// ex2, lg2, sin, cos, sqrt, rsqrt, rcp, abs, neg on a float lane.
+uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a) {
+  if (op == Op::Neg)
+    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
+  if (op == Op::Abs) {
+    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
+    if (type == Type::F32 && (instr.flags & FlagFtz))
+      return fromF32(flushF32(toF32(result)));
+    return result;
+  }
+  double x = readFloat(a, type);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
+  double result;
+  switch (op) {
+  case Op::Ex2:
+    result = std::exp2(x);
+    break;
+  case Op::Lg2:
+    result = std::log2(x);
+    break;
+  case Op::Sin:
+    result = std::sin(x);
+    break;
+  case Op::Cos:
+    result = std::cos(x);
+    break;
+  case Op::Sqrt:
+    result = std::sqrt(x);
+    break;
+  case Op::Rsqrt:
+    result = 1.0 / std::sqrt(x);
+    break;
+  case Op::Rcp:
+    result = 1.0 / x;
+    break;
+  default:
+    result = 0;
+  }
+  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
+                                                      : instr.rounding;
+  uint64_t bits = writeFloat(result, type, rounding);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+bool compare(const Instruction &instr, uint64_t a, uint64_t b) {
+  Type type = instr.type;
+  if (isFloat(type)) {
+    double x = readFloat(a, type), y = readFloat(b, type);
+    if (type == Type::F32 && (instr.flags & FlagFtz)) {
+      x = flushF32(static_cast<float>(x));
+      y = flushF32(static_cast<float>(y));
+    }
+    bool unordered = std::isnan(x) || std::isnan(y);
+    switch (instr.cmp) {
+    case Cmp::Eq:
+      return !unordered && x == y;
+    case Cmp::Ne:
+      return !unordered && x != y;
+    case Cmp::Lt:
+      return !unordered && x < y;
+    case Cmp::Le:
+      return !unordered && x <= y;
+    case Cmp::Gt:
+      return !unordered && x > y;
+    case Cmp::Ge:
+      return !unordered && x >= y;
+    case Cmp::Equ:
+      return unordered || x == y;
+    case Cmp::Neu:
+      return unordered || x != y;
+    case Cmp::Ltu:
+      return unordered || x < y;
+    case Cmp::Leu:
+      return unordered || x <= y;
+    case Cmp::Gtu:
+      return unordered || x > y;
+    case Cmp::Geu:
+      return unordered || x >= y;
+    case Cmp::Num:
+      return !unordered;
+    case Cmp::Nan:
+      return unordered;
+    default:
+      return false;
+    }
+  }
+  unsigned bytes = getTypeBytes(type);
+  int64_t sa = signExtend(a, bytes), sb = signExtend(b, bytes);
+  uint64_t ua = a & maskOf(bytes), ub = b & maskOf(bytes);
+  bool sign = isSigned(type);
+  switch (instr.cmp) {
+  case Cmp::Eq:
+    return ua == ub;
+  case Cmp::Ne:
+    return ua != ub;
+  case Cmp::Lt:
+    return sign ? sa < sb : ua < ub;
+  case Cmp::Le:
+    return sign ? sa <= sb : ua <= ub;
+  case Cmp::Gt:
+    return sign ? sa > sb : ua > ub;
+  case Cmp::Ge:
+    return sign ? sa >= sb : ua >= ub;
+  case Cmp::Lo:
+    return ua < ub;
+  case Cmp::Ls:
+    return ua <= ub;
+  case Cmp::Hi:
+    return ua > ub;
+  case Cmp::Hs:
+    return ua >= ub;
+  default:
+    return false;
+  }
+}
+
+/// cvt.d.a (PTX ISA 9.7.9.21): `instr.type` the destination, `type2` the
+/// source.
+uint64_t convert(const Instruction &instr, uint64_t value) {
+  Type to = instr.type, from = instr.type2;
+  unsigned toBytes = getTypeBytes(to), fromBytes = getTypeBytes(from);
+  bool saturate = instr.flags & FlagSat;
+  if (!isFloat(to) && !isFloat(from)) {
+    __int128 wide = isSigned(from)
+                        ? static_cast<__int128>(signExtend(value, fromBytes))
+                        : static_cast<__int128>(value & maskOf(fromBytes));
+    if (saturate) {
+      __int128 max = isSigned(to)
+                         ? (static_cast<__int128>(1) << (toBytes * 8 - 1)) - 1
+                         : static_cast<__int128>(maskOf(toBytes));
+      __int128 min = isSigned(to) ? -max - 1 : 0;
+      wide = std::clamp(wide, min, max);
+    }
+    return static_cast<uint64_t>(wide) & maskOf(toBytes);
+  }
+  if (isFloat(from) && !isFloat(to)) {
+    // Float to integer rounds per .rni/.rzi/.rmi/.rpi and saturates to the
+    // destination's range; NaN becomes 0.
+    double x = readFloat(value, from);
+    if (from == Type::F32 && (instr.flags & FlagFtz))
+      x = flushF32(static_cast<float>(x));
+    if (std::isnan(x))
+      return 0;
+    x = roundIntegral(x, instr.rounding);
+    if (isSigned(to)) {
+      double max = std::ldexp(1.0, toBytes * 8 - 1);
+      if (x >= max)
+        return static_cast<uint64_t>(max - 1) & maskOf(toBytes);
+      if (x < -max)
+        return static_cast<uint64_t>(static_cast<int64_t>(-max)) &
+               maskOf(toBytes);
+      return static_cast<uint64_t>(static_cast<int64_t>(x)) & maskOf(toBytes);
+    }
+    if (x <= 0)
+      return 0;
+    if (x >= std::ldexp(1.0, toBytes * 8))
+      return maskOf(toBytes);
+    return static_cast<uint64_t>(x);
+  }
+  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
+                                                      : instr.rounding;
+  if (!isFloat(from)) {
+    // Integer to float: exact in long double for 64-bit sources, then one
+    // rounding to the destination.
+    if (to == Type::F32 || to == Type::F64) {
+      RoundingScope scope(rounding);
+      if (isSigned(from)) {
+        volatile int64_t v = signExtend(value, fromBytes);
+        if (to == Type::F32) {
+          volatile float f = static_cast<float>(v);
+          return fromF32(f);
+        }
+        volatile double d = static_cast<double>(v);
+        return fromF64(d);
+      }
+      volatile uint64_t v = value & maskOf(fromBytes);
+      if (to == Type::F32) {
+        volatile float f = static_cast<float>(v);
+        return fromF32(f);
+      }
+      volatile double d = static_cast<double>(v);
+      return fromF64(d);
+    }
+    double x = isSigned(from)
+                   ? static_cast<double>(signExtend(value, fromBytes))
+                   : static_cast<double>(value & maskOf(fromBytes));
+    return writeFloat(x, to, rounding);
+  }
+  // Float to float: exact widening, rounded narrowing, or rounding to an
+  // integral value in the same type (cvt.rzi.f32.f32).
+  double x = readFloat(value, from);
+  if (from == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
+  bool integral = instr.rounding == Rounding::Rni ||
+                  instr.rounding == Rounding::Rzi ||
+                  instr.rounding == Rounding::Rmi ||
+                  instr.rounding == Rounding::Rpi;
+  if (integral)
+    x = roundIntegral(x, instr.rounding);
+  if (saturate)
+    x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+  uint64_t bits = writeFloat(x, to, integral ? Rounding::Rn : rounding);
+  if (to == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+} // namespace
+
+uint64_t Executor::readSpecial(const Thread &thread, Special special) const {
+  switch (special) {
+  case Special::TidX:
+  case Special::TidY:
+  case Special::TidZ:
+    return thread.tid[static_cast<int>(special) -
+                      static_cast<int>(Special::TidX)];
+  case Special::NtidX:
+  case Special::NtidY:
+  case Special::NtidZ:
+    return block[static_cast<int>(special) - static_cast<int>(Special::NtidX)];
+  case Special::CtaidX:
+  case Special::CtaidY:
+  case Special::CtaidZ:
+    return ctaid[static_cast<int>(special) -
+                 static_cast<int>(Special::CtaidX)];
+  case Special::NctaidX:
+  case Special::NctaidY:
+  case Special::NctaidZ:
+    return grid[static_cast<int>(special) -
+                static_cast<int>(Special::NctaidX)];
+  case Special::Laneid:
+    return thread.linear % 32;
+  case Special::Warpid:
+    return thread.linear / 32;
+  case Special::NWarpid:
+    return (numThreads + 31) / 32;
+  case Special::Smid:
+  case Special::ClusterCtarank:
+    return 0;
+  case Special::ClusterNctarank:
+    return 1;
+  case Special::DynamicSmemSize:
+    return dynamicSharedBytes;
+  case Special::TotalSmemSize:
+    return shared.size();
+  case Special::Clock:
+  case Special::Clock64:
+  case Special::Globaltimer:
+    // No timing model: a counter that only moves forward.
+    return progressEpoch * 1000 + thread.pc;
+  case Special::LanemaskEq:
+    return 1u << (thread.linear % 32);
+  case Special::LanemaskLt:
+    return (1u << (thread.linear % 32)) - 1;
+  case Special::LanemaskLe:
+    return (2ull << (thread.linear % 32)) - 1;
+  case Special::LanemaskGt:
+    return ~((2ull << (thread.linear % 32)) - 1) & 0xffffffffu;
+  case Special::LanemaskGe:
+    return ~((1ull << (thread.linear % 32)) - 1) & 0xffffffffu;
+  }
+  return 0;
+}
+
+std::string Executor::describeThread(const Thread &thread) const {
+  std::ostringstream out;
+  out << "thread (" << thread.tid[0] << "," << thread.tid[1] << ","
+      << thread.tid[2] << ")";
+  return out.str();
+}
+
+void Executor::fail(const Thread &thread, uint32_t line,
+                    const std::string &what) const {
+  std::ostringstream out;
+  out << "vx_ptx_sim: error: kernel " << kernel.name << ", block ("
+      << ctaid[0] << "," << ctaid[1] << "," << ctaid[2] << "), "
+      << describeThread(thread) << ": " << what << " at PTX line " << line
+      << ": " << getLineText(module, line);
+  throw SimError(out.str());
+}
+
+Executor::Executor(const Module &module, const Function &kernel,
+                   const uint32_t grid[3], const uint32_t block[3],
+                   uint32_t dynamicSharedBytes, std::vector<uint8_t> params,
+                   const LaunchOptions &options)
+    : module(module), kernel(kernel),
+      layout(module.sharedLayouts.at(&kernel)),
+      dynamicSharedBytes(dynamicSharedBytes), params(std::move(params)),
+      options(options), random(options.seed) {
+  for (int i = 0; i < 3; ++i) {
+    this->grid[i] = grid[i];
+    this->block[i] = block[i];
+  }
+  numThreads = block[0] * block[1] * block[2];
+}
+
+void Executor::run() {
+  for (ctaid[2] = 0; ctaid[2] < grid[2]; ++ctaid[2])
+    for (ctaid[1] = 0; ctaid[1] < grid[1]; ++ctaid[1])
+      for (ctaid[0] = 0; ctaid[0] < grid[0]; ++ctaid[0])
+        runBlock();
+}
+
+void Executor::runBlock() {
+  threads.assign(numThreads, Thread());
+  registers.assign(static_cast<size_t>(numThreads) * kernel.numRegs, 0);
+  // Uninitialized local memory holds the poison pattern, like shared.
+  localMemory.assign(static_cast<size_t>(numThreads) * kernel.localBytes,
+                     0xff);
+  clocks.assign(static_cast<size_t>(numThreads) * numThreads, 0);
+  resetShared();
+  for (uint32_t i = 0; i < numThreads; ++i) {
+    Thread &thread = threads[i];
+    thread.linear = i;
+    thread.tid[0] = i % block[0];
+    thread.tid[1] = (i / block[0]) % block[1];
+    thread.tid[2] = i / (block[0] * block[1]);
+    thread.regs = registers.data() + static_cast<size_t>(i) * kernel.numRegs;
+    thread.local =
+        localMemory.data() + static_cast<size_t>(i) * kernel.localBytes;
+    thread.clock = clocks.data() + static_cast<size_t>(i) * numThreads;
+    thread.clock[i] = 1;
+  }
+  std::vector<Thread *> runnable;
+  for (;;) {
+    runnable.clear();
+    bool allExited = true;
+    for (Thread &thread : threads) {
+      if (thread.state == ThreadState::Runnable)
+        runnable.push_back(&thread);
+      allExited &= thread.state == ThreadState::Exited;
+    }
+    if (allExited)
+      return;
+    if (runnable.empty()) {
+      if (!releaseBlocked())
+        reportDeadlock();
+      continue;
+    }
+    if (options.order == Order::Reverse)
+      std::reverse(runnable.begin(), runnable.end());
+    else if (options.order == Order::Shuffle)
+      std::shuffle(runnable.begin(), runnable.end(), random);
+    for (Thread *thread : runnable)
+      runThread(*thread);
+    releaseBlocked();
+  }
+}
+
+void Executor::joinClocks(const std::vector<Thread *> &group) {
+  std::vector<uint32_t> joined(numThreads, 0);
+  for (Thread *thread : group)
+    for (uint32_t i = 0; i < numThreads; ++i)
+      joined[i] = std::max(joined[i], thread->clock[i]);
+  for (Thread *thread : group) {
+    std::copy(joined.begin(), joined.end(), thread->clock);
+    ++thread->clock[thread->linear];
+  }
+}
+
+bool Executor::releaseBarrier(uint32_t id) {
+  std::vector<Thread *> waiting;
+  uint32_t expected = numThreads;
+  for (Thread &thread : threads)
+    if (thread.state == ThreadState::AtBarrier && thread.barrier == id) {
+      waiting.push_back(&thread);
+      if (thread.barrierCount)
+        expected = thread.barrierCount;
+    }
+  if (waiting.size() < expected)
+    return false;
+  joinClocks(waiting);
+  for (Thread *thread : waiting) {
+    thread->state = ThreadState::Runnable;
+    ++thread->pc;
+  }
+  ++progressEpoch;
+  return true;
+}
+
+bool Executor::releaseWarp(Thread &first) {
+  uint32_t warpBase = first.linear / 32 * 32;
+  uint32_t mask = first.memberMask;
+  const Instruction &instr = kernel.code[first.pc];
+  std::vector<Thread *> members;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    if (warpBase + lane >= numThreads)
+      fail(first, instr,
+           "member mask names lane " + std::to_string(lane) +
+               ", which does not exist in this block");
+    Thread &member = threads[warpBase + lane];
+    if (member.state == ThreadState::Exited)
+      fail(first, instr,
+           "divergent warp collective: member lane " + std::to_string(lane) +
+               " (" + describeThread(member) + ") has exited (at PTX line " +
+               std::to_string(member.exitLine) + ")");
+    if (member.state != ThreadState::AtWarpSync || member.pc != first.pc ||
+        member.memberMask != mask)
+      return false;
+    members.push_back(&member);
+  }
+  if (!(mask >> (first.linear % 32) & 1))
+    fail(first, instr, "the executing thread is not in the member mask");
+  if (instr.op == Op::Shfl) {
+    // PTX ISA 9.7.8.6 (shfl.sync): source lane j and the in-range predicate.
+    std::vector<uint64_t> results(members.size());
+    std::vector<bool> inRange(members.size());
+    for (size_t m = 0; m < members.size(); ++m) {
+      Thread &thread = *members[m];
+      int lane = thread.linear % 32;
+      int b = thread.syncValue[1] & 0x1f;
+      int clampValue = thread.syncValue[2] & 0x1f;
+      int segment = (thread.syncValue[2] >> 8) & 0x1f;
+      int maxLane = (lane & segment) | (clampValue & ~segment);
+      int minLane = lane & segment;
+      int j = lane;
+      bool valid = false;
+      switch (instr.subOp) {
+      case SubOp::ShflUp:
+        j = lane - b;
+        valid = j >= maxLane;
+        break;
+      case SubOp::ShflDown:
+        j = lane + b;
+        valid = j <= maxLane;
+        break;
+      case SubOp::ShflBfly:
+        j = lane ^ b;
+        valid = j <= maxLane;
+        break;
+      default:
+        j = minLane | (b & ~segment);
+        valid = j <= maxLane;
+        break;
+      }
+      if (!valid)
+        j = lane;
+      if (!(mask >> j & 1))
+        fail(thread, instr,
+             "shfl.sync reads lane " + std::to_string(j) +
+                 ", which is not in the member mask");
+      results[m] = threads[warpBase + j].syncValue[0];
+      inRange[m] = valid;
+    }
+    for (size_t m = 0; m < members.size(); ++m) {
+      Thread &thread = *members[m];
+      if (instr.ops[0].kind == Operand::Reg)
+        thread.regs[instr.ops[0].reg] = results[m] & 0xffffffffu;
+      if (instr.flags & FlagPair && instr.ops[4].kind == Operand::Reg)
+        thread.regs[instr.ops[4].reg] = inRange[m];
+    }
+  } else if (instr.op == Op::Vote) {
+    // PTX ISA 9.7.13.8 (vote.sync).
+    uint32_t ballot = 0;
+    for (Thread *thread : members)
+      if (thread->syncValue[0])
+        ballot |= 1u << (thread->linear % 32);
+    uint64_t result = instr.subOp == SubOp::VoteBallot ? ballot
+                      : instr.subOp == SubOp::VoteAll  ? ballot == mask
+                                                       : ballot != 0;
+    for (Thread *thread : members)
+      if (instr.ops[0].kind == Operand::Reg)
+        thread->regs[instr.ops[0].reg] = result;
+  } else {
+    // bar.warp.sync orders the members' memory accesses.
+    joinClocks(members);
+  }
+  for (Thread *thread : members) {
+    thread->state = ThreadState::Runnable;
+    ++thread->pc;
+  }
+  return true;
+}
+
+bool Executor::releaseBlocked() {
+  bool released = false;
+  bool barrierSeen[16] = {};
+  for (Thread &thread : threads) {
+    if (thread.state == ThreadState::AtBarrier &&
+        !barrierSeen[thread.barrier]) {
+      barrierSeen[thread.barrier] = true;
+      released |= releaseBarrier(thread.barrier);
+    } else if (thread.state == ThreadState::AtWarpSync) {
+      released |= releaseWarp(thread);
+    } else if (thread.state == ThreadState::AtMbarrier) {
+      auto found = mbarriers.find(thread.mbarrier);
+      if (found != mbarriers.end())
+        settlePhase(found->second);
+      if (found != mbarriers.end() &&
+          isPhaseComplete(found->second, thread.syncValue[0],
+                          kernel.code[thread.pc].flags & FlagParity)) {
+        // The wait instruction runs again and now succeeds.
+        thread.state = ThreadState::Runnable;
+        released = true;
+      }
+    }
+  }
+  return released;
+}
+
+std::string Executor::describeWait(const Thread &thread) const {
+  if (thread.state == ThreadState::Exited)
+    return describeThread(thread) + " has exited (at PTX line " +
+           std::to_string(thread.exitLine) + ")";
+  const Instruction &instr = kernel.code[thread.pc];
+  return describeThread(thread) + " waits at PTX line " +
+         std::to_string(instr.line) + ": " +
+         getLineText(module, instr.line);
+}
+
+void Executor::reportDeadlock() {
+  for (Thread &thread : threads) {
+    const Instruction &instr = kernel.code[thread.pc];
+    if (thread.state == ThreadState::AtBarrier) {
+      std::string missing;
+      unsigned count = 0;
+      for (Thread &other : threads)
+        if (!(other.state == ThreadState::AtBarrier &&
+              other.barrier == thread.barrier) &&
+            count++ < 3)
+          missing += "; " + describeWait(other);
+      fail(thread, instr,
+           "deadlock: barrier " + std::to_string(thread.barrier) +
+               " can never complete, " + std::to_string(count) +
+               " thread(s) never arrive" + missing);
+    }
+    if (thread.state == ThreadState::AtWarpSync) {
+      uint32_t warpBase = thread.linear / 32 * 32;
+      std::string missing;
+      for (uint32_t lane = 0; lane < 32 && missing.empty(); ++lane) {
+        if (!(thread.memberMask >> lane & 1) ||
+            warpBase + lane >= numThreads)
+          continue;
+        Thread &member = threads[warpBase + lane];
+        if (member.state != ThreadState::AtWarpSync ||
+            member.pc != thread.pc)
+          missing = "; member lane " + std::to_string(lane) + ": " +
+                    describeWait(member);
+      }
+      fail(thread, instr,
+           "deadlock: divergent warp collective, not every thread of member "
+           "mask 0x" +
+               [&] {
+                 char text[16];
+                 std::snprintf(text, sizeof(text), "%08x", thread.memberMask);
+                 return std::string(text);
+               }() +
+               " reaches it" + missing);
+    }
+  }
+  for (Thread &thread : threads)
+    if (thread.state == ThreadState::AtMbarrier) {
+      const Mbarrier &barrier = mbarriers.at(thread.mbarrier);
+      uint64_t inFlight = 0;
+      for (const TensorCopy &copy : barrier.inFlight)
+        inFlight += copy.bytes;
+      fail(thread, kernel.code[thread.pc],
+           "deadlock: the mbarrier phase at " +
+               describeShared(thread.mbarrier) +
+               " can never complete (" + std::to_string(barrier.pending) +
+               " arrival(s) pending, tx count " +
+               std::to_string(barrier.txCount) + " bytes, " +
+               std::to_string(inFlight) + " bytes of copies in flight)");
+    }
+  throw SimError("vx_ptx_sim: error: kernel " + kernel.name +
+                 ": deadlock with no thread runnable");
+}
+
+void Executor::runThread(Thread &thread) {
+  const Instruction *code = kernel.code.data();
+  uint64_t *regs = thread.regs;
+  auto value = [&](const Operand &operand) -> uint64_t {
+    switch (operand.kind) {
+    case Operand::Reg:
+      return operand.negate ? !regs[operand.reg] : regs[operand.reg];
+    case Operand::Imm:
+      return static_cast<uint64_t>(operand.imm);
+    case Operand::Special:
+      return readSpecial(thread, operand.special);
+    default:
+      return 0;
+    }
+  };
+  auto set = [&](const Operand &operand, uint64_t bits) {
+    if (operand.kind == Operand::Reg)
+      regs[operand.reg] = bits;
+  };
+  for (;;) {
+    const Instruction &instr = code[thread.pc];
+    if (instr.guard != NoReg &&
+        (regs[instr.guard] != 0) == instr.guardNegated) {
+      ++thread.pc;
+      continue;
+    }
+    const Operand *ops = instr.ops;
+    unsigned bytes = getTypeBytes(instr.type);
+    uint64_t mask = maskOf(bytes);
+    switch (instr.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Min:
+    case Op::Max:
+    case Op::Div:
+    case Op::Rem:
+      if (isFloat(instr.type))
+        set(ops[0], floatOp(instr.op, instr, value(ops[1]), value(ops[2]), 0));
+      else
+        set(ops[0], integerBinary(instr.op, instr, value(ops[1]),
+                                  value(ops[2])));
+      break;
+    case Op::Mul:
+      if (isFloat(instr.type))
+        set(ops[0], floatOp(Op::Mul, instr, value(ops[1]), value(ops[2]), 0));
+      else
+        set(ops[0], integerMultiply(instr, value(ops[1]), value(ops[2])));
+      break;
+    case Op::Fma:
+      set(ops[0],
+          floatOp(Op::Fma, instr, value(ops[1]), value(ops[2]), value(ops[3])));
+      break;
+    case Op::Mad:
+      if (isFloat(instr.type)) {
+        set(ops[0], floatOp(Op::Fma, instr, value(ops[1]), value(ops[2]),
+                            value(ops[3])));
+      } else {
+        uint64_t product = integerMultiply(instr, value(ops[1]), value(ops[2]));
+        unsigned resultBytes = instr.flags & FlagWide ? bytes * 2 : bytes;
+        set(ops[0], (product + value(ops[3])) & maskOf(resultBytes));
+      }
+      break;
+    case Op::Abs:
+    case Op::Neg:
+      if (isFloat(instr.type)) {
+        set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
+      } else {
+        int64_t a = signExtend(value(ops[1]), bytes);
+        set(ops[0], static_cast<uint64_t>(instr.op == Op::Neg ? -a
+                                          : a < 0             ? -a
+                                                              : a) &
+                        mask);
+      }
+      break;
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Rcp:
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        uint64_t a = value(ops[1]);
+        set(ops[0], floatUnary(instr.op, instr, lane, a & 0xffff) |
+                        floatUnary(instr.op, instr, lane, a >> 16 & 0xffff)
+                            << 16);
+      } else {
+        set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
+      }
+      break;
+    case Op::Copysign: {
+      // PTX ISA 9.7.3.2: d is b with the sign of a.
+      uint64_t sign = 1ull << (bytes * 8 - 1);
+      set(ops[0], (value(ops[2]) & ~sign) | (value(ops[1]) & sign));
+      break;
+    }
+    case Op::And:
+      set(ops[0], value(ops[1]) & value(ops[2]) & mask);
+      break;
+    case Op::Or:
+      set(ops[0], (value(ops[1]) | value(ops[2])) & mask);
+      break;
+    case Op::Xor:
+      set(ops[0], (value(ops[1]) ^ value(ops[2])) & mask);
+      break;
+    case Op::Not:
+      set(ops[0], instr.type == Type::Pred ? !value(ops[1])
+                                           : ~value(ops[1]) & mask);
+      break;
+    case Op::Cnot:
+      set(ops[0], (value(ops[1]) & mask) == 0);
+      break;
+    case Op::Shl: {
+      uint64_t amount = value(ops[2]) & 0xffffffffu;
+      set(ops[0], amount >= bytes * 8 ? 0 : (value(ops[1]) << amount) & mask);
+      break;
+    }
+    case Op::Shr: {
+      uint64_t amount = value(ops[2]) & 0xffffffffu;
+      uint64_t a = value(ops[1]);
+      if (isSigned(instr.type)) {
+        int64_t sa = signExtend(a, bytes);
+        set(ops[0], static_cast<uint64_t>(
+                        sa >> std::min<uint64_t>(amount, 63)) &
+                        mask);
+      } else {
+        set(ops[0], amount >= bytes * 8 ? 0 : (a & mask) >> amount);
+      }
+      break;
+    }
+    case Op::Popc:
+      set(ops[0], __builtin_popcountll(value(ops[1]) & mask));
+      break;
+    case Op::Clz: {
+      uint64_t a = value(ops[1]) & mask;
+      set(ops[0], a ? __builtin_clzll(a) - (64 - bytes * 8) : bytes * 8);
+      break;
+    }
+    case Op::Brev: {
+      uint64_t a = value(ops[1]), result = 0;
+      for (unsigned bit = 0; bit < bytes * 8; ++bit)
+        if (a >> bit & 1)
+          result |= 1ull << (bytes * 8 - 1 - bit);
+      set(ops[0], result);
+      break;
+    }
+    case Op::Bfe: {
+      // PTX ISA 9.7.1.19 (bfe).
+      uint64_t a = value(ops[1]);
+      unsigned position = value(ops[2]) & 0xff, length = value(ops[3]) & 0xff;
+      unsigned width = bytes * 8;
+      uint64_t result = 0;
+      bool signBit = false;
+      if (isSigned(instr.type) && length)
+        signBit = a >> std::min(position + length - 1, width - 1) & 1;
+      for (unsigned i = 0; i < width; ++i) {
+        bool bit = i < length && position + i < width
+                       ? (a >> (position + i) & 1)
+                       : (isSigned(instr.type) ? signBit : false);
+        if (bit)
+          result |= 1ull << i;
+      }
+      set(ops[0], result & mask);
+      break;
+    }
+    case Op::Bfi: {
+      uint64_t a = value(ops[1]), b = value(ops[2]);
+      unsigned position = value(ops[3]) & 0xff, length = value(ops[4]) & 0xff;
+      uint64_t result = b;
+      for (unsigned i = 0; i < length && position + i < bytes * 8; ++i)
+        result = (result & ~(1ull << (position + i))) |
+                 ((a >> i & 1) << (position + i));
+      set(ops[0], result & mask);
+      break;
+    }
+    case Op::Prmt: {
+      // PTX ISA 9.7.8.7 (prmt), default mode.
+      uint64_t source = (value(ops[1]) & 0xffffffffu) |
+                        (value(ops[2]) & 0xffffffffu) << 32;
+      uint32_t selector = value(ops[3]), result = 0;
+      for (int i = 0; i < 4; ++i) {
+        uint32_t select = selector >> (4 * i) & 0xf;
+        uint32_t byte = source >> (8 * (select & 7)) & 0xff;
+        if (select & 8)
+          byte = byte & 0x80 ? 0xff : 0;
+        result |= byte << (8 * i);
+      }
+      set(ops[0], result);
+      break;
+    }
+    case Op::Setp: {
+      bool result = compare(instr, value(ops[1]), value(ops[2]));
+      bool complement = !result;
+      if (instr.boolOp != BoolOp::None) {
+        bool c = value(ops[3]);
+        auto combine = [&](bool x) {
+          return instr.boolOp == BoolOp::And  ? x && c
+                 : instr.boolOp == BoolOp::Or ? x || c
+                                              : x != c;
+        };
+        result = combine(result);
+        complement = combine(complement);
+      }
+      set(ops[0], result);
+      if (instr.flags & FlagPair)
+        set(ops[4], complement);
+      break;
+    }
+    case Op::Selp:
+      set(ops[0], value(ops[3]) ? value(ops[1]) : value(ops[2]));
+      break;
+    case Op::Mov:
+      if (ops[1].kind == Operand::Vector) {
+        // Pack the elements, lowest first.
+        unsigned element = bytes / ops[1].vecCount;
+        uint64_t packed = 0;
+        for (uint32_t i = 0; i < ops[1].vecCount; ++i)
+          packed |= (regs[kernel.vectorRegs[ops[1].vecStart + i]] &
+                     maskOf(element))
+                    << (8 * element * i);
+        set(ops[0], packed);
+      } else if (ops[0].kind == Operand::Vector) {
+        unsigned element = bytes / ops[0].vecCount;
+        uint64_t packed = value(ops[1]);
+        for (uint32_t i = 0; i < ops[0].vecCount; ++i) {
+          uint32_t reg = kernel.vectorRegs[ops[0].vecStart + i];
+          if (reg != NoReg)
+            regs[reg] = packed >> (8 * element * i) & maskOf(element);
+        }
+      } else {
+        set(ops[0], value(ops[1]) & mask);
+      }
+      break;
+    case Op::Cvt:
+      set(ops[0], convert(instr, value(ops[1])));
+      break;
+    case Op::Cvta:
+    case Op::CvtaTo: {
+      // PTX ISA 9.7.9.17 (cvta): shared and local windows; global and
+      // const addresses are the host's.
+      uint64_t address = value(ops[1]);
+      uint64_t window = instr.space == Space::Shared  ? SharedWindow
+                        : instr.space == Space::Local ? LocalWindow
+                                                      : 0;
+      if (instr.op == Op::Cvta) {
+        set(ops[0], (address + window) & mask);
+      } else {
+        if (window && (address < window || address >= window + WindowBytes))
+          fail(thread, instr,
+               "cvta.to converts a generic address outside the window of "
+               "the space");
+        set(ops[0], (address - window) & mask);
+      }
+      break;
+    }
+    case Op::Ld: {
+      uint64_t address = ops[1].reg == NoReg ? ops[1].imm
+                                             : regs[ops[1].reg] + ops[1].imm;
+      unsigned count = ops[0].kind == Operand::Vector ? ops[0].vecCount : 1;
+      const uint8_t *memory = translate(thread, instr, instr.space, address,
+                                        bytes * count, false, false);
+      for (unsigned i = 0; i < count; ++i) {
+        uint32_t reg = ops[0].kind == Operand::Vector
+                           ? kernel.vectorRegs[ops[0].vecStart + i]
+                           : ops[0].reg;
+        uint64_t bits = 0;
+        std::memcpy(&bits, memory + i * bytes, bytes);
+        if (isSigned(instr.type) && reg != NoReg)
+          bits = static_cast<uint64_t>(signExtend(bits, bytes)) &
+                 maskOf(getTypeBytes(kernel.regTypes[reg]));
+        if (reg != NoReg)
+          regs[reg] = bits;
+      }
+      break;
+    }
+    case Op::St: {
+      uint64_t address = ops[0].reg == NoReg ? ops[0].imm
+                                             : regs[ops[0].reg] + ops[0].imm;
+      unsigned count = ops[1].kind == Operand::Vector ? ops[1].vecCount : 1;
+      uint8_t *memory = translate(thread, instr, instr.space, address,
+                                  bytes * count, true, false);
+      for (unsigned i = 0; i < count; ++i) {
+        uint64_t bits;
+        if (ops[1].kind == Operand::Vector) {
+          uint32_t reg = kernel.vectorRegs[ops[1].vecStart + i];
+          bits = reg == NoReg           ? 0
+                 : reg & ConstantBit ? kernel.constants[reg & ~ConstantBit]
+                                     : regs[reg];
+        } else {
+          bits = value(ops[1]);
+        }
+        std::memcpy(memory + i * bytes, &bits, bytes);
+      }
+      break;
+    }
+    case Op::Atom:
+    case Op::Red: {
+      // PTX ISA 9.7.13.5 (atom), 9.7.13.6 (red). Threads run one at a time,
+      // so the read-modify-write is atomic.
+      unsigned base = instr.op == Op::Atom ? 1 : 0;
+      uint64_t address = ops[base].reg == NoReg
+                             ? ops[base].imm
+                             : regs[ops[base].reg] + ops[base].imm;
+      uint8_t *memory =
+          translate(thread, instr, instr.space, address, bytes, true, true);
+      uint64_t old = 0;
+      std::memcpy(&old, memory, bytes);
+      uint64_t b = value(ops[base + 1]);
+      uint64_t result = old;
+      switch (instr.subOp) {
+      case SubOp::AtomAdd:
+        result = isFloat(instr.type) ? floatOp(Op::Add, instr, old, b, 0)
+                                     : (old + b) & mask;
+        break;
+      case SubOp::AtomMin:
+      case SubOp::AtomMax: {
+        Op op = instr.subOp == SubOp::AtomMin ? Op::Min : Op::Max;
+        result = isFloat(instr.type) ? floatOp(op, instr, old, b, 0)
+                                     : integerBinary(op, instr, old, b);
+        break;
+      }
+      case SubOp::AtomInc:
+        result = (old & mask) >= (b & mask) ? 0 : old + 1;
+        break;
+      case SubOp::AtomDec:
+        result = (old & mask) == 0 || (old & mask) > (b & mask) ? b : old - 1;
+        break;
+      case SubOp::AtomCas:
+        result = (old & mask) == (b & mask) ? value(ops[base + 2]) : old;
+        break;
+      case SubOp::AtomExch:
+        result = b;
+        break;
+      case SubOp::AtomAnd:
+        result = old & b;
+        break;
+      case SubOp::AtomOr:
+        result = old | b;
+        break;
+      case SubOp::AtomXor:
+        result = old ^ b;
+        break;
+      default:
+        break;
+      }
+      result &= mask;
+      std::memcpy(memory, &result, bytes);
+      if (instr.op == Op::Atom)
+        set(ops[0], old & mask);
+      break;
+    }
+    case Op::Bra:
+      thread.pc = static_cast<uint32_t>(ops[0].imm);
+      continue;
+    case Op::Ret:
+    case Op::Exit:
+      thread.state = ThreadState::Exited;
+      thread.exitLine = instr.line;
+      ++progressEpoch;
+      return;
+    case Op::BarSync:
+    case Op::BarArrive: {
+      uint64_t id = instr.numOps >= 1 ? value(ops[0]) : 0;
+      uint64_t count = instr.numOps >= 2 ? value(ops[1]) : 0;
+      if (id >= 16)
+        fail(thread, instr, "barrier id " + std::to_string(id) +
+                                " is out of range (0 to 15)");
+      if (count && (count % 32 || count > numThreads))
+        fail(thread, instr,
+             "barrier thread count " + std::to_string(count) +
+                 " is not a multiple of 32 up to the block size");
+      if (instr.op == Op::BarArrive)
+        fail(thread, instr, "unsupported: bar.arrive (producer-consumer "
+                            "barriers)");
+      thread.state = ThreadState::AtBarrier;
+      thread.barrier = static_cast<uint32_t>(id);
+      thread.barrierCount = static_cast<uint32_t>(count);
+      return;
+    }
+    case Op::Shfl:
+      thread.syncValue[0] = value(ops[1]);
+      thread.syncValue[1] = value(ops[2]);
+      thread.syncValue[2] = value(ops[3]);
+      thread.memberMask = static_cast<uint32_t>(value(ops[4]));
+      thread.state = ThreadState::AtWarpSync;
+      return;
+    case Op::Vote:
+      thread.syncValue[0] = value(ops[1]);
+      thread.memberMask = static_cast<uint32_t>(value(ops[2]));
+      thread.state = ThreadState::AtWarpSync;
+      return;
+    case Op::BarWarpSync:
+      thread.memberMask = static_cast<uint32_t>(value(ops[0]));
+      thread.state = ThreadState::AtWarpSync;
+      return;
+    case Op::CpAsync:
+      issueCpAsync(thread, instr);
+      break;
+    case Op::CpAsyncCommit:
+      thread.groupEnds.push_back(thread.copies.size());
+      break;
+    case Op::CpAsyncWait:
+    case Op::CpAsyncWaitAll:
+      waitCpAsync(thread, instr);
+      break;
+    case Op::MbarInit:
+    case Op::MbarInval:
+    case Op::MbarArrive:
+    case Op::MbarExpectTx:
+    case Op::MbarTestWait:
+    case Op::MbarTryWait: {
+      uint32_t pc = thread.pc;
+      executeMbarrier(thread, instr);
+      if (thread.state != ThreadState::Runnable || thread.pc != pc)
+        return; // blocked, or a failed poll that yields
+      break;
+    }
+    case Op::CpAsyncBulkTensor:
+      issueTensorCopy(thread, instr);
+      break;
+    case Op::FenceProxyAsync:
+    case Op::FenceMbarrierInit:
+      fenceProxyAsync(thread);
+      break;
+    case Op::FenceTensormapAcquire:
+    case Op::PrefetchTensormap: {
+      uint64_t address = ops[0].reg == NoReg ? ops[0].imm
+                                             : regs[ops[0].reg] + ops[0].imm;
+      thread.acquiredTensorMaps.push_back(address);
+      break;
+    }
+    case Op::FenceOther:
+    case Op::Prefetch:
+    case Op::Nop:
+      break;
+    case Op::Call:
+      fail(thread, instr, "unsupported PTX instruction 'call'");
+    }
+    ++thread.pc;
+  }
+}
+
+} // namespace vx::ptxsim
+
+namespace vx::ptxsim {
+
+std::shared_ptr<Module> loadModule(const std::string &ptx) {
+  std::string error;
+  std::shared_ptr<Module> module = parseModule(ptx, error);
+  if (!module)
+    throw SimError("vx_ptx_sim: error: " + error);
+  if (!module->globalData.empty())
+    addGlobalRange(module->globalData.data(), module->globalData.size());
+  return module;
+}
+
+bool hasKernel(const Module &module, const std::string &kernel) {
+  auto found = module.functionsByName.find(kernel);
+  return found != module.functionsByName.end() && found->second->isEntry;
+}
+
+void launchKernel(const Module &module, const std::string &name,
+                  const uint32_t grid[3], const uint32_t block[3],
+                  uint32_t dynamicSharedBytes, void **params,
+                  const LaunchOptions &options) {
+  const Function &kernel = *module.functionsByName.at(name);
+  auto error = [&](const std::string &what) {
+    throw SimError("vx_ptx_sim: error: kernel " + name + ": " + what);
+  };
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  if (!threads || threads > 1024 || !grid[0] || !grid[1] || !grid[2])
+    error("invalid launch: grid (" + std::to_string(grid[0]) + "," +
+          std::to_string(grid[1]) + "," + std::to_string(grid[2]) +
+          "), block (" + std::to_string(block[0]) + "," +
+          std::to_string(block[1]) + "," + std::to_string(block[2]) + ")");
+  for (int i = 0; i < 3; ++i) {
+    if (kernel.maxntid[0] &&
+        threads > uint64_t(kernel.maxntid[0]) * kernel.maxntid[1] *
+                      kernel.maxntid[2])
+      error("block of " + std::to_string(threads) +
+            " threads exceeds the kernel's .maxntid");
+    if (kernel.reqntid[0] && block[i] != kernel.reqntid[i])
+      error("block size differs from the kernel's .reqntid");
+  }
+  // The opt-in maximum of dynamic + static shared memory per block.
+  uint64_t limit = module.smVersion >= 90   ? 227 * 1024
+                   : module.smVersion >= 80 ? 163 * 1024
+                                            : 48 * 1024;
+  const SharedLayout &layout = module.sharedLayouts.at(&kernel);
+  if (layout.dynamicOffset + dynamicSharedBytes > limit)
+    error(std::to_string(layout.dynamicOffset + dynamicSharedBytes) +
+          " bytes of shared memory exceed the " + std::to_string(limit) +
+          " bytes of " + module.target);
+  std::vector<uint8_t> buffer(kernel.paramBytes);
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const Variable &param = kernel.params[i];
+    std::memcpy(buffer.data() + param.offset, params[i], param.size);
+  }
+  Executor executor(module, kernel, grid, block, dynamicSharedBytes,
+                    std::move(buffer), options);
+  executor.run();
+}
+
+} // namespace vx::ptxsim

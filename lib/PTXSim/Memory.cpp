@@ -1,0 +1,215 @@
+//===- Memory.cpp - State spaces, bounds and racecheck --------------------===//
+//
+// Global memory is host memory recorded as allocations (mgpuMemAlloc,
+// registered host ranges, module variables, tensor maps); every access must
+// lie inside one. Shared memory is laid out as ptxas does and starts
+// poisoned (0xff bytes, a NaN as f32); each byte's shadow records its last
+// write and unordered reads, and a conflicting access from another thread
+// that no barrier or mbarrier phase orders is a race (like compute-sanitizer
+// racecheck, PTX ISA 8 memory consistency model: bar.sync and mbarrier
+// completion are the synchronizing operations modeled).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+namespace vx::ptxsim {
+
+namespace {
+
+std::mutex globalMutex;
+std::map<uint64_t, uint64_t> globalRanges; // begin -> end
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
+  return text;
+}
+
+} // namespace
+
+void addGlobalRange(const void *begin, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  uint64_t start = reinterpret_cast<uint64_t>(begin);
+  uint64_t &end = globalRanges[start];
+  end = std::max(end, start + bytes);
+}
+
+bool removeGlobalRange(const void *begin) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  return globalRanges.erase(reinterpret_cast<uint64_t>(begin)) != 0;
+}
+
+bool isGlobalRange(uint64_t address, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  auto next = globalRanges.upper_bound(address);
+  if (next == globalRanges.begin())
+    return false;
+  auto range = std::prev(next);
+  return address + bytes <= range->second;
+}
+
+std::string Executor::describeShared(uint32_t offset) const {
+  for (const Variable &var : layout.symbols)
+    if (!var.isExtern && offset >= var.offset &&
+        offset < var.offset + var.size)
+      return var.name + "+" + std::to_string(offset - var.offset);
+  if (offset >= layout.dynamicOffset) {
+    for (const Variable &var : layout.symbols)
+      if (var.isExtern)
+        return var.name + "+" + std::to_string(offset - var.offset);
+    return "dynamic shared memory+" +
+           std::to_string(offset - layout.dynamicOffset);
+  }
+  return "shared offset " + std::to_string(offset);
+}
+
+void Executor::resetShared() {
+  size_t bytes = layout.dynamicOffset + dynamicSharedBytes;
+  shared.assign(bytes, 0xff);
+  shadow.assign(bytes, ByteShadow());
+  pending.assign(bytes, 0);
+  genericWriteEpoch.assign(bytes, 0);
+  isMbarrier.assign(bytes, 0);
+  mbarriers.clear();
+  pendingBytes = 0;
+  proxyFenceEpoch = 1;
+}
+
+uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
+                             Space space, uint64_t address, uint64_t bytes,
+                             bool write, bool atomic) {
+  if (address % bytes)
+    fail(thread, instr,
+         "misaligned access of " + std::to_string(bytes) + " bytes at " +
+             hex(address));
+  if (space == Space::Generic) {
+    if (address - SharedWindow < WindowBytes) {
+      space = Space::Shared;
+      address -= SharedWindow;
+    } else if (address - LocalWindow < WindowBytes) {
+      space = Space::Local;
+      address -= LocalWindow;
+    } else {
+      space = Space::Global;
+    }
+  }
+  switch (space) {
+  case Space::Shared:
+    if (address + bytes > shared.size())
+      fail(thread, instr,
+           "out-of-bounds shared memory access of " + std::to_string(bytes) +
+               " bytes at offset " + std::to_string(address) +
+               " (the block has " + std::to_string(shared.size()) +
+               " bytes: " + std::to_string(layout.staticBytes) +
+               " static, " + std::to_string(dynamicSharedBytes) +
+               " dynamic)");
+    checkShared(thread, instr, static_cast<uint32_t>(address),
+                static_cast<uint32_t>(bytes), write, atomic);
+    return shared.data() + address;
+  case Space::Local:
+    if (address + bytes > kernel.localBytes)
+      fail(thread, instr,
+           "out-of-bounds local memory access of " + std::to_string(bytes) +
+               " bytes at offset " + std::to_string(address) +
+               " (the frame has " + std::to_string(kernel.localBytes) +
+               " bytes)");
+    return thread.local + address;
+  case Space::Param:
+    if (write)
+      fail(thread, instr, "store to kernel parameter space");
+    if (address + bytes > params.size())
+      fail(thread, instr, "out-of-bounds parameter access at offset " +
+                              std::to_string(address));
+    return params.data() + address;
+  default:
+    if (write && space == Space::Const)
+      fail(thread, instr, "store to constant memory");
+    if (address < globalCacheBegin || address + bytes > globalCacheEnd) {
+      if (!isGlobalRange(address, bytes))
+        fail(thread, instr,
+             "out-of-bounds global memory access of " + std::to_string(bytes) +
+                 " bytes at " + hex(address) +
+                 " (no allocation or registered host range contains it)");
+      std::lock_guard<std::mutex> lock(globalMutex);
+      auto range = std::prev(globalRanges.upper_bound(address));
+      globalCacheBegin = range->first;
+      globalCacheEnd = range->second;
+    }
+    return reinterpret_cast<uint8_t *>(address);
+  }
+}
+
+void Executor::checkShared(Thread &thread, const Instruction &instr,
+                           uint32_t offset, uint32_t bytes, bool write,
+                           bool atomic) {
+  if (pendingBytes)
+    for (uint32_t b = offset; b < offset + bytes; ++b)
+      if (pending[b]) {
+        bool tensor = pending[b] & TensorPending;
+        std::string what = write ? "write to " : "read of ";
+        fail(thread, instr,
+             what + (tensor ? "a TMA destination before its mbarrier phase "
+                              "completed"
+                            : "a cp.async destination before its wait_group") +
+                 " (" + describeShared(b) + ", copied by " +
+                 (tensor ? std::string("the TMA")
+                         : describeThread(threads[pending[b] - 1])) +
+                 ")");
+      }
+  if (write)
+    for (uint32_t b = offset; b < offset + bytes; ++b) {
+      if (isMbarrier[b])
+        fail(thread, instr,
+             "store into the live mbarrier at " + describeShared(b & ~7u));
+      genericWriteEpoch[b] = proxyFenceEpoch;
+    }
+  // Atomics do not race with each other; racecheck watches plain accesses.
+  if (atomic)
+    return;
+  uint32_t self = thread.linear;
+  auto ordered = [&](const Access &access) {
+    return access.thread == 0xffff || access.thread == self ||
+           thread.clock[access.thread] >= access.clock;
+  };
+  auto race = [&](const Access &other, bool otherIsWrite, uint32_t b) {
+    fail(thread, instr,
+         std::string("race on shared memory ") + describeShared(b) + ": " +
+             (write ? "write" : "read") + " conflicts with a " +
+             (otherIsWrite ? "write" : "read") + " by " +
+             describeThread(threads[other.thread]) + " at PTX line " +
+             std::to_string(other.line) + ": " +
+             getLineText(module, other.line) +
+             ", with no barrier between them");
+  };
+  Access self_access{static_cast<uint16_t>(self), thread.clock[self],
+                     instr.line};
+  for (uint32_t b = offset; b < offset + bytes; ++b) {
+    ByteShadow &byte = shadow[b];
+    if (!ordered(byte.write))
+      race(byte.write, true, b);
+    if (write) {
+      for (const Access &read : byte.read)
+        if (!ordered(read))
+          race(read, false, b);
+      byte.write = self_access;
+      byte.read[0] = byte.read[1] = Access();
+      continue;
+    }
+    // Keep the reads a later write must be ordered after: replace one that
+    // this read is ordered after, else the older slot.
+    if (ordered(byte.read[0]))
+      byte.read[0] = self_access;
+    else if (ordered(byte.read[1]))
+      byte.read[1] = self_access;
+    else
+      byte.read[1] = self_access;
+  }
+}
+
+} // namespace vx::ptxsim

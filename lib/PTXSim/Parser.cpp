@@ -1,0 +1,1298 @@
+//===- Parser.cpp - PTX text to the decoded form --------------------------===//
+//
+// A lexer and a recursive-descent parser for the subset of PTX (PTX ISA
+// chapters 4 to 11) that LLVM's NVPTX back end and inline assembly emit:
+// directives, entries and functions, register/variable declarations,
+// scoped blocks (inline asm declares registers and labels in `{ }`),
+// predicated instructions and their operands. Every instruction is decoded
+// here once; an opcode or modifier the interpreter does not implement is an
+// error naming it, so nothing unknown ever runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Program.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace vx::ptxsim {
+
+unsigned getTypeBytes(Type type) {
+  switch (type) {
+  case Type::None:
+    return 0;
+  case Type::Pred:
+  case Type::B8:
+  case Type::U8:
+  case Type::S8:
+    return 1;
+  case Type::B16:
+  case Type::U16:
+  case Type::S16:
+  case Type::F16:
+  case Type::BF16:
+    return 2;
+  case Type::B32:
+  case Type::U32:
+  case Type::S32:
+  case Type::F32:
+  case Type::F16x2:
+  case Type::BF16x2:
+    return 4;
+  case Type::B64:
+  case Type::U64:
+  case Type::S64:
+  case Type::F64:
+    return 8;
+  case Type::B128:
+    return 16;
+  }
+  return 0;
+}
+
+bool isSigned(Type type) {
+  return type == Type::S8 || type == Type::S16 || type == Type::S32 ||
+         type == Type::S64;
+}
+
+bool isFloat(Type type) {
+  return type == Type::F16 || type == Type::F16x2 || type == Type::BF16 ||
+         type == Type::BF16x2 || type == Type::F32 || type == Type::F64;
+}
+
+namespace {
+
+struct TypeName {
+  const char *name;
+  Type type;
+};
+const TypeName typeNames[] = {
+    {"pred", Type::Pred}, {"b8", Type::B8},         {"b16", Type::B16},
+    {"b32", Type::B32},   {"b64", Type::B64},       {"b128", Type::B128},
+    {"u8", Type::U8},     {"u16", Type::U16},       {"u32", Type::U32},
+    {"u64", Type::U64},   {"s8", Type::S8},         {"s16", Type::S16},
+    {"s32", Type::S32},   {"s64", Type::S64},       {"f16", Type::F16},
+    {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
+    {"f32", Type::F32},   {"f64", Type::F64},
+};
+
+bool lookupType(const std::string &name, Type &type) {
+  for (const TypeName &entry : typeNames)
+    if (name == entry.name) {
+      type = entry.type;
+      return true;
+    }
+  return false;
+}
+
+struct SpecialName {
+  const char *name;
+  Special special;
+};
+const SpecialName specialNames[] = {
+    {"%tid.x", Special::TidX},
+    {"%tid.y", Special::TidY},
+    {"%tid.z", Special::TidZ},
+    {"%ntid.x", Special::NtidX},
+    {"%ntid.y", Special::NtidY},
+    {"%ntid.z", Special::NtidZ},
+    {"%ctaid.x", Special::CtaidX},
+    {"%ctaid.y", Special::CtaidY},
+    {"%ctaid.z", Special::CtaidZ},
+    {"%nctaid.x", Special::NctaidX},
+    {"%nctaid.y", Special::NctaidY},
+    {"%nctaid.z", Special::NctaidZ},
+    {"%laneid", Special::Laneid},
+    {"%warpid", Special::Warpid},
+    {"%nwarpid", Special::NWarpid},
+    {"%smid", Special::Smid},
+    {"%dynamic_smem_size", Special::DynamicSmemSize},
+    {"%total_smem_size", Special::TotalSmemSize},
+    {"%clock", Special::Clock},
+    {"%clock64", Special::Clock64},
+    {"%globaltimer", Special::Globaltimer},
+    {"%lanemask_eq", Special::LanemaskEq},
+    {"%lanemask_lt", Special::LanemaskLt},
+    {"%lanemask_le", Special::LanemaskLe},
+    {"%lanemask_gt", Special::LanemaskGt},
+    {"%lanemask_ge", Special::LanemaskGe},
+    {"%cluster_ctarank", Special::ClusterCtarank},
+    {"%cluster_nctarank", Special::ClusterNctarank},
+};
+
+struct ParseError : std::runtime_error {
+  ParseError(uint32_t line, const std::string &what)
+      : std::runtime_error(what), line(line) {}
+  uint32_t line;
+};
+
+struct Token {
+  enum Kind { Ident, Number, Punct, End } kind;
+  std::string text;
+  uint32_t line;
+};
+
+/// Splits PTX into tokens: identifiers take dots and `::` (opcodes,
+/// directives, `%tid.x`), numbers their PTX forms (0f/0d hex floats, 0x,
+/// decimal with an optional exponent), the rest is punctuation.
+std::vector<Token> tokenize(const std::string &text) {
+  std::vector<Token> tokens;
+  uint32_t line = 1;
+  size_t i = 0, n = text.size();
+  auto isIdentStart = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '$' || c == '%' || c == '.';
+  };
+  auto isIdentChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '$' || c == '.';
+  };
+  while (i < n) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      while (i < n && text[i] != '\n')
+        ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < n && !(text[i] == '*' && text[i + 1] == '/')) {
+        if (text[i] == '\n')
+          ++line;
+        ++i;
+      }
+      i += 2;
+      continue;
+    }
+    if (c == '"') {
+      size_t start = i++;
+      while (i < n && text[i] != '"')
+        ++i;
+      ++i;
+      tokens.push_back({Token::Ident, text.substr(start, i - start), line});
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t start = i;
+      if (c == '0' && i + 1 < n &&
+          (text[i + 1] == 'f' || text[i + 1] == 'F' || text[i + 1] == 'd' ||
+           text[i + 1] == 'D' || text[i + 1] == 'x' || text[i + 1] == 'X')) {
+        i += 2;
+        while (i < n && std::isxdigit(static_cast<unsigned char>(text[i])))
+          ++i;
+      } else {
+        while (i < n && (std::isdigit(static_cast<unsigned char>(text[i])) ||
+                         text[i] == '.'))
+          ++i;
+        if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+          ++i;
+          if (i < n && (text[i] == '+' || text[i] == '-'))
+            ++i;
+          while (i < n && std::isdigit(static_cast<unsigned char>(text[i])))
+            ++i;
+        }
+      }
+      if (i < n && text[i] == 'U')
+        ++i;
+      tokens.push_back({Token::Number, text.substr(start, i - start), line});
+      continue;
+    }
+    if (isIdentStart(c)) {
+      size_t start = i++;
+      while (i < n) {
+        if (isIdentChar(text[i])) {
+          ++i;
+        } else if (text[i] == ':' && i + 1 < n && text[i + 1] == ':') {
+          i += 2;
+        } else {
+          break;
+        }
+      }
+      tokens.push_back({Token::Ident, text.substr(start, i - start), line});
+      continue;
+    }
+    tokens.push_back({Token::Punct, std::string(1, c), line});
+    ++i;
+  }
+  tokens.push_back({Token::End, "", line});
+  return tokens;
+}
+
+std::vector<std::string> splitDots(const std::string &name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= name.size(); ++i)
+    if (i == name.size() || name[i] == '.') {
+      parts.push_back(name.substr(start, i - start));
+      start = i + 1;
+    }
+  return parts;
+}
+
+uint64_t alignTo(uint64_t value, uint64_t align) {
+  return align ? (value + align - 1) / align * align : value;
+}
+
+/// A `{ }` scope of registers and labels.
+struct Scope {
+  std::unordered_map<std::string, uint32_t> regs;
+  std::unordered_map<std::string, uint32_t> labels;
+  // Branches in this scope to labels not yet resolved: instruction index,
+  // operand index, label name.
+  struct Fixup {
+    size_t instr;
+    unsigned operand;
+    std::string label;
+    uint32_t line;
+  };
+  std::vector<Fixup> fixups;
+};
+
+/// A symbol operand whose value is known once the module is parsed.
+struct SymbolFixup {
+  Function *function;
+  size_t instr;
+  unsigned operand;
+  std::string symbol;
+  uint32_t line;
+};
+
+class Parser {
+public:
+  explicit Parser(const std::string &text)
+      : tokens(tokenize(text)), module(std::make_unique<Module>()) {
+    size_t start = 0;
+    for (size_t i = 0; i <= text.size(); ++i)
+      if (i == text.size() || text[i] == '\n') {
+        module->lines.push_back(text.substr(start, i - start));
+        start = i + 1;
+      }
+  }
+
+  std::unique_ptr<Module> parse();
+
+private:
+  const Token &peek(size_t ahead = 0) const {
+    return tokens[std::min(pos + ahead, tokens.size() - 1)];
+  }
+  const Token &next() {
+    const Token &token = peek();
+    if (pos < tokens.size() - 1)
+      ++pos;
+    return token;
+  }
+  bool accept(const char *text) {
+    if (peek().kind != Token::End && peek().text == text) {
+      next();
+      return true;
+    }
+    return false;
+  }
+  void expect(const char *text) {
+    if (!accept(text))
+      fail("expected '" + std::string(text) + "', got '" + peek().text +
+           "'");
+  }
+  [[noreturn]] void fail(const std::string &what) const {
+    throw ParseError(peek().line, what);
+  }
+  [[noreturn]] void fail(uint32_t line, const std::string &what) const {
+    throw ParseError(line, what);
+  }
+  std::string expectIdent() {
+    if (peek().kind != Token::Ident)
+      fail("expected a name, got '" + peek().text + "'");
+    return next().text;
+  }
+  uint64_t expectInteger() {
+    bool negative = accept("-");
+    if (peek().kind != Token::Number)
+      fail("expected a number, got '" + peek().text + "'");
+    uint64_t value = std::strtoull(next().text.c_str(), nullptr, 0);
+    return negative ? -value : value;
+  }
+
+  void parseVersionEtc();
+  Variable parseVariable(Space space, bool allowInit);
+  void parseModuleVariable(Space space);
+  void parseFunction(bool isEntry);
+  void parseParamList(std::vector<Variable> &params, uint64_t &bytes);
+  void parseBody(Function &function);
+  void parseRegDecl(Function &function);
+  void parseInstruction(Function &function);
+  void decodeOpcode(Instruction &instr, const std::string &opcode);
+  Operand parseOperand(Function &function, Instruction &instr,
+                       unsigned index);
+  Operand parseAddress(Function &function, Instruction &instr,
+                       unsigned index);
+  uint32_t lookupReg(const std::string &name) const;
+  uint32_t addReg(Function &function, const std::string &name, Type type);
+  void resolveSymbols();
+
+  std::vector<Token> tokens;
+  size_t pos = 0;
+  std::unique_ptr<Module> module;
+  std::vector<Scope> scopes;
+  std::vector<SymbolFixup> symbolFixups;
+};
+
+std::unique_ptr<Module> Parser::parse() {
+  while (peek().kind != Token::End) {
+    const std::string &word = peek().text;
+    if (word == ".version" || word == ".target" || word == ".address_size") {
+      parseVersionEtc();
+    } else if (word == ".visible" || word == ".weak" || word == ".extern") {
+      next();
+    } else if (word == ".entry" || word == ".func") {
+      next();
+      parseFunction(word == ".entry");
+    } else if (word == ".global" || word == ".const" || word == ".shared") {
+      Space space = word == ".global"  ? Space::Global
+                    : word == ".const" ? Space::Const
+                                       : Space::Shared;
+      next();
+      parseModuleVariable(space);
+    } else if (word == ".file" || word == ".loc" || word == ".pragma") {
+      uint32_t line = next().line;
+      while (peek().kind != Token::End && peek().line == line &&
+             peek().text != ";")
+        next();
+      accept(";");
+    } else {
+      fail("unsupported PTX directive '" + word + "'");
+    }
+  }
+  resolveSymbols();
+  return std::move(module);
+}
+
+void Parser::parseVersionEtc() {
+  std::string word = next().text;
+  if (word == ".target") {
+    module->target = expectIdent();
+    if (module->target.rfind("sm_", 0) == 0)
+      module->smVersion = std::atoi(module->target.c_str() + 3);
+    while (accept(","))
+      expectIdent();
+    return;
+  }
+  // .version X.Y / .address_size 64
+  next();
+}
+
+/// `[.align N] [.vN] .type name[N]...[ = init]` after the state space.
+Variable Parser::parseVariable(Space space, bool allowInit) {
+  Variable var;
+  var.space = space;
+  Type type = Type::None;
+  unsigned vector = 1;
+  uint64_t explicitAlign = 0;
+  bool isPointer = false;
+  while (peek().kind == Token::Ident && peek().text[0] == '.') {
+    std::string word = next().text;
+    if (word == ".align") {
+      explicitAlign = expectInteger();
+    } else if (word == ".v2" || word == ".v4") {
+      vector = word[2] - '0';
+    } else if (word == ".ptr" || word == ".global" || word == ".shared" ||
+               word == ".const" || word == ".local") {
+      // .param .u64 .ptr .global .align 1: the .align is the pointee's.
+      isPointer = true;
+    } else if (!lookupType(word.substr(1), type)) {
+      fail("unsupported variable attribute '" + word + "'");
+    }
+  }
+  var.name = expectIdent();
+  uint64_t elementBytes = getTypeBytes(type) * vector;
+  var.align = explicitAlign && !isPointer
+                  ? explicitAlign
+                  : std::max<uint64_t>(1, elementBytes);
+  uint64_t count = 1;
+  bool unsized = false;
+  while (accept("[")) {
+    if (accept("]")) {
+      unsized = true;
+      continue;
+    }
+    count *= expectInteger();
+    expect("]");
+  }
+  var.size = unsized ? 0 : count * elementBytes;
+  var.isExtern = unsized;
+  if (allowInit && accept("=")) {
+    std::vector<uint64_t> values;
+    bool braced = accept("{");
+    do {
+      if (peek().kind != Token::Number && peek().text != "-")
+        fail("unsupported initializer '" + peek().text + "'");
+      bool negative = accept("-");
+      std::string text = next().text;
+      uint64_t value;
+      if (text.size() > 2 && text[0] == '0' &&
+          (text[1] == 'f' || text[1] == 'd'))
+        value = std::strtoull(text.c_str() + 2, nullptr, 16);
+      else
+        value = std::strtoull(text.c_str(), nullptr, 0);
+      values.push_back(negative ? -value : value);
+    } while (braced && accept(","));
+    if (braced)
+      expect("}");
+    var.init.assign(var.size, 0);
+    for (size_t i = 0; i < values.size() && (i + 1) * elementBytes <= var.size;
+         ++i)
+      std::memcpy(var.init.data() + i * elementBytes, &values[i],
+                  std::min<uint64_t>(elementBytes, 8));
+  }
+  return var;
+}
+
+void Parser::parseModuleVariable(Space space) {
+  Variable var = parseVariable(space, /*allowInit=*/true);
+  expect(";");
+  if (space == Space::Shared) {
+    module->moduleShareds.push_back(std::move(var));
+    return;
+  }
+  var.offset = alignTo(module->globalData.size(), var.align);
+  module->globalData.resize(var.offset + var.size);
+  if (!var.init.empty())
+    std::memcpy(module->globalData.data() + var.offset, var.init.data(),
+                var.size);
+  module->globals.push_back(std::move(var));
+}
+
+void Parser::parseParamList(std::vector<Variable> &params, uint64_t &bytes) {
+  expect("(");
+  if (accept(")"))
+    return;
+  do {
+    std::string space = expectIdent();
+    if (space != ".param" && space != ".reg")
+      fail("unsupported parameter space '" + space + "'");
+    Variable var = parseVariable(Space::Param, /*allowInit=*/false);
+    var.offset = alignTo(bytes, var.align);
+    bytes = var.offset + var.size;
+    params.push_back(std::move(var));
+  } while (accept(","));
+  expect(")");
+}
+
+void Parser::parseFunction(bool isEntry) {
+  auto function = std::make_unique<Function>();
+  function->isEntry = isEntry;
+  if (!isEntry && peek().text == "(") {
+    uint64_t returnBytes = 0;
+    parseParamList(function->returns, returnBytes);
+  }
+  function->name = expectIdent();
+  if (peek().text == "(")
+    parseParamList(function->params, function->paramBytes);
+  // Performance directives up to the body.
+  while (peek().kind == Token::Ident && peek().text[0] == '.') {
+    std::string word = next().text;
+    uint32_t *bounds = word == ".maxntid"   ? function->maxntid
+                       : word == ".reqntid" ? function->reqntid
+                                            : nullptr;
+    unsigned index = 0;
+    do {
+      if (peek().kind != Token::Number)
+        break;
+      uint64_t value = expectInteger();
+      if (bounds && index < 3)
+        bounds[index++] = static_cast<uint32_t>(value);
+    } while (accept(","));
+    if (bounds)
+      for (; index < 3; ++index)
+        bounds[index] = 1;
+  }
+  if (accept(";"))
+    return; // a prototype
+  Function &ref = *function;
+  module->functionsByName[function->name] = function.get();
+  module->functions.push_back(std::move(function));
+  expect("{");
+  scopes.clear();
+  scopes.emplace_back();
+  parseBody(ref);
+  Instruction ret;
+  ret.op = Op::Ret;
+  ret.line = peek().line;
+  ref.code.push_back(ret);
+  expect("}");
+}
+
+uint32_t Parser::lookupReg(const std::string &name) const {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->regs.find(name);
+    if (found != it->regs.end())
+      return found->second;
+  }
+  return NoReg;
+}
+
+uint32_t Parser::addReg(Function &function, const std::string &name,
+                        Type type) {
+  uint32_t slot = function.numRegs++;
+  function.regNames.push_back(name);
+  function.regTypes.push_back(type);
+  scopes.back().regs[name] = slot;
+  return slot;
+}
+
+void Parser::parseRegDecl(Function &function) {
+  Type type = Type::None;
+  while (peek().kind == Token::Ident && peek().text[0] == '.') {
+    std::string word = next().text;
+    if (word == ".v2" || word == ".v4" || word == ".align")
+      fail("unsupported register declaration '" + word + "'");
+    if (!lookupType(word.substr(1), type))
+      fail("unsupported register type '" + word + "'");
+  }
+  do {
+    std::string name = expectIdent();
+    if (accept("<")) {
+      uint64_t count = expectInteger();
+      expect(">");
+      for (uint64_t i = 0; i < count; ++i)
+        addReg(function, name + std::to_string(i), type);
+    } else {
+      addReg(function, name, type);
+    }
+  } while (accept(","));
+  expect(";");
+}
+
+void Parser::parseBody(Function &function) {
+  while (peek().text != "}") {
+    if (peek().kind == Token::End)
+      fail("unterminated function body");
+    const Token &token = peek();
+    if (token.text == "{") {
+      next();
+      scopes.emplace_back();
+      parseBody(function);
+      expect("}");
+      // Resolve the scope's branches; the rest go to the enclosing scope.
+      Scope inner = std::move(scopes.back());
+      scopes.pop_back();
+      for (Scope::Fixup &fixup : inner.fixups) {
+        auto found = inner.labels.find(fixup.label);
+        if (found != inner.labels.end())
+          function.code[fixup.instr].ops[fixup.operand].imm = found->second;
+        else
+          scopes.back().fixups.push_back(std::move(fixup));
+      }
+      continue;
+    }
+    if (token.text == ".reg") {
+      next();
+      parseRegDecl(function);
+      continue;
+    }
+    if (token.text == ".extern") {
+      // `.extern .shared .align 16 .b8 name[];`: the unsized array says it.
+      next();
+      continue;
+    }
+    if (token.text == ".shared" || token.text == ".local" ||
+        token.text == ".param") {
+      Space space = token.text == ".shared"  ? Space::Shared
+                    : token.text == ".local" ? Space::Local
+                                             : Space::Param;
+      next();
+      Variable var = parseVariable(space, /*allowInit=*/false);
+      expect(";");
+      if (space == Space::Shared) {
+        function.shareds.push_back(std::move(var));
+      } else if (space == Space::Local) {
+        var.offset = alignTo(function.localBytes, var.align);
+        function.localBytes = var.offset + var.size;
+        function.locals.push_back(std::move(var));
+      } else {
+        fail(token.line, "unsupported: .param declarations in a function "
+                         "body (calls)");
+      }
+      continue;
+    }
+    if (token.text == ".pragma" || token.text == ".loc") {
+      uint32_t line = next().line;
+      while (peek().line == line && peek().text != ";")
+        next();
+      accept(";");
+      continue;
+    }
+    if (token.kind == Token::Ident && peek(1).text == ":" &&
+        token.text[0] != '.') {
+      scopes.back().labels[token.text] =
+          static_cast<uint32_t>(function.code.size());
+      next();
+      next();
+      continue;
+    }
+    parseInstruction(function);
+  }
+  // Labels of the function scope resolve the remaining branches.
+  if (scopes.size() == 1) {
+    for (Scope::Fixup &fixup : scopes.back().fixups) {
+      auto found = scopes.back().labels.find(fixup.label);
+      if (found == scopes.back().labels.end())
+        fail(fixup.line, "unknown label '" + fixup.label + "'");
+      function.code[fixup.instr].ops[fixup.operand].imm = found->second;
+    }
+    scopes.back().fixups.clear();
+  }
+}
+
+Rounding parseRounding(const std::string &word) {
+  static const std::pair<const char *, Rounding> names[] = {
+      {"rn", Rounding::Rn},   {"rz", Rounding::Rz},   {"rm", Rounding::Rm},
+      {"rp", Rounding::Rp},   {"rna", Rounding::Rna}, {"rni", Rounding::Rni},
+      {"rzi", Rounding::Rzi}, {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}};
+  for (auto &[name, rounding] : names)
+    if (word == name)
+      return rounding;
+  return Rounding::None;
+}
+
+bool parseCmp(const std::string &word, Cmp &cmp) {
+  static const std::pair<const char *, Cmp> names[] = {
+      {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},
+      {"le", Cmp::Le},   {"gt", Cmp::Gt},   {"ge", Cmp::Ge},
+      {"lo", Cmp::Lo},   {"ls", Cmp::Ls},   {"hi", Cmp::Hi},
+      {"hs", Cmp::Hs},   {"equ", Cmp::Equ}, {"neu", Cmp::Neu},
+      {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu},
+      {"geu", Cmp::Geu}, {"num", Cmp::Num}, {"nan", Cmp::Nan}};
+  for (auto &[name, value] : names)
+    if (word == name) {
+      cmp = value;
+      return true;
+    }
+  return false;
+}
+
+struct OpName {
+  const char *name;
+  Op op;
+};
+const OpName opNames[] = {
+    {"abs", Op::Abs},         {"add", Op::Add},
+    {"and", Op::And},         {"atom", Op::Atom},
+    {"bfe", Op::Bfe},         {"bfi", Op::Bfi},
+    {"bra", Op::Bra},         {"brev", Op::Brev},
+    {"clz", Op::Clz},         {"cnot", Op::Cnot},
+    {"copysign", Op::Copysign}, {"cos", Op::Cos},
+    {"cvt", Op::Cvt},         {"cvta", Op::Cvta},
+    {"div", Op::Div},         {"ex2", Op::Ex2},
+    {"exit", Op::Exit},       {"fma", Op::Fma},
+    {"lg2", Op::Lg2},         {"ld", Op::Ld},
+    {"mad", Op::Mad},         {"max", Op::Max},
+    {"min", Op::Min},         {"mov", Op::Mov},
+    {"mul", Op::Mul},         {"neg", Op::Neg},
+    {"not", Op::Not},         {"or", Op::Or},
+    {"popc", Op::Popc},       {"prmt", Op::Prmt},
+    {"rcp", Op::Rcp},         {"red", Op::Red},
+    {"rem", Op::Rem},         {"ret", Op::Ret},
+    {"rsqrt", Op::Rsqrt},     {"selp", Op::Selp},
+    {"setp", Op::Setp},       {"shfl", Op::Shfl},
+    {"shl", Op::Shl},         {"shr", Op::Shr},
+    {"sin", Op::Sin},         {"sqrt", Op::Sqrt},
+    {"st", Op::St},           {"sub", Op::Sub},
+    {"vote", Op::Vote},       {"xor", Op::Xor},
+    {"membar", Op::FenceOther}, {"nop", Op::Nop},
+};
+
+Space parseSpace(const std::string &word, bool &known) {
+  known = true;
+  if (word == "global")
+    return Space::Global;
+  if (word == "shared" || word == "shared::cta" || word == "shared::cluster")
+    return Space::Shared;
+  if (word == "local")
+    return Space::Local;
+  if (word == "param" || word == "param::entry" || word == "param::func")
+    return Space::Param;
+  if (word == "const")
+    return Space::Const;
+  known = false;
+  return Space::Generic;
+}
+
+/// Decodes the dotted opcode into `instr`; an unknown opcode or modifier is
+/// an error naming the whole opcode.
+void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
+  std::vector<std::string> parts = splitDots(opcode);
+  const std::string &base = parts[0];
+  auto unsupported = [&]() {
+    fail("unsupported PTX instruction '" + opcode + "'");
+  };
+  std::vector<Type> types;
+  auto takeType = [&](const std::string &word) {
+    Type type;
+    if (!lookupType(word, type))
+      return false;
+    types.push_back(type);
+    return true;
+  };
+  // Families with their own grammar first.
+  if (base == "bar" || base == "barrier") {
+    // PTX ISA 9.7.13.1 (bar, barrier).
+    if (parts.size() >= 2 && parts[1] == "warp") {
+      if (parts.size() != 3 || parts[2] != "sync")
+        unsupported();
+      instr.op = Op::BarWarpSync;
+      return;
+    }
+    size_t i = 1;
+    if (i < parts.size() && parts[i] == "cta")
+      ++i;
+    if (i >= parts.size())
+      unsupported();
+    if (parts[i] == "sync")
+      instr.op = Op::BarSync;
+    else if (parts[i] == "arrive")
+      instr.op = Op::BarArrive;
+    else
+      unsupported();
+    for (++i; i < parts.size(); ++i)
+      if (parts[i] != "aligned")
+        unsupported();
+    return;
+  }
+  if (base == "fence") {
+    // PTX ISA 9.7.13.4 (membar/fence).
+    std::string rest = opcode.substr(6);
+    if (rest == "proxy.async" || rest == "proxy.async.shared::cta" ||
+        rest == "proxy.async.shared::cluster" || rest == "proxy.async.global")
+      instr.op = Op::FenceProxyAsync;
+    else if (rest == "mbarrier_init.release.cluster")
+      instr.op = Op::FenceMbarrierInit;
+    else if (rest.rfind("proxy.tensormap::generic.acquire.", 0) == 0)
+      instr.op = Op::FenceTensormapAcquire;
+    else if (rest == "sc.cta" || rest == "sc.gpu" || rest == "sc.sys" ||
+             rest == "acq_rel.cta" || rest == "acq_rel.gpu" ||
+             rest == "acq_rel.sys" || rest == "sc.cluster" ||
+             rest == "acq_rel.cluster")
+      instr.op = Op::FenceOther;
+    else
+      unsupported();
+    return;
+  }
+  if (base == "membar") {
+    if (parts.size() != 2 ||
+        (parts[1] != "cta" && parts[1] != "gl" && parts[1] != "sys"))
+      unsupported();
+    instr.op = Op::FenceOther;
+    return;
+  }
+  if (base == "prefetch") {
+    if (opcode == "prefetch.tensormap" || opcode == "prefetch.global.tensormap" ||
+        opcode == "prefetch.param.tensormap" ||
+        opcode == "prefetch.const.tensormap")
+      instr.op = Op::PrefetchTensormap;
+    else if (opcode == "prefetch.global.L2" || opcode == "prefetch.global.L1" ||
+             opcode == "prefetch.L1" || opcode == "prefetch.L2")
+      instr.op = Op::Prefetch;
+    else
+      unsupported();
+    return;
+  }
+  if (base == "mbarrier") {
+    // PTX ISA 9.7.13.15 (mbarrier).
+    if (parts.size() < 2)
+      unsupported();
+    const std::string &what = parts[1];
+    size_t i = 2;
+    if (what == "init")
+      instr.op = Op::MbarInit;
+    else if (what == "inval")
+      instr.op = Op::MbarInval;
+    else if (what == "arrive")
+      instr.op = Op::MbarArrive;
+    else if (what == "arrive_drop") {
+      instr.op = Op::MbarArrive;
+      instr.flags |= FlagDrop;
+    } else if (what == "expect_tx")
+      instr.op = Op::MbarExpectTx;
+    else if (what == "test_wait")
+      instr.op = Op::MbarTestWait;
+    else if (what == "try_wait")
+      instr.op = Op::MbarTryWait;
+    else
+      unsupported();
+    for (; i < parts.size(); ++i) {
+      const std::string &word = parts[i];
+      bool known;
+      if (word == "expect_tx")
+        instr.flags |= FlagExpectTx;
+      else if (word == "noComplete")
+        instr.flags |= FlagNoComplete;
+      else if (word == "parity")
+        instr.flags |= FlagParity;
+      else if (word == "b64")
+        instr.type = Type::B64;
+      else if (word == "release" || word == "acquire" || word == "cta" ||
+               word == "cluster" || word == "relaxed")
+        ;
+      else if ((parseSpace(word, known), known) && word != "global")
+        ;
+      else
+        unsupported();
+    }
+    instr.space = Space::Shared;
+    return;
+  }
+  if (base == "cp") {
+    // PTX ISA 9.7.9.25 (cp.async, cp.async.bulk.tensor).
+    if (opcode == "cp.async.commit_group") {
+      instr.op = Op::CpAsyncCommit;
+      return;
+    }
+    if (opcode == "cp.async.wait_group") {
+      instr.op = Op::CpAsyncWait;
+      return;
+    }
+    if (opcode == "cp.async.wait_all") {
+      instr.op = Op::CpAsyncWaitAll;
+      return;
+    }
+    if (opcode == "cp.async.ca.shared.global" ||
+        opcode == "cp.async.cg.shared.global" ||
+        opcode == "cp.async.ca.shared::cta.global" ||
+        opcode == "cp.async.cg.shared::cta.global") {
+      instr.op = Op::CpAsync;
+      return;
+    }
+    if (parts.size() >= 5 && parts[1] == "async" && parts[2] == "bulk" &&
+        parts[3] == "tensor") {
+      // .Nd.shared::cluster.global[.tile].mbarrier::complete_tx::bytes
+      const std::string &dims = parts[4];
+      if (dims.size() != 2 || dims[1] != 'd' || dims[0] < '1' || dims[0] > '5')
+        unsupported();
+      instr.dims = dims[0] - '0';
+      std::string rest;
+      for (size_t i = 5; i < parts.size(); ++i)
+        if (parts[i] != "tile")
+          rest += "." + parts[i];
+      if (rest != ".shared::cluster.global.mbarrier::complete_tx::bytes" &&
+          rest != ".shared::cta.global.mbarrier::complete_tx::bytes")
+        unsupported();
+      instr.op = Op::CpAsyncBulkTensor;
+      return;
+    }
+    unsupported();
+  }
+  if (base == "call") {
+    unsupported();
+  }
+  if (base == "cvta") {
+    // PTX ISA 9.7.9.17 (cvta): cvta.space.size / cvta.to.space.size.
+    size_t i = 1;
+    instr.op = Op::Cvta;
+    if (i < parts.size() && parts[i] == "to") {
+      instr.op = Op::CvtaTo;
+      ++i;
+    }
+    bool known = false;
+    if (i < parts.size())
+      instr.space = parseSpace(parts[i++], known);
+    if (!known || i + 1 != parts.size() || !takeType(parts[i]))
+      unsupported();
+    instr.type = types[0];
+    return;
+  }
+  const OpName *found = nullptr;
+  for (const OpName &entry : opNames)
+    if (base == entry.name)
+      found = &entry;
+  if (!found)
+    unsupported();
+  instr.op = found->op;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string &word = parts[i];
+    bool known;
+    Cmp cmp;
+    Rounding rounding = parseRounding(word);
+    if (takeType(word))
+      continue;
+    if (rounding != Rounding::None) {
+      instr.rounding = rounding;
+    } else if (word == "ftz") {
+      instr.flags |= FlagFtz;
+    } else if (word == "sat" || word == "satfinite") {
+      instr.flags |= FlagSat;
+    } else if (word == "wide") {
+      instr.flags |= FlagWide;
+    } else if (word == "hi") {
+      instr.flags |= FlagHi;
+    } else if (word == "lo") {
+      // mul.lo / mad.lo: the default; setp.lo: a comparison.
+      if (instr.op == Op::Setp)
+        instr.cmp = Cmp::Lo;
+    } else if (word == "approx" || word == "full") {
+      instr.flags |= FlagApprox;
+    } else if (word == "NaN") {
+      instr.flags |= FlagNaN;
+    } else if (word == "uni") {
+      instr.flags |= FlagUni;
+    } else if (word == "volatile") {
+      instr.flags |= FlagVolatile;
+    } else if (word == "v2" || word == "v4") {
+      instr.vector = word[1] - '0';
+    } else if ((instr.op == Op::Ld || instr.op == Op::St ||
+                instr.op == Op::Atom || instr.op == Op::Red) &&
+               (instr.space = parseSpace(word, known), known)) {
+    } else if (word == "nc" || word == "ca" || word == "cg" || word == "cs" ||
+               word == "lu" || word == "cv" || word == "wb" || word == "wt" ||
+               word == "relaxed" || word == "acquire" || word == "release" ||
+               word == "acq_rel" || word == "cta" || word == "gpu" ||
+               word == "sys" || word == "cluster" || word == "weak" ||
+               word == "L1::no_allocate" || word == "L2::64B" ||
+               word == "L2::128B" || word == "L2::256B") {
+      // Cache and memory-order qualifiers: the functional result is the
+      // same (execution between synchronization points is sequential).
+    } else if (instr.op == Op::Setp && parseCmp(word, cmp)) {
+      instr.cmp = cmp;
+    } else if (instr.op == Op::Setp &&
+               (word == "and" || word == "or" || word == "xor")) {
+      instr.boolOp = word == "and"  ? BoolOp::And
+                     : word == "or" ? BoolOp::Or
+                                    : BoolOp::Xor;
+    } else if ((instr.op == Op::Atom || instr.op == Op::Red) &&
+               (word == "add" || word == "min" || word == "max" ||
+                word == "inc" || word == "dec" || word == "cas" ||
+                word == "exch" || word == "and" || word == "or" ||
+                word == "xor")) {
+      static const std::pair<const char *, SubOp> atomOps[] = {
+          {"add", SubOp::AtomAdd},   {"min", SubOp::AtomMin},
+          {"max", SubOp::AtomMax},   {"inc", SubOp::AtomInc},
+          {"dec", SubOp::AtomDec},   {"cas", SubOp::AtomCas},
+          {"exch", SubOp::AtomExch}, {"and", SubOp::AtomAnd},
+          {"or", SubOp::AtomOr},     {"xor", SubOp::AtomXor}};
+      for (auto &[name, subOp] : atomOps)
+        if (word == name)
+          instr.subOp = subOp;
+    } else if (instr.op == Op::Shfl &&
+               (word == "up" || word == "down" || word == "bfly" ||
+                word == "idx" || word == "sync")) {
+      if (word != "sync")
+        instr.subOp = word == "up"     ? SubOp::ShflUp
+                      : word == "down" ? SubOp::ShflDown
+                      : word == "bfly" ? SubOp::ShflBfly
+                                       : SubOp::ShflIdx;
+    } else if (instr.op == Op::Vote &&
+               (word == "all" || word == "any" || word == "uni" ||
+                word == "ballot" || word == "sync")) {
+      if (word != "sync")
+        instr.subOp = word == "all"   ? SubOp::VoteAll
+                      : word == "any" ? SubOp::VoteAny
+                      : word == "uni" ? SubOp::VoteUni
+                                      : SubOp::VoteBallot;
+    } else {
+      unsupported();
+    }
+  }
+  if ((instr.op == Op::Shfl || instr.op == Op::Vote) &&
+      (opcode.find(".sync") == std::string::npos ||
+       instr.subOp == SubOp::None))
+    unsupported(); // the pre-Volta forms without a member mask
+  if (instr.op == Op::Vote && instr.subOp == SubOp::VoteUni)
+    unsupported();
+  if ((instr.op == Op::Atom || instr.op == Op::Red) &&
+      instr.subOp == SubOp::None)
+    unsupported();
+  if (!types.empty())
+    instr.type = types[0];
+  if (types.size() >= 2)
+    instr.type2 = types[1];
+  if (types.size() > 2)
+    unsupported();
+  if (instr.type == Type::None && instr.op != Op::Bra && instr.op != Op::Ret &&
+      instr.op != Op::Exit && instr.op != Op::FenceOther &&
+      instr.op != Op::Nop)
+    unsupported();
+  if (instr.op == Op::Cvt && instr.type2 == Type::None)
+    unsupported();
+}
+
+Operand Parser::parseAddress(Function &function, Instruction &instr,
+                             unsigned index) {
+  Operand operand;
+  operand.kind = Operand::Address;
+  operand.reg = NoReg;
+  if (peek().kind == Token::Number || peek().text == "-") {
+    operand.imm = static_cast<int64_t>(expectInteger());
+  } else {
+    std::string name = expectIdent();
+    uint32_t reg = lookupReg(name);
+    if (reg != NoReg) {
+      operand.reg = reg;
+    } else {
+      symbolFixups.push_back(
+          {&function, function.code.size(), index, name, peek().line});
+    }
+    if (accept("+")) {
+      operand.imm += static_cast<int64_t>(expectInteger());
+    } else if (peek().text == "-") {
+      operand.imm += static_cast<int64_t>(expectInteger());
+    }
+  }
+  (void)instr;
+  return operand;
+}
+
+int64_t parseImmediate(const std::string &text) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'f' || text[1] == 'F'))
+    return static_cast<int64_t>(std::strtoull(text.c_str() + 2, nullptr, 16));
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'd' || text[1] == 'D'))
+    return static_cast<int64_t>(std::strtoull(text.c_str() + 2, nullptr, 16));
+  if (text.find('.') != std::string::npos ||
+      text.find_first_of("eE") != std::string::npos) {
+    double value = std::strtod(text.c_str(), nullptr);
+    int64_t bits;
+    std::memcpy(&bits, &value, 8);
+    return bits;
+  }
+  return static_cast<int64_t>(std::strtoull(text.c_str(), nullptr, 0));
+}
+
+Operand Parser::parseOperand(Function &function, Instruction &instr,
+                             unsigned index) {
+  Operand operand;
+  if (accept("[")) {
+    operand = parseAddress(function, instr, index);
+    if (accept(",")) {
+      // cp.async.bulk.tensor's [tensorMap, {coordinates}]: the vector goes
+      // into the next operand slot.
+      expect("{");
+      Operand coords;
+      coords.kind = Operand::Vector;
+      coords.vecStart = static_cast<uint32_t>(function.vectorRegs.size());
+      do {
+        std::string name = expectIdent();
+        uint32_t reg = lookupReg(name);
+        if (reg == NoReg)
+          fail("unknown register '" + name + "'");
+        function.vectorRegs.push_back(reg);
+      } while (accept(","));
+      expect("}");
+      coords.vecCount =
+          static_cast<uint32_t>(function.vectorRegs.size()) - coords.vecStart;
+      instr.ops[index + 1] = coords;
+      ++instr.numOps;
+    }
+    expect("]");
+    return operand;
+  }
+  if (accept("{")) {
+    operand.kind = Operand::Vector;
+    operand.vecStart = static_cast<uint32_t>(function.vectorRegs.size());
+    do {
+      if (peek().kind == Token::Number || peek().text == "-") {
+        bool negative = accept("-");
+        int64_t value = parseImmediate(next().text);
+        function.vectorRegs.push_back(
+            ConstantBit | static_cast<uint32_t>(function.constants.size()));
+        function.constants.push_back(negative ? -value : value);
+        continue;
+      }
+      std::string name = expectIdent();
+      uint32_t reg = name == "_" ? NoReg : lookupReg(name);
+      if (reg == NoReg && name != "_")
+        fail("unknown register '" + name + "'");
+      function.vectorRegs.push_back(reg);
+    } while (accept(","));
+    expect("}");
+    operand.vecCount =
+        static_cast<uint32_t>(function.vectorRegs.size()) - operand.vecStart;
+    return operand;
+  }
+  if (accept("!")) {
+    operand = parseOperand(function, instr, index);
+    if (operand.kind != Operand::Reg)
+      fail("'!' applies to a predicate register");
+    operand.negate = true;
+    return operand;
+  }
+  if (peek().kind == Token::Number || peek().text == "-") {
+    bool negative = accept("-");
+    if (peek().kind != Token::Number)
+      fail("expected a number, got '" + peek().text + "'");
+    operand.kind = Operand::Imm;
+    operand.imm = parseImmediate(next().text);
+    if (negative)
+      operand.imm = -operand.imm;
+    return operand;
+  }
+  std::string name = expectIdent();
+  if (name == "_") {
+    operand.kind = Operand::Sink;
+    return operand;
+  }
+  uint32_t reg = lookupReg(name);
+  if (reg != NoReg) {
+    operand.kind = Operand::Reg;
+    operand.reg = reg;
+    return operand;
+  }
+  if (name[0] == '%') {
+    for (const SpecialName &entry : specialNames)
+      if (name == entry.name) {
+        operand.kind = Operand::Special;
+        operand.special = entry.special;
+        return operand;
+      }
+    fail("unsupported special register or unknown register '" + name + "'");
+  }
+  if (instr.op == Op::Bra) {
+    operand.kind = Operand::Label;
+    scopes.back().fixups.push_back(
+        {function.code.size(), index, name, peek().line});
+    return operand;
+  }
+  // A symbol's address (mov.u64 %rd, sym), resolved after parsing.
+  operand.kind = Operand::Imm;
+  symbolFixups.push_back(
+      {&function, function.code.size(), index, name, peek().line});
+  return operand;
+}
+
+void Parser::parseInstruction(Function &function) {
+  Instruction instr;
+  instr.line = peek().line;
+  if (accept("@")) {
+    bool negated = accept("!");
+    std::string name = expectIdent();
+    instr.guard = lookupReg(name);
+    if (instr.guard == NoReg)
+      fail("unknown predicate '" + name + "'");
+    instr.guardNegated = negated;
+  }
+  if (peek().kind != Token::Ident)
+    fail("expected an instruction, got '" + peek().text + "'");
+  std::string opcode = next().text;
+  decodeOpcode(instr, opcode);
+  // Operands up to ';'. setp's `p|q` destination takes two slots.
+  if (peek().text != ";") {
+    do {
+      if (instr.numOps >= 5)
+        fail("too many operands");
+      unsigned index = instr.numOps++;
+      instr.ops[index] = parseOperand(function, instr, index);
+      if (instr.op == Op::Setp && index == 0 && accept("|")) {
+        ++instr.numOps; // the second destination goes last
+        Operand second = parseOperand(function, instr, 4);
+        instr.ops[4] = second;
+        instr.numOps = 1;
+        instr.flags |= FlagPair;
+      }
+    } while (accept(","));
+  }
+  expect(";");
+  function.code.push_back(instr);
+}
+
+/// ptxas's layout of a kernel's shared memory: the static symbols (module
+/// then function scope) in declaration order at their alignment, then the
+/// extern dynamic array at its alignment (at least 16, the dynamic base's).
+SharedLayout layOutShared(const Module &module, const Function &function) {
+  SharedLayout shared;
+  uint64_t offset = 0, externAlign = 16;
+  std::vector<Variable> all = module.moduleShareds;
+  all.insert(all.end(), function.shareds.begin(), function.shareds.end());
+  for (Variable var : all) {
+    if (var.isExtern) {
+      externAlign = std::max(externAlign, var.align);
+    } else {
+      var.offset = alignTo(offset, var.align);
+      offset = var.offset + var.size;
+    }
+    shared.symbols.push_back(var);
+  }
+  shared.staticBytes = offset;
+  shared.dynamicOffset = alignTo(offset, externAlign);
+  for (Variable &var : shared.symbols)
+    if (var.isExtern)
+      var.offset = shared.dynamicOffset;
+  return shared;
+}
+
+void Parser::resolveSymbols() {
+  for (auto &function : module->functions)
+    module->sharedLayouts[function.get()] = layOutShared(*module, *function);
+  for (const SymbolFixup &fixup : symbolFixups) {
+    Function &function = *fixup.function;
+    Operand &operand = function.code[fixup.instr].ops[fixup.operand];
+    Instruction &instr = function.code[fixup.instr];
+    bool found = false;
+    auto bind = [&](uint64_t value, Space space) {
+      operand.imm += static_cast<int64_t>(value);
+      found = true;
+      // A symbol address in an ld/st decides the space when the
+      // instruction names none.
+      if (operand.kind == Operand::Address && instr.space == Space::Generic)
+        instr.space = space;
+    };
+    for (const Variable &var : function.params)
+      if (var.name == fixup.symbol)
+        bind(var.offset, Space::Param);
+    for (const Variable &var : function.locals)
+      if (!found && var.name == fixup.symbol)
+        bind(var.offset, Space::Local);
+    if (!found)
+      for (const Variable &var : module->sharedLayouts[&function].symbols)
+        if (!found && var.name == fixup.symbol)
+          bind(var.offset, Space::Shared);
+    for (const Variable &var : module->globals)
+      if (!found && var.name == fixup.symbol)
+        bind(reinterpret_cast<uint64_t>(module->globalData.data()) +
+                 var.offset,
+             var.space);
+    if (!found)
+      fail(fixup.line, "unknown symbol '" + fixup.symbol + "'");
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Module> parseModule(const std::string &text,
+                                    std::string &error) {
+  Parser parser(text);
+  try {
+    std::unique_ptr<Module> module = parser.parse();
+    return module;
+  } catch (const ParseError &e) {
+    error = "PTX line " + std::to_string(e.line) + ": " + e.what();
+    return nullptr;
+  }
+}
+
+std::string getLineText(const Module &module, uint32_t line) {
+  if (line == 0 || line > module.lines.size())
+    return "";
+  const std::string &text = module.lines[line - 1];
+  size_t begin = text.find_first_not_of(" \t");
+  size_t end = text.find_last_not_of(" \t\r");
+  if (begin == std::string::npos)
+    return "";
+  return text.substr(begin, end - begin + 1);
+}
+
+const char *getTypeName(Type type) {
+  for (const TypeName &entry : typeNames)
+    if (entry.type == type)
+      return entry.name;
+  return "none";
+}
+
+} // namespace vx::ptxsim

@@ -1,0 +1,335 @@
+//===- Program.h - The decoded form of a PTX module -------------*- C++ -*-===//
+//
+// The parser turns PTX text into this form once; the interpreter then runs
+// a tight loop over it: an opcode enum, a type, modifier bits and operand
+// descriptors whose registers are indices into a flat per-thread array.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef VX_LIB_PTXSIM_PROGRAM_H
+#define VX_LIB_PTXSIM_PROGRAM_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vx::ptxsim {
+
+// PTX ISA 5.2 (fundamental types).
+enum class Type : uint8_t {
+  None,
+  Pred,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  F32,
+  F64,
+};
+
+/// Bytes of a value of `type` (a predicate counts as 1).
+unsigned getTypeBytes(Type type);
+bool isSigned(Type type);
+bool isFloat(Type type);
+const char *getTypeName(Type type);
+
+// PTX ISA 5.1 (state spaces).
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+
+enum class Op : uint8_t {
+  Abs,
+  Add,
+  And,
+  Atom,
+  BarArrive,
+  BarSync,
+  BarWarpSync,
+  Bfe,
+  Bfi,
+  Bra,
+  Brev,
+  Call,
+  Clz,
+  Cnot,
+  Copysign,
+  Cos,
+  CpAsync,
+  CpAsyncBulkTensor,
+  CpAsyncCommit,
+  CpAsyncWait,
+  CpAsyncWaitAll,
+  Cvt,
+  Cvta,
+  CvtaTo,
+  Div,
+  Ex2,
+  Exit,
+  FenceMbarrierInit,
+  FenceOther,
+  FenceProxyAsync,
+  FenceTensormapAcquire,
+  Fma,
+  Lg2,
+  Ld,
+  Mad,
+  Max,
+  MbarArrive,
+  MbarExpectTx,
+  MbarInit,
+  MbarInval,
+  MbarTestWait,
+  MbarTryWait,
+  Min,
+  Mov,
+  Mul,
+  Neg,
+  Nop,
+  Not,
+  Or,
+  Popc,
+  Prefetch,
+  PrefetchTensormap,
+  Prmt,
+  Rcp,
+  Red,
+  Rem,
+  Ret,
+  Rsqrt,
+  Selp,
+  Setp,
+  Shfl,
+  Shl,
+  Shr,
+  Sin,
+  Sqrt,
+  St,
+  Sub,
+  Vote,
+  Xor,
+};
+
+// Modifier bits of Instruction::flags.
+enum Flag : uint32_t {
+  FlagFtz = 1u << 0,
+  FlagSat = 1u << 1,
+  FlagWide = 1u << 2,   // mul.wide, mad.wide
+  FlagHi = 1u << 3,     // mul.hi, mad.hi
+  FlagApprox = 1u << 4, // .approx, .full
+  FlagNaN = 1u << 5,    // min/max .NaN
+  FlagUni = 1u << 6,    // bra.uni
+  FlagNoComplete = 1u << 7,
+  FlagParity = 1u << 8, // mbarrier waits on a phase parity
+  FlagExpectTx = 1u << 9,
+  FlagDrop = 1u << 10,
+  FlagVolatile = 1u << 11,
+  FlagZfill = 1u << 12, // cp.async with a source size
+  FlagAligned = 1u << 13,
+  FlagPair = 1u << 14, // setp's `p|q` destination, q in ops[4]
+};
+
+// PTX ISA 9.7.9.21 (cvt): integer rounding (.rni...) and float rounding.
+enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+
+// PTX ISA 9.7.3.1 (setp) comparison operators.
+enum class Cmp : uint8_t {
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Lo,
+  Ls,
+  Hi,
+  Hs,
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,
+  Num,
+  Nan,
+};
+
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+
+// Sub-operation of atom/red, shfl and vote.
+enum class SubOp : uint8_t {
+  None,
+  // atom / red
+  AtomAdd,
+  AtomMin,
+  AtomMax,
+  AtomInc,
+  AtomDec,
+  AtomCas,
+  AtomExch,
+  AtomAnd,
+  AtomOr,
+  AtomXor,
+  // shfl
+  ShflUp,
+  ShflDown,
+  ShflBfly,
+  ShflIdx,
+  // vote
+  VoteAll,
+  VoteAny,
+  VoteUni,
+  VoteBallot,
+};
+
+enum class Special : uint8_t {
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  Laneid,
+  Warpid,
+  NWarpid,
+  Smid,
+  DynamicSmemSize,
+  TotalSmemSize,
+  Clock,
+  Clock64,
+  Globaltimer,
+  LanemaskEq,
+  LanemaskLt,
+  LanemaskLe,
+  LanemaskGt,
+  LanemaskGe,
+  ClusterCtarank,
+  ClusterNctarank,
+};
+
+struct Operand {
+  enum Kind : uint8_t {
+    None,
+    Reg,     // reg: the slot
+    Imm,     // imm: the bits (floats as their encoding)
+    Special, // special
+    Vector,  // vecStart/vecCount into Function::vectorRegs
+    Address, // reg (or NoReg) + imm offset, symbol resolved into imm
+    Label,   // imm: the target instruction index
+    Sink,    // `_`
+  };
+  Kind kind = None;
+  bool negate = false;        // `!%p`
+  enum Special special = {};  // for Special
+  uint32_t reg = 0;           // register slot, NoReg for none
+  uint32_t vecStart = 0;      // for Vector
+  uint32_t vecCount = 0;      // for Vector
+  int64_t imm = 0;            // value, offset, label target
+};
+
+constexpr uint32_t NoReg = ~0u;
+constexpr uint32_t ConstantBit = 0x80000000u;
+
+struct Instruction {
+  Op op = Op::Nop;
+  Type type = Type::None;  // the (destination) type
+  Type type2 = Type::None; // the source type of cvt, the second of setp.
+  Space space = Space::Generic;
+  Rounding rounding = Rounding::None;
+  Cmp cmp = Cmp::Eq;
+  BoolOp boolOp = BoolOp::None;
+  SubOp subOp = SubOp::None;
+  uint8_t vector = 1;    // .v2/.v4
+  uint8_t numOps = 0;    // operands used
+  uint8_t dims = 0;      // cp.async.bulk.tensor dimension
+  uint32_t flags = 0;
+  uint32_t guard = NoReg; // predicate slot, NoReg when unguarded
+  bool guardNegated = false;
+  uint32_t line = 0;      // 1-based PTX line
+  Operand ops[5];
+};
+
+/// A `.param` of an entry, or a variable of a state space.
+struct Variable {
+  std::string name;
+  Space space;
+  uint64_t size = 0; // bytes; 0 for an extern array
+  uint64_t align = 1;
+  uint64_t offset = 0;
+  bool isExtern = false;
+  std::vector<uint8_t> init; // initializer bytes, empty when none
+};
+
+struct Function {
+  std::string name;
+  bool isEntry = false;
+  uint32_t numRegs = 0;
+  std::vector<std::string> regNames; // slot -> name, for messages
+  std::vector<Type> regTypes;
+  std::vector<Instruction> code;
+  // Operand vectors: register slots, NoReg for `_`, or ConstantBit | an
+  // index into `constants` for an immediate element.
+  std::vector<uint32_t> vectorRegs;
+  std::vector<uint64_t> constants;
+  std::vector<Variable> params;     // offsets within the parameter buffer
+  uint64_t paramBytes = 0;
+  // For a .func: the return parameters (declared before the name).
+  std::vector<Variable> returns;
+  uint64_t localBytes = 0; // the function's .local frame
+  std::vector<Variable> locals;
+  std::vector<Variable> shareds; // function-scoped .shared, in order
+  // Launch bounds (.maxntid / .reqntid), zeros when absent.
+  uint32_t maxntid[3] = {0, 0, 0};
+  uint32_t reqntid[3] = {0, 0, 0};
+};
+
+/// A kernel's shared memory as ptxas lays it out: static symbols in
+/// declaration order, then the extern dynamic array.
+struct SharedLayout {
+  std::vector<Variable> symbols; // with their offsets
+  uint64_t staticBytes = 0;
+  uint64_t dynamicOffset = 0; // where the extern array starts
+};
+
+struct Module {
+  std::string target; // sm_80, sm_90a
+  unsigned smVersion = 0;
+  std::vector<std::string> lines; // the source, for messages
+  std::vector<std::unique_ptr<Function>> functions;
+  std::map<std::string, Function *> functionsByName;
+  std::vector<Variable> moduleShareds;
+  std::vector<Variable> globals; // .global / .const, offsets into globalData
+  std::vector<uint8_t> globalData;
+  std::map<const Function *, SharedLayout> sharedLayouts;
+};
+
+/// Parses PTX text; on failure returns null and sets `error` to
+/// "PTX line N: <what>".
+std::unique_ptr<Module> parseModule(const std::string &text,
+                                    std::string &error);
+
+/// The text of an instruction's line, trimmed, for messages.
+std::string getLineText(const Module &module, uint32_t line);
+
+} // namespace vx::ptxsim
+
+#endif // VX_LIB_PTXSIM_PROGRAM_H

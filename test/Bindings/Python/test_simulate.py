@@ -261,3 +261,37 @@ def test_simulated_and_gpu_libraries_share_a_process(tmp_path):
     # The driver got the cubin (not the PTX) and one launch.
     assert lines[0] == "load 7f454c46"
     assert sum(line.startswith("launch matmul_kernel") for line in lines) == 1
+
+
+# -- the benchmark kernels -----------------------------------------------------
+
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from gpu_bench import kernel_arguments  # noqa: E402
+from gpu_driver import NumpyBackend  # noqa: E402
+from bench import threads_per_block  # noqa: E402
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("name", ["vector_add", "transpose", "softmax",
+                                  "matmul", "attention"])
+def test_bench_kernels_on_the_simulator(name, chip):
+    """bench/kernels at their benchmark sizes, with the options
+    scripts/gpu-bench.sh compiles them with, checked as its driver checks
+    them (numpy in double precision)."""
+    path = os.path.join(ROOT, "bench", "kernels", name + ".mlir")
+    with open(path) as source:
+        text = source.read()
+    module = vx.parse(text, path)
+    function, specs = kernel_arguments(text)
+    backend = NumpyBackend()
+    arguments = [backend.make(spec) for spec in specs]
+    options = {"ptx_sim": True, "chip": chip}
+    if threads_per_block(text):
+        options["threads_per_block"] = threads_per_block(text)
+    if tma_before_the_fix(module, chip):
+        with pytest.raises(vx.SimulationError, match=f"kernel {name}_kernel"):
+            vx.run(module, function, *arguments, **options)
+        return
+    vx.run(module, function, *arguments, **options)
+    expected = backend.reference(name, arguments[:-1], None)
+    assert backend.error(arguments[-1], expected) <= 1e-4

@@ -79,9 +79,9 @@ inline double decodeSmall(uint64_t bits, SmallFloat format) {
     value = std::ldexp(static_cast<double>(mantissa),
                        1 - bias - format.mantissaBits);
   else
-    value = std::ldexp(static_cast<double>(mantissa |
-                                           (1ull << format.mantissaBits)),
-                       static_cast<int>(exponent) - bias - format.mantissaBits);
+    value = std::ldexp(
+        static_cast<double>(mantissa | (1ull << format.mantissaBits)),
+        static_cast<int>(exponent) - bias - format.mantissaBits);
   return negative ? -value : value;
 }
 
@@ -109,9 +109,9 @@ inline double roundIntegral(double value, Rounding rounding) {
 inline uint64_t encodeSmall(double value, SmallFloat format,
                             Rounding rounding = Rounding::Rn) {
   int bias = (1 << (format.exponentBits - 1)) - 1;
-  uint64_t sign = std::signbit(value) ? 1ull << (format.mantissaBits +
-                                                 format.exponentBits)
-                                      : 0;
+  uint64_t sign = std::signbit(value)
+                      ? 1ull << (format.mantissaBits + format.exponentBits)
+                      : 0;
   uint64_t infinity = ((1ull << format.exponentBits) - 1)
                       << format.mantissaBits;
   if (std::isnan(value))
@@ -130,10 +130,9 @@ inline uint64_t encodeSmall(double value, SmallFloat format,
   int exponent;
   std::frexp(magnitude, &exponent); // magnitude in [2^(e-1), 2^e)
   int minNormal = 1 - bias;
-  int quantumExponent =
-      std::max(exponent - 1, minNormal) - format.mantissaBits;
-  double units = roundIntegral(std::ldexp(magnitude, -quantumExponent),
-                               magnitudeRounding);
+  int quantumExponent = std::max(exponent - 1, minNormal) - format.mantissaBits;
+  double units =
+      roundIntegral(std::ldexp(magnitude, -quantumExponent), magnitudeRounding);
   double rounded = std::ldexp(units, quantumExponent);
   int maxExponent = (1 << format.exponentBits) - 2 - bias;
   double maxFinite =

@@ -47,9 +47,9 @@ uint32_t Executor::getSharedOffset(Thread &thread, const Instruction &instr,
     address -= SharedWindow;
   }
   if (address % bytes)
-    fail(thread, instr, "misaligned shared address " + std::to_string(address) +
-                            " (needs " + std::to_string(bytes) +
-                            "-byte alignment)");
+    fail(thread, instr,
+         "misaligned shared address " + std::to_string(address) + " (needs " +
+             std::to_string(bytes) + "-byte alignment)");
   if (address + bytes > shared.size())
     fail(thread, instr,
          "out-of-bounds shared memory access of " + std::to_string(bytes) +
@@ -81,7 +81,7 @@ void Executor::issueCpAsync(Thread &thread, const Instruction &instr) {
     translate(thread, instr, Space::Global, source, bytes, false, false);
   // The write is checked (and recorded) at issue, the earliest it may
   // land, and recorded again when it lands.
-  checkShared(thread, instr, offset, bytes, /*write=*/true, false);
+  checkShared(thread, instr, offset, bytes, /*write=*/true, false, nullptr);
   for (uint32_t b = offset; b < offset + bytes; ++b)
     pending[b] = thread.linear + 1;
   pendingBytes += bytes;
@@ -164,8 +164,7 @@ void Executor::completePhase(Mbarrier &barrier) {
 void Executor::tryCompletePhase(Mbarrier &barrier) {
   // A phase with no copies to wait for completes at its last arrival; one
   // with copies in flight completes when someone observes it (settlePhase).
-  if (barrier.pending <= 0 && barrier.txCount == 0 &&
-      barrier.inFlight.empty())
+  if (barrier.pending <= 0 && barrier.txCount == 0 && barrier.inFlight.empty())
     completePhase(barrier);
 }
 
@@ -196,13 +195,14 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
   };
   if (instr.op == Op::MbarInit) {
     uint32_t offset = getSharedOffset(thread, instr, ops[0], 8);
-    checkShared(thread, instr, offset, 8, /*write=*/true, false);
+    checkShared(thread, instr, offset, 8, /*write=*/true, false, nullptr);
     Mbarrier &barrier = mbarriers[offset];
     barrier = Mbarrier();
     uint64_t count = value(ops[1]);
     if (count < 1 || count > (1u << 20) - 1)
-      fail(thread, instr, "mbarrier expected count " + std::to_string(count) +
-                              " is out of range (1 to 2^20-1)");
+      fail(thread, instr,
+           "mbarrier expected count " + std::to_string(count) +
+               " is out of range (1 to 2^20-1)");
     barrier.expected = static_cast<uint32_t>(count);
     barrier.pending = static_cast<int64_t>(count);
     barrier.initThread = thread.linear;
@@ -214,10 +214,8 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
     ++progressEpoch;
     return;
   }
-  unsigned addressIndex = instr.op == Op::MbarInval ||
-                                  instr.op == Op::MbarExpectTx
-                              ? 0
-                              : 1;
+  unsigned addressIndex =
+      instr.op == Op::MbarInval || instr.op == Op::MbarExpectTx ? 0 : 1;
   uint32_t offset = getSharedOffset(thread, instr, ops[addressIndex], 8);
   Mbarrier &barrier = getMbarrier(thread, instr, offset);
   settlePhase(barrier);
@@ -243,9 +241,8 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
     if (count > barrier.pending)
       fail(thread, instr,
            "arrival on the mbarrier at " + describeShared(offset) +
-               " beyond its pending count (" +
-               std::to_string(barrier.pending) + " of " +
-               std::to_string(barrier.expected) + ")");
+               " beyond its pending count (" + std::to_string(barrier.pending) +
+               " of " + std::to_string(barrier.expected) + ")");
     barrier.pending -= count;
     if (instr.flags & FlagDrop)
       --barrier.expected;
@@ -289,10 +286,12 @@ void Executor::executeMbarrier(Thread &thread, const Instruction &instr) {
   thread.syncValue[0] = token;
 }
 
-void Executor::fenceProxyAsync(Thread &thread) {
-  // Orders the generic proxy's earlier writes before later async-proxy
-  // operations, and makes this thread's mbarrier.inits visible to it.
-  ++proxyFenceEpoch;
+void Executor::fence(Thread &thread, bool proxyAsync) {
+  // Both make this thread's mbarrier.inits visible to the async proxy;
+  // fence.proxy.async also orders the generic proxy's earlier writes before
+  // later async-proxy operations (PTX ISA 9.7.13.4).
+  if (proxyAsync)
+    ++proxyFenceEpoch;
   for (auto &entry : mbarriers)
     if (entry.second.initThread == thread.linear)
       entry.second.fenced = true;
@@ -307,11 +306,11 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
                             ? mapOperand.imm
                             : thread.regs[mapOperand.reg] + mapOperand.imm;
   if (mapAddress % 64)
-    fail(thread, instr, "tensor map at " + hex(mapAddress) +
-                            " is not 64-byte aligned");
+    fail(thread, instr,
+         "tensor map at " + hex(mapAddress) + " is not 64-byte aligned");
   if (!isGlobalRange(mapAddress, sizeof(TensorMap)))
-    fail(thread, instr, "tensor map at " + hex(mapAddress) +
-                            " is not in global memory");
+    fail(thread, instr,
+         "tensor map at " + hex(mapAddress) + " is not in global memory");
   TensorMap map;
   std::memcpy(&map, reinterpret_cast<const void *>(mapAddress), sizeof(map));
   if (map.magic != TensorMapMagic)
@@ -353,10 +352,9 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
   for (uint32_t b = offset; b < offset + bytes; ++b) {
     if (isMbarrier[b])
       fail(thread, instr,
-           "TMA destination overlaps mbarrier at " +
-               describeShared(b & ~7u) + " (destination " +
-               describeShared(offset) + ", " + std::to_string(bytes) +
-               " bytes)");
+           "TMA destination overlaps mbarrier at " + describeShared(b & ~7u) +
+               " (destination " + describeShared(offset) + ", " +
+               std::to_string(bytes) + " bytes)");
     if (pending[b])
       fail(thread, instr,
            "TMA destination " + describeShared(b) +
@@ -389,7 +387,7 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
   copy.map = map;
   for (unsigned d = 0; d < map.rank; ++d)
     copy.coords[d] = static_cast<int32_t>(
-        thread.regs[kernel.vectorRegs[ops[2].vecStart + d]]);
+        thread.regs[thread.function->vectorRegs[ops[2].vecStart + d]]);
   std::fill(pending.begin() + offset, pending.begin() + offset + bytes,
             TensorPending | mbarrierOffset);
   pendingBytes += bytes;
@@ -422,12 +420,15 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
     }
     uint64_t target = copy.sharedOffset + linear * elementBytes;
     target ^= ((target >> 7) & swizzleMask) << 4;
+    if (target + elementBytes > shared.size())
+      fail(threads[copy.thread], copy.line,
+           "swizzled TMA destination past the end of shared memory");
     uint8_t *destination = shared.data() + target;
     if (!inside) {
       std::memset(destination, 0, elementBytes);
       continue;
     }
-    if (!isGlobalRange(address, elementBytes))
+    if (!isGlobal(address, elementBytes))
       fail(threads[copy.thread], copy.line,
            "TMA source element at " + hex(address) +
                " is outside every allocation");

@@ -71,14 +71,28 @@ struct TensorCopy {
   int32_t coords[5];
 };
 
+/// The caller's state while a .func runs (PTX ISA 9.7.12.3 call).
+struct Frame {
+  const Function *function;
+  uint32_t returnPc;
+  uint32_t callSite;
+  size_t regBase;   // into Thread::stackRegs; the entry's are elsewhere
+  size_t paramBase; // into Thread::paramStack
+};
+
 struct Thread {
+  const Function *function = nullptr; // the function running
   uint32_t pc = 0;
   ThreadState state = ThreadState::Runnable;
   uint32_t linear = 0;
   uint32_t tid[3] = {0, 0, 0};
-  uint64_t *regs = nullptr;
+  uint64_t *regs = nullptr; // the current frame's registers
   uint8_t *local = nullptr;
-  uint32_t *clock = nullptr; // this thread's vector clock
+  std::vector<Frame> frames;
+  std::vector<uint64_t> stackRegs;   // registers of called functions
+  std::vector<uint8_t> paramStack;   // parameter space of every frame
+  size_t regBase = 0, paramBase = 0; // the current frame's
+  uint32_t *clock = nullptr;         // this thread's vector clock
   // What a blocked thread waits for.
   uint32_t barrier = 0;
   uint32_t barrierCount = 0;
@@ -125,16 +139,17 @@ struct ByteShadow {
 
 class Executor {
 public:
-  Executor(const Module &module, const Function &kernel,
-           const uint32_t grid[3], const uint32_t block[3],
-           uint32_t dynamicSharedBytes, std::vector<uint8_t> params,
-           const LaunchOptions &options);
+  Executor(const Module &module, const Function &kernel, const uint32_t grid[3],
+           const uint32_t block[3], uint32_t dynamicSharedBytes,
+           std::vector<uint8_t> params, const LaunchOptions &options);
   void run();
 
 private:
   // Interpreter.cpp
   void runBlock();
   void runThread(Thread &thread);
+  void call(Thread &thread, const Instruction &instr);
+  void returnFromCall(Thread &thread);
   bool releaseBlocked();
   bool releaseBarrier(uint32_t id);
   bool releaseWarp(Thread &first);
@@ -152,10 +167,12 @@ private:
 
   // Memory.cpp
   uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
-                     uint64_t address, uint64_t bytes, bool write,
-                     bool atomic);
+                     uint64_t address, uint64_t bytes, bool write, bool atomic,
+                     const uint8_t *stored = nullptr);
   void checkShared(Thread &thread, const Instruction &instr, uint32_t offset,
-                   uint32_t bytes, bool write, bool atomic);
+                   uint32_t bytes, bool write, bool atomic,
+                   const uint8_t *stored);
+  bool isGlobal(uint64_t address, uint64_t bytes);
   std::string describeShared(uint32_t offset) const;
   void resetShared();
 
@@ -175,7 +192,7 @@ private:
                        bool parity) const;
   void issueTensorCopy(Thread &thread, const Instruction &instr);
   void landTensorCopy(const TensorCopy &copy);
-  void fenceProxyAsync(Thread &thread);
+  void fence(Thread &thread, bool proxyAsync);
 
   const Module &module;
   const Function &kernel;
@@ -206,8 +223,10 @@ private:
   std::unordered_map<uint32_t, Mbarrier> mbarriers;
   // Bumped whenever something another thread may observe changes.
   uint64_t progressEpoch = 0;
-  const uint64_t *globalCache[2] = {nullptr, nullptr};
-  uint64_t globalCacheBegin = 1, globalCacheEnd = 0;
+  // The global ranges this launch has used (begin, end), so that most
+  // accesses need no lookup under the registry's lock.
+  std::vector<std::pair<uint64_t, uint64_t>> globalCache;
+  size_t globalCacheNext = 0;
 };
 
 constexpr uint32_t TensorPending = 0x80000000u;

@@ -47,8 +47,7 @@ uint64_t integerBinary(Op op, const Instruction &instr, uint64_t a,
     if (ub == 0)
       return maskOf(bytes);
     if (sign)
-      return (sb == -1 ? static_cast<uint64_t>(-sa) : sa / sb) &
-             maskOf(bytes);
+      return (sb == -1 ? static_cast<uint64_t>(-sa) : sa / sb) & maskOf(bytes);
     return ua / ub;
   case Op::Rem:
     if (ub == 0)
@@ -101,8 +100,8 @@ double minMax(Op op, double a, double b, bool propagateNaN) {
 uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
                      uint64_t b, uint64_t c) {
   bool ftz = instr.flags & FlagFtz;
-  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
-                                                      : instr.rounding;
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
   if (type == Type::F32) {
     float x = toF32(a), y = toF32(b), z = toF32(c);
     if (ftz) {
@@ -148,8 +147,7 @@ uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
       result = 0.0f;
     return fromF32(result);
   }
-  double x = readFloat(a, type), y = readFloat(b, type),
-         z = readFloat(c, type);
+  double x = readFloat(a, type), y = readFloat(b, type), z = readFloat(c, type);
   double result;
   {
     RoundingScope scope(type == Type::F64 ? rounding : Rounding::Rn);
@@ -190,8 +188,8 @@ uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
                  uint64_t c) {
   if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
     Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-    uint64_t low = floatScalar(op, instr, lane, a & 0xffff, b & 0xffff,
-                               c & 0xffff);
+    uint64_t low =
+        floatScalar(op, instr, lane, a & 0xffff, b & 0xffff, c & 0xffff);
     uint64_t high = floatScalar(op, instr, lane, (a >> 16) & 0xffff,
                                 (b >> 16) & 0xffff, (c >> 16) & 0xffff);
     return low | (high << 16);
@@ -238,8 +236,8 @@ uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a) {
   default:
     result = 0;
   }
-  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
-                                                      : instr.rounding;
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
   uint64_t bits = writeFloat(result, type, rounding);
   if (type == Type::F32 && (instr.flags & FlagFtz))
     bits = fromF32(flushF32(toF32(bits)));
@@ -361,8 +359,8 @@ uint64_t convert(const Instruction &instr, uint64_t value) {
       return maskOf(toBytes);
     return static_cast<uint64_t>(x);
   }
-  Rounding rounding = instr.rounding == Rounding::None ? Rounding::Rn
-                                                      : instr.rounding;
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
   if (!isFloat(from)) {
     // Integer to float: exact in long double for 64-bit sources, then one
     // rounding to the destination.
@@ -395,10 +393,9 @@ uint64_t convert(const Instruction &instr, uint64_t value) {
   double x = readFloat(value, from);
   if (from == Type::F32 && (instr.flags & FlagFtz))
     x = flushF32(static_cast<float>(x));
-  bool integral = instr.rounding == Rounding::Rni ||
-                  instr.rounding == Rounding::Rzi ||
-                  instr.rounding == Rounding::Rmi ||
-                  instr.rounding == Rounding::Rpi;
+  bool integral =
+      instr.rounding == Rounding::Rni || instr.rounding == Rounding::Rzi ||
+      instr.rounding == Rounding::Rmi || instr.rounding == Rounding::Rpi;
   if (integral)
     x = roundIntegral(x, instr.rounding);
   if (saturate)
@@ -416,8 +413,8 @@ uint64_t Executor::readSpecial(const Thread &thread, Special special) const {
   case Special::TidX:
   case Special::TidY:
   case Special::TidZ:
-    return thread.tid[static_cast<int>(special) -
-                      static_cast<int>(Special::TidX)];
+    return thread
+        .tid[static_cast<int>(special) - static_cast<int>(Special::TidX)];
   case Special::NtidX:
   case Special::NtidY:
   case Special::NtidZ:
@@ -425,13 +422,11 @@ uint64_t Executor::readSpecial(const Thread &thread, Special special) const {
   case Special::CtaidX:
   case Special::CtaidY:
   case Special::CtaidZ:
-    return ctaid[static_cast<int>(special) -
-                 static_cast<int>(Special::CtaidX)];
+    return ctaid[static_cast<int>(special) - static_cast<int>(Special::CtaidX)];
   case Special::NctaidX:
   case Special::NctaidY:
   case Special::NctaidZ:
-    return grid[static_cast<int>(special) -
-                static_cast<int>(Special::NctaidX)];
+    return grid[static_cast<int>(special) - static_cast<int>(Special::NctaidX)];
   case Special::Laneid:
     return thread.linear % 32;
   case Special::Warpid:
@@ -476,10 +471,10 @@ std::string Executor::describeThread(const Thread &thread) const {
 void Executor::fail(const Thread &thread, uint32_t line,
                     const std::string &what) const {
   std::ostringstream out;
-  out << "vx_ptx_sim: error: kernel " << kernel.name << ", block ("
-      << ctaid[0] << "," << ctaid[1] << "," << ctaid[2] << "), "
-      << describeThread(thread) << ": " << what << " at PTX line " << line
-      << ": " << getLineText(module, line);
+  out << "vx_ptx_sim: error: kernel " << kernel.name << ", block (" << ctaid[0]
+      << "," << ctaid[1] << "," << ctaid[2] << "), " << describeThread(thread)
+      << ": " << what << " at PTX line " << line << ": "
+      << getLineText(module, line);
   throw SimError(out.str());
 }
 
@@ -487,8 +482,7 @@ Executor::Executor(const Module &module, const Function &kernel,
                    const uint32_t grid[3], const uint32_t block[3],
                    uint32_t dynamicSharedBytes, std::vector<uint8_t> params,
                    const LaunchOptions &options)
-    : module(module), kernel(kernel),
-      layout(module.sharedLayouts.at(&kernel)),
+    : module(module), kernel(kernel), layout(module.sharedLayouts.at(&kernel)),
       dynamicSharedBytes(dynamicSharedBytes), params(std::move(params)),
       options(options), random(options.seed) {
   for (int i = 0; i < 3; ++i) {
@@ -509,8 +503,7 @@ void Executor::runBlock() {
   threads.assign(numThreads, Thread());
   registers.assign(static_cast<size_t>(numThreads) * kernel.numRegs, 0);
   // Uninitialized local memory holds the poison pattern, like shared.
-  localMemory.assign(static_cast<size_t>(numThreads) * kernel.localBytes,
-                     0xff);
+  localMemory.assign(static_cast<size_t>(numThreads) * kernel.localBytes, 0xff);
   clocks.assign(static_cast<size_t>(numThreads) * numThreads, 0);
   resetShared();
   for (uint32_t i = 0; i < numThreads; ++i) {
@@ -519,7 +512,12 @@ void Executor::runBlock() {
     thread.tid[0] = i % block[0];
     thread.tid[1] = (i / block[0]) % block[1];
     thread.tid[2] = i / (block[0] * block[1]);
+    thread.function = &kernel;
     thread.regs = registers.data() + static_cast<size_t>(i) * kernel.numRegs;
+    // The entry's parameter space: the launch's arguments, then the
+    // (poisoned) .param variables of its calls.
+    thread.paramStack.assign(kernel.frameParamBytes, 0xff);
+    std::copy(params.begin(), params.end(), thread.paramStack.begin());
     thread.local =
         localMemory.data() + static_cast<size_t>(i) * kernel.localBytes;
     thread.clock = clocks.data() + static_cast<size_t>(i) * numThreads;
@@ -585,7 +583,7 @@ bool Executor::releaseBarrier(uint32_t id) {
 bool Executor::releaseWarp(Thread &first) {
   uint32_t warpBase = first.linear / 32 * 32;
   uint32_t mask = first.memberMask;
-  const Instruction &instr = kernel.code[first.pc];
+  const Instruction &instr = first.function->code[first.pc];
   std::vector<Thread *> members;
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
@@ -652,8 +650,8 @@ bool Executor::releaseWarp(Thread &first) {
       Thread &thread = *members[m];
       if (instr.ops[0].kind == Operand::Reg)
         thread.regs[instr.ops[0].reg] = results[m] & 0xffffffffu;
-      if (instr.flags & FlagPair && instr.ops[4].kind == Operand::Reg)
-        thread.regs[instr.ops[4].reg] = inRange[m];
+      if (instr.flags & FlagPair)
+        thread.regs[instr.ops[PairOperand].reg] = inRange[m];
     }
   } else if (instr.op == Op::Vote) {
     // PTX ISA 9.7.13.8 (vote.sync).
@@ -694,7 +692,8 @@ bool Executor::releaseBlocked() {
         settlePhase(found->second);
       if (found != mbarriers.end() &&
           isPhaseComplete(found->second, thread.syncValue[0],
-                          kernel.code[thread.pc].flags & FlagParity)) {
+                          thread.function->code[thread.pc].flags &
+                              FlagParity)) {
         // The wait instruction runs again and now succeeds.
         thread.state = ThreadState::Runnable;
         released = true;
@@ -708,15 +707,14 @@ std::string Executor::describeWait(const Thread &thread) const {
   if (thread.state == ThreadState::Exited)
     return describeThread(thread) + " has exited (at PTX line " +
            std::to_string(thread.exitLine) + ")";
-  const Instruction &instr = kernel.code[thread.pc];
+  const Instruction &instr = thread.function->code[thread.pc];
   return describeThread(thread) + " waits at PTX line " +
-         std::to_string(instr.line) + ": " +
-         getLineText(module, instr.line);
+         std::to_string(instr.line) + ": " + getLineText(module, instr.line);
 }
 
 void Executor::reportDeadlock() {
   for (Thread &thread : threads) {
-    const Instruction &instr = kernel.code[thread.pc];
+    const Instruction &instr = thread.function->code[thread.pc];
     if (thread.state == ThreadState::AtBarrier) {
       std::string missing;
       unsigned count = 0;
@@ -734,24 +732,23 @@ void Executor::reportDeadlock() {
       uint32_t warpBase = thread.linear / 32 * 32;
       std::string missing;
       for (uint32_t lane = 0; lane < 32 && missing.empty(); ++lane) {
-        if (!(thread.memberMask >> lane & 1) ||
-            warpBase + lane >= numThreads)
+        if (!(thread.memberMask >> lane & 1) || warpBase + lane >= numThreads)
           continue;
         Thread &member = threads[warpBase + lane];
-        if (member.state != ThreadState::AtWarpSync ||
-            member.pc != thread.pc)
+        if (member.state != ThreadState::AtWarpSync || member.pc != thread.pc)
           missing = "; member lane " + std::to_string(lane) + ": " +
                     describeWait(member);
       }
-      fail(thread, instr,
-           "deadlock: divergent warp collective, not every thread of member "
-           "mask 0x" +
-               [&] {
-                 char text[16];
-                 std::snprintf(text, sizeof(text), "%08x", thread.memberMask);
-                 return std::string(text);
-               }() +
-               " reaches it" + missing);
+      fail(
+          thread, instr,
+          "deadlock: divergent warp collective, not every thread of member "
+          "mask 0x" +
+              [&] {
+                char text[16];
+                std::snprintf(text, sizeof(text), "%08x", thread.memberMask);
+                return std::string(text);
+              }() +
+              " reaches it" + missing);
     }
   }
   for (Thread &thread : threads)
@@ -760,10 +757,10 @@ void Executor::reportDeadlock() {
       uint64_t inFlight = 0;
       for (const TensorCopy &copy : barrier.inFlight)
         inFlight += copy.bytes;
-      fail(thread, kernel.code[thread.pc],
+      fail(thread, thread.function->code[thread.pc],
            "deadlock: the mbarrier phase at " +
-               describeShared(thread.mbarrier) +
-               " can never complete (" + std::to_string(barrier.pending) +
+               describeShared(thread.mbarrier) + " can never complete (" +
+               std::to_string(barrier.pending) +
                " arrival(s) pending, tx count " +
                std::to_string(barrier.txCount) + " bytes, " +
                std::to_string(inFlight) + " bytes of copies in flight)");
@@ -772,8 +769,55 @@ void Executor::reportDeadlock() {
                  ": deadlock with no thread runnable");
 }
 
+void Executor::call(Thread &thread, const Instruction &instr) {
+  const CallSite &site = thread.function->callSites[instr.ops[0].imm];
+  const Function &callee = *site.function;
+  constexpr size_t maxDepth = 256;
+  if (thread.frames.size() >= maxDepth)
+    fail(thread, instr, "call stack deeper than " + std::to_string(maxDepth));
+  thread.frames.push_back({thread.function, thread.pc + 1,
+                           static_cast<uint32_t>(instr.ops[0].imm),
+                           thread.regBase, thread.paramBase});
+  size_t callerParams = thread.paramBase;
+  thread.regBase = thread.stackRegs.size();
+  thread.paramBase = thread.paramStack.size();
+  thread.stackRegs.resize(thread.regBase + callee.numRegs, 0);
+  thread.paramStack.resize(thread.paramBase + callee.frameParamBytes, 0xff);
+  for (size_t i = 0; i < callee.params.size(); ++i)
+    std::memcpy(
+        thread.paramStack.data() + thread.paramBase + callee.params[i].offset,
+        thread.paramStack.data() + callerParams + site.argumentOffsets[i],
+        callee.params[i].size);
+  thread.function = &callee;
+  thread.regs = thread.stackRegs.data() + thread.regBase;
+  thread.pc = 0;
+}
+
+void Executor::returnFromCall(Thread &thread) {
+  Frame caller = thread.frames.back();
+  thread.frames.pop_back();
+  const CallSite &site = caller.function->callSites[caller.callSite];
+  const Function &callee = *thread.function;
+  for (size_t i = 0; i < callee.returns.size(); ++i)
+    std::memcpy(
+        thread.paramStack.data() + caller.paramBase + site.returnOffsets[i],
+        thread.paramStack.data() + thread.paramBase + callee.returns[i].offset,
+        callee.returns[i].size);
+  thread.stackRegs.resize(thread.regBase);
+  thread.paramStack.resize(thread.paramBase);
+  thread.function = caller.function;
+  thread.pc = caller.returnPc;
+  thread.regBase = caller.regBase;
+  thread.paramBase = caller.paramBase;
+  thread.regs = thread.frames.empty()
+                    ? registers.data() +
+                          static_cast<size_t>(thread.linear) * kernel.numRegs
+                    : thread.stackRegs.data() + thread.regBase;
+}
+
 void Executor::runThread(Thread &thread) {
-  const Instruction *code = kernel.code.data();
+  const Function *function = thread.function;
+  const Instruction *code = function->code.data();
   uint64_t *regs = thread.regs;
   auto value = [&](const Operand &operand) -> uint64_t {
     switch (operand.kind) {
@@ -811,8 +855,8 @@ void Executor::runThread(Thread &thread) {
       if (isFloat(instr.type))
         set(ops[0], floatOp(instr.op, instr, value(ops[1]), value(ops[2]), 0));
       else
-        set(ops[0], integerBinary(instr.op, instr, value(ops[1]),
-                                  value(ops[2])));
+        set(ops[0],
+            integerBinary(instr.op, instr, value(ops[1]), value(ops[2])));
       break;
     case Op::Mul:
       if (isFloat(instr.type))
@@ -836,7 +880,13 @@ void Executor::runThread(Thread &thread) {
       break;
     case Op::Abs:
     case Op::Neg:
-      if (isFloat(instr.type)) {
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        uint64_t a = value(ops[1]);
+        set(ops[0], floatUnary(instr.op, instr, lane, a & 0xffff) |
+                        floatUnary(instr.op, instr, lane, a >> 16 & 0xffff)
+                            << 16);
+      } else if (isFloat(instr.type)) {
         set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
       } else {
         int64_t a = signExtend(value(ops[1]), bytes);
@@ -879,8 +929,8 @@ void Executor::runThread(Thread &thread) {
       set(ops[0], (value(ops[1]) ^ value(ops[2])) & mask);
       break;
     case Op::Not:
-      set(ops[0], instr.type == Type::Pred ? !value(ops[1])
-                                           : ~value(ops[1]) & mask);
+      set(ops[0],
+          instr.type == Type::Pred ? !value(ops[1]) : ~value(ops[1]) & mask);
       break;
     case Op::Cnot:
       set(ops[0], (value(ops[1]) & mask) == 0);
@@ -895,9 +945,8 @@ void Executor::runThread(Thread &thread) {
       uint64_t a = value(ops[1]);
       if (isSigned(instr.type)) {
         int64_t sa = signExtend(a, bytes);
-        set(ops[0], static_cast<uint64_t>(
-                        sa >> std::min<uint64_t>(amount, 63)) &
-                        mask);
+        set(ops[0],
+            static_cast<uint64_t>(sa >> std::min<uint64_t>(amount, 63)) & mask);
       } else {
         set(ops[0], amount >= bytes * 8 ? 0 : (a & mask) >> amount);
       }
@@ -950,8 +999,8 @@ void Executor::runThread(Thread &thread) {
     }
     case Op::Prmt: {
       // PTX ISA 9.7.8.7 (prmt), default mode.
-      uint64_t source = (value(ops[1]) & 0xffffffffu) |
-                        (value(ops[2]) & 0xffffffffu) << 32;
+      uint64_t source =
+          (value(ops[1]) & 0xffffffffu) | (value(ops[2]) & 0xffffffffu) << 32;
       uint32_t selector = value(ops[3]), result = 0;
       for (int i = 0; i < 4; ++i) {
         uint32_t select = selector >> (4 * i) & 0xf;
@@ -978,7 +1027,7 @@ void Executor::runThread(Thread &thread) {
       }
       set(ops[0], result);
       if (instr.flags & FlagPair)
-        set(ops[4], complement);
+        set(ops[PairOperand], complement);
       break;
     }
     case Op::Selp:
@@ -989,16 +1038,19 @@ void Executor::runThread(Thread &thread) {
         // Pack the elements, lowest first.
         unsigned element = bytes / ops[1].vecCount;
         uint64_t packed = 0;
-        for (uint32_t i = 0; i < ops[1].vecCount; ++i)
-          packed |= (regs[kernel.vectorRegs[ops[1].vecStart + i]] &
-                     maskOf(element))
-                    << (8 * element * i);
+        for (uint32_t i = 0; i < ops[1].vecCount; ++i) {
+          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
+          uint64_t bits = reg & ConstantBit
+                              ? function->constants[reg & ~ConstantBit]
+                              : regs[reg];
+          packed |= (bits & maskOf(element)) << (8 * element * i);
+        }
         set(ops[0], packed);
       } else if (ops[0].kind == Operand::Vector) {
         unsigned element = bytes / ops[0].vecCount;
         uint64_t packed = value(ops[1]);
         for (uint32_t i = 0; i < ops[0].vecCount; ++i) {
-          uint32_t reg = kernel.vectorRegs[ops[0].vecStart + i];
+          uint32_t reg = function->vectorRegs[ops[0].vecStart + i];
           if (reg != NoReg)
             regs[reg] = packed >> (8 * element * i) & maskOf(element);
         }
@@ -1007,8 +1059,18 @@ void Executor::runThread(Thread &thread) {
       }
       break;
     case Op::Cvt:
-      set(ops[0], convert(instr, value(ops[1])));
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half.
+        Instruction lane = instr;
+        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        set(ops[0],
+            convert(lane, value(ops[1])) << 16 | convert(lane, value(ops[2])));
+      } else {
+        set(ops[0], convert(instr, value(ops[1])));
+      }
       break;
+    case Op::Trap:
+      fail(thread, instr, "trap: the kernel aborted");
     case Op::Cvta:
     case Op::CvtaTo: {
       // PTX ISA 9.7.9.17 (cvta): shared and local windows; global and
@@ -1029,43 +1091,45 @@ void Executor::runThread(Thread &thread) {
       break;
     }
     case Op::Ld: {
-      uint64_t address = ops[1].reg == NoReg ? ops[1].imm
-                                             : regs[ops[1].reg] + ops[1].imm;
+      uint64_t address =
+          ops[1].reg == NoReg ? ops[1].imm : regs[ops[1].reg] + ops[1].imm;
       unsigned count = ops[0].kind == Operand::Vector ? ops[0].vecCount : 1;
       const uint8_t *memory = translate(thread, instr, instr.space, address,
                                         bytes * count, false, false);
       for (unsigned i = 0; i < count; ++i) {
         uint32_t reg = ops[0].kind == Operand::Vector
-                           ? kernel.vectorRegs[ops[0].vecStart + i]
+                           ? function->vectorRegs[ops[0].vecStart + i]
                            : ops[0].reg;
         uint64_t bits = 0;
         std::memcpy(&bits, memory + i * bytes, bytes);
         if (isSigned(instr.type) && reg != NoReg)
           bits = static_cast<uint64_t>(signExtend(bits, bytes)) &
-                 maskOf(getTypeBytes(kernel.regTypes[reg]));
+                 maskOf(getTypeBytes(function->regTypes[reg]));
         if (reg != NoReg)
           regs[reg] = bits;
       }
       break;
     }
     case Op::St: {
-      uint64_t address = ops[0].reg == NoReg ? ops[0].imm
-                                             : regs[ops[0].reg] + ops[0].imm;
+      uint64_t address =
+          ops[0].reg == NoReg ? ops[0].imm : regs[ops[0].reg] + ops[0].imm;
       unsigned count = ops[1].kind == Operand::Vector ? ops[1].vecCount : 1;
-      uint8_t *memory = translate(thread, instr, instr.space, address,
-                                  bytes * count, true, false);
+      uint8_t data[64];
       for (unsigned i = 0; i < count; ++i) {
         uint64_t bits;
         if (ops[1].kind == Operand::Vector) {
-          uint32_t reg = kernel.vectorRegs[ops[1].vecStart + i];
-          bits = reg == NoReg           ? 0
-                 : reg & ConstantBit ? kernel.constants[reg & ~ConstantBit]
+          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
+          bits = reg == NoReg        ? 0
+                 : reg & ConstantBit ? function->constants[reg & ~ConstantBit]
                                      : regs[reg];
         } else {
           bits = value(ops[1]);
         }
-        std::memcpy(memory + i * bytes, &bits, bytes);
+        std::memcpy(data + i * bytes, &bits, bytes);
       }
+      uint8_t *memory = translate(thread, instr, instr.space, address,
+                                  bytes * count, true, false, data);
+      std::memcpy(memory, data, bytes * count);
       break;
     }
     case Op::Atom:
@@ -1128,25 +1192,29 @@ void Executor::runThread(Thread &thread) {
       thread.pc = static_cast<uint32_t>(ops[0].imm);
       continue;
     case Op::Ret:
+      if (!thread.frames.empty()) {
+        returnFromCall(thread);
+        function = thread.function;
+        code = function->code.data();
+        regs = thread.regs;
+        continue;
+      }
+      [[fallthrough]];
     case Op::Exit:
       thread.state = ThreadState::Exited;
       thread.exitLine = instr.line;
       ++progressEpoch;
       return;
-    case Op::BarSync:
-    case Op::BarArrive: {
+    case Op::BarSync: {
       uint64_t id = instr.numOps >= 1 ? value(ops[0]) : 0;
       uint64_t count = instr.numOps >= 2 ? value(ops[1]) : 0;
       if (id >= 16)
-        fail(thread, instr, "barrier id " + std::to_string(id) +
-                                " is out of range (0 to 15)");
+        fail(thread, instr,
+             "barrier id " + std::to_string(id) + " is out of range (0 to 15)");
       if (count && (count % 32 || count > numThreads))
         fail(thread, instr,
              "barrier thread count " + std::to_string(count) +
                  " is not a multiple of 32 up to the block size");
-      if (instr.op == Op::BarArrive)
-        fail(thread, instr, "unsupported: bar.arrive (producer-consumer "
-                            "barriers)");
       thread.state = ThreadState::AtBarrier;
       thread.barrier = static_cast<uint32_t>(id);
       thread.barrierCount = static_cast<uint32_t>(count);
@@ -1195,12 +1263,12 @@ void Executor::runThread(Thread &thread) {
       break;
     case Op::FenceProxyAsync:
     case Op::FenceMbarrierInit:
-      fenceProxyAsync(thread);
+      fence(thread, instr.op == Op::FenceProxyAsync);
       break;
     case Op::FenceTensormapAcquire:
     case Op::PrefetchTensormap: {
-      uint64_t address = ops[0].reg == NoReg ? ops[0].imm
-                                             : regs[ops[0].reg] + ops[0].imm;
+      uint64_t address =
+          ops[0].reg == NoReg ? ops[0].imm : regs[ops[0].reg] + ops[0].imm;
       thread.acquiredTensorMaps.push_back(address);
       break;
     }
@@ -1209,7 +1277,11 @@ void Executor::runThread(Thread &thread) {
     case Op::Nop:
       break;
     case Op::Call:
-      fail(thread, instr, "unsupported PTX instruction 'call'");
+      call(thread, instr);
+      function = thread.function;
+      code = function->code.data();
+      regs = thread.regs;
+      continue;
     }
     ++thread.pc;
   }
@@ -1249,9 +1321,9 @@ void launchKernel(const Module &module, const std::string &name,
           "), block (" + std::to_string(block[0]) + "," +
           std::to_string(block[1]) + "," + std::to_string(block[2]) + ")");
   for (int i = 0; i < 3; ++i) {
-    if (kernel.maxntid[0] &&
-        threads > uint64_t(kernel.maxntid[0]) * kernel.maxntid[1] *
-                      kernel.maxntid[2])
+    if (kernel.maxntid[0] && threads > uint64_t(kernel.maxntid[0]) *
+                                           kernel.maxntid[1] *
+                                           kernel.maxntid[2])
       error("block of " + std::to_string(threads) +
             " threads exceeds the kernel's .maxntid");
     if (kernel.reqntid[0] && block[i] != kernel.reqntid[i])

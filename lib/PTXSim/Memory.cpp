@@ -54,10 +54,28 @@ bool isGlobalRange(uint64_t address, uint64_t bytes) {
   return address + bytes <= range->second;
 }
 
+bool Executor::isGlobal(uint64_t address, uint64_t bytes) {
+  for (const auto &[begin, end] : globalCache)
+    if (address >= begin && address + bytes <= end)
+      return true;
+  std::lock_guard<std::mutex> lock(globalMutex);
+  auto next = globalRanges.upper_bound(address);
+  if (next == globalRanges.begin())
+    return false;
+  auto range = std::prev(next);
+  if (address + bytes > range->second)
+    return false;
+  constexpr size_t cacheSize = 8;
+  if (globalCache.size() < cacheSize)
+    globalCache.emplace_back(range->first, range->second);
+  else
+    globalCache[globalCacheNext++ % cacheSize] = {range->first, range->second};
+  return true;
+}
+
 std::string Executor::describeShared(uint32_t offset) const {
   for (const Variable &var : layout.symbols)
-    if (!var.isExtern && offset >= var.offset &&
-        offset < var.offset + var.size)
+    if (!var.isExtern && offset >= var.offset && offset < var.offset + var.size)
       return var.name + "+" + std::to_string(offset - var.offset);
   if (offset >= layout.dynamicOffset) {
     for (const Variable &var : layout.symbols)
@@ -83,7 +101,7 @@ void Executor::resetShared() {
 
 uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
                              Space space, uint64_t address, uint64_t bytes,
-                             bool write, bool atomic) {
+                             bool write, bool atomic, const uint8_t *stored) {
   if (address % bytes)
     fail(thread, instr,
          "misaligned access of " + std::to_string(bytes) + " bytes at " +
@@ -106,11 +124,10 @@ uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
            "out-of-bounds shared memory access of " + std::to_string(bytes) +
                " bytes at offset " + std::to_string(address) +
                " (the block has " + std::to_string(shared.size()) +
-               " bytes: " + std::to_string(layout.staticBytes) +
-               " static, " + std::to_string(dynamicSharedBytes) +
-               " dynamic)");
+               " bytes: " + std::to_string(layout.staticBytes) + " static, " +
+               std::to_string(dynamicSharedBytes) + " dynamic)");
     checkShared(thread, instr, static_cast<uint32_t>(address),
-                static_cast<uint32_t>(bytes), write, atomic);
+                static_cast<uint32_t>(bytes), write, atomic, stored);
     return shared.data() + address;
   case Space::Local:
     if (address + bytes > kernel.localBytes)
@@ -120,43 +137,41 @@ uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
                " (the frame has " + std::to_string(kernel.localBytes) +
                " bytes)");
     return thread.local + address;
-  case Space::Param:
-    if (write)
-      fail(thread, instr, "store to kernel parameter space");
-    if (address + bytes > params.size())
-      fail(thread, instr, "out-of-bounds parameter access at offset " +
-                              std::to_string(address));
-    return params.data() + address;
+  case Space::Param: {
+    // The current frame's parameter space (Function::frameParamBytes).
+    if (write && thread.frames.empty() && address < kernel.paramBytes)
+      fail(thread, instr, "store to a kernel parameter");
+    if (address + bytes > thread.function->frameParamBytes)
+      fail(thread, instr,
+           "out-of-bounds parameter access at offset " +
+               std::to_string(address));
+    return thread.paramStack.data() + thread.paramBase + address;
+  }
   default:
     if (write && space == Space::Const)
       fail(thread, instr, "store to constant memory");
-    if (address < globalCacheBegin || address + bytes > globalCacheEnd) {
-      if (!isGlobalRange(address, bytes))
-        fail(thread, instr,
-             "out-of-bounds global memory access of " + std::to_string(bytes) +
-                 " bytes at " + hex(address) +
-                 " (no allocation or registered host range contains it)");
-      std::lock_guard<std::mutex> lock(globalMutex);
-      auto range = std::prev(globalRanges.upper_bound(address));
-      globalCacheBegin = range->first;
-      globalCacheEnd = range->second;
-    }
+    if (!isGlobal(address, bytes))
+      fail(thread, instr,
+           "out-of-bounds global memory access of " + std::to_string(bytes) +
+               " bytes at " + hex(address) +
+               " (no allocation or registered host range contains it)");
     return reinterpret_cast<uint8_t *>(address);
   }
 }
 
 void Executor::checkShared(Thread &thread, const Instruction &instr,
                            uint32_t offset, uint32_t bytes, bool write,
-                           bool atomic) {
+                           bool atomic, const uint8_t *stored) {
   if (pendingBytes)
     for (uint32_t b = offset; b < offset + bytes; ++b)
       if (pending[b]) {
         bool tensor = pending[b] & TensorPending;
         std::string what = write ? "write to " : "read of ";
         fail(thread, instr,
-             what + (tensor ? "a TMA destination before its mbarrier phase "
-                              "completed"
-                            : "a cp.async destination before its wait_group") +
+             what +
+                 (tensor ? "a TMA destination before its mbarrier phase "
+                           "completed"
+                         : "a cp.async destination before its wait_group") +
                  " (" + describeShared(b) + ", copied by " +
                  (tensor ? std::string("the TMA")
                          : describeThread(threads[pending[b] - 1])) +
@@ -191,11 +206,15 @@ void Executor::checkShared(Thread &thread, const Instruction &instr,
                      instr.line};
   for (uint32_t b = offset; b < offset + bytes; ++b) {
     ByteShadow &byte = shadow[b];
-    if (!ordered(byte.write))
+    if (!ordered(byte.write) &&
+        !(write && stored && stored[b - offset] == shared[b]))
       race(byte.write, true, b);
     if (write) {
+      // Like racecheck, a store of the value the byte already holds is no
+      // hazard (threads that all write the same data).
+      bool sameValue = stored && stored[b - offset] == shared[b];
       for (const Access &read : byte.read)
-        if (!ordered(read))
+        if (!ordered(read) && !sameValue)
           race(read, false, b);
       byte.write = self_access;
       byte.read[0] = byte.read[1] = Access();

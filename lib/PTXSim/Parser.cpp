@@ -69,13 +69,13 @@ struct TypeName {
   Type type;
 };
 const TypeName typeNames[] = {
-    {"pred", Type::Pred}, {"b8", Type::B8},         {"b16", Type::B16},
-    {"b32", Type::B32},   {"b64", Type::B64},       {"b128", Type::B128},
-    {"u8", Type::U8},     {"u16", Type::U16},       {"u32", Type::U32},
-    {"u64", Type::U64},   {"s8", Type::S8},         {"s16", Type::S16},
-    {"s32", Type::S32},   {"s64", Type::S64},       {"f16", Type::F16},
+    {"pred", Type::Pred},   {"b8", Type::B8},     {"b16", Type::B16},
+    {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
+    {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},
+    {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
+    {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
     {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
-    {"f32", Type::F32},   {"f64", Type::F64},
+    {"f32", Type::F32},     {"f64", Type::F64},
 };
 
 bool lookupType(const std::string &name, Type &type) {
@@ -248,6 +248,8 @@ uint64_t alignTo(uint64_t value, uint64_t align) {
 struct Scope {
   std::unordered_map<std::string, uint32_t> regs;
   std::unordered_map<std::string, uint32_t> labels;
+  // .param variables declared for calls: their frame offsets.
+  std::unordered_map<std::string, uint64_t> params;
   // Branches in this scope to labels not yet resolved: instruction index,
   // operand index, label name.
   struct Fixup {
@@ -301,8 +303,7 @@ private:
   }
   void expect(const char *text) {
     if (!accept(text))
-      fail("expected '" + std::string(text) + "', got '" + peek().text +
-           "'");
+      fail("expected '" + std::string(text) + "', got '" + peek().text + "'");
   }
   [[noreturn]] void fail(const std::string &what) const {
     throw ParseError(peek().line, what);
@@ -332,11 +333,11 @@ private:
   void parseRegDecl(Function &function);
   void parseInstruction(Function &function);
   void decodeOpcode(Instruction &instr, const std::string &opcode);
-  Operand parseOperand(Function &function, Instruction &instr,
-                       unsigned index);
-  Operand parseAddress(Function &function, Instruction &instr,
-                       unsigned index);
+  Operand parseOperand(Function &function, Instruction &instr, unsigned index);
+  Operand parseAddress(Function &function, Instruction &instr, unsigned index);
   uint32_t lookupReg(const std::string &name) const;
+  bool lookupParam(const std::string &name, uint64_t &offset) const;
+  void parseCall(Function &function, Instruction &instr);
   uint32_t addReg(Function &function, const std::string &name, Type type);
   void resolveSymbols();
 
@@ -415,9 +416,8 @@ Variable Parser::parseVariable(Space space, bool allowInit) {
   }
   var.name = expectIdent();
   uint64_t elementBytes = getTypeBytes(type) * vector;
-  var.align = explicitAlign && !isPointer
-                  ? explicitAlign
-                  : std::max<uint64_t>(1, elementBytes);
+  var.align = explicitAlign && !isPointer ? explicitAlign
+                                          : std::max<uint64_t>(1, elementBytes);
   uint64_t count = 1;
   bool unsized = false;
   while (accept("[")) {
@@ -491,13 +491,12 @@ void Parser::parseParamList(std::vector<Variable> &params, uint64_t &bytes) {
 void Parser::parseFunction(bool isEntry) {
   auto function = std::make_unique<Function>();
   function->isEntry = isEntry;
-  if (!isEntry && peek().text == "(") {
-    uint64_t returnBytes = 0;
-    parseParamList(function->returns, returnBytes);
-  }
+  if (!isEntry && peek().text == "(")
+    parseParamList(function->returns, function->paramBytes);
   function->name = expectIdent();
   if (peek().text == "(")
     parseParamList(function->params, function->paramBytes);
+  function->frameParamBytes = function->paramBytes;
   // Performance directives up to the body.
   while (peek().kind == Token::Ident && peek().text[0] == '.') {
     std::string word = next().text;
@@ -530,6 +529,49 @@ void Parser::parseFunction(bool isEntry) {
   ret.line = peek().line;
   ref.code.push_back(ret);
   expect("}");
+}
+
+bool Parser::lookupParam(const std::string &name, uint64_t &offset) const {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->params.find(name);
+    if (found != it->params.end()) {
+      offset = found->second;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Parser::parseCall(Function &function, Instruction &instr) {
+  // call{.uni} (ret), name, (args); -- the lists name .param variables.
+  CallSite site;
+  site.line = instr.line;
+  auto parseList = [&](std::vector<uint64_t> &offsets) {
+    expect("(");
+    if (accept(")"))
+      return;
+    do {
+      std::string name = expectIdent();
+      uint64_t offset;
+      if (!lookupParam(name, offset))
+        fail("call operand '" + name + "' is not a .param variable");
+      offsets.push_back(offset);
+    } while (accept(","));
+    expect(")");
+  };
+  if (peek().text == "(") {
+    parseList(site.returnOffsets);
+    expect(",");
+  }
+  site.callee = expectIdent();
+  if (accept(","))
+    parseList(site.argumentOffsets);
+  if (peek().text != ";")
+    fail("unsupported: indirect calls (call through a prototype)");
+  instr.numOps = 1;
+  instr.ops[0].kind = Operand::Imm;
+  instr.ops[0].imm = static_cast<int64_t>(function.callSites.size());
+  function.callSites.push_back(std::move(site));
 }
 
 uint32_t Parser::lookupReg(const std::string &name) const {
@@ -616,12 +658,15 @@ void Parser::parseBody(Function &function) {
       if (space == Space::Shared) {
         function.shareds.push_back(std::move(var));
       } else if (space == Space::Local) {
+        if (!function.isEntry)
+          fail(token.line, "unsupported: .local variables in a .func");
         var.offset = alignTo(function.localBytes, var.align);
         function.localBytes = var.offset + var.size;
         function.locals.push_back(std::move(var));
       } else {
-        fail(token.line, "unsupported: .param declarations in a function "
-                         "body (calls)");
+        var.offset = alignTo(function.frameParamBytes, var.align);
+        function.frameParamBytes = var.offset + var.size;
+        scopes.back().params[var.name] = var.offset;
       }
       continue;
     }
@@ -686,30 +731,55 @@ struct OpName {
   Op op;
 };
 const OpName opNames[] = {
-    {"abs", Op::Abs},         {"add", Op::Add},
-    {"and", Op::And},         {"atom", Op::Atom},
-    {"bfe", Op::Bfe},         {"bfi", Op::Bfi},
-    {"bra", Op::Bra},         {"brev", Op::Brev},
-    {"clz", Op::Clz},         {"cnot", Op::Cnot},
-    {"copysign", Op::Copysign}, {"cos", Op::Cos},
-    {"cvt", Op::Cvt},         {"cvta", Op::Cvta},
-    {"div", Op::Div},         {"ex2", Op::Ex2},
-    {"exit", Op::Exit},       {"fma", Op::Fma},
-    {"lg2", Op::Lg2},         {"ld", Op::Ld},
-    {"mad", Op::Mad},         {"max", Op::Max},
-    {"min", Op::Min},         {"mov", Op::Mov},
-    {"mul", Op::Mul},         {"neg", Op::Neg},
-    {"not", Op::Not},         {"or", Op::Or},
-    {"popc", Op::Popc},       {"prmt", Op::Prmt},
-    {"rcp", Op::Rcp},         {"red", Op::Red},
-    {"rem", Op::Rem},         {"ret", Op::Ret},
-    {"rsqrt", Op::Rsqrt},     {"selp", Op::Selp},
-    {"setp", Op::Setp},       {"shfl", Op::Shfl},
-    {"shl", Op::Shl},         {"shr", Op::Shr},
-    {"sin", Op::Sin},         {"sqrt", Op::Sqrt},
-    {"st", Op::St},           {"sub", Op::Sub},
-    {"vote", Op::Vote},       {"xor", Op::Xor},
-    {"membar", Op::FenceOther}, {"nop", Op::Nop},
+    {"abs", Op::Abs},
+    {"add", Op::Add},
+    {"and", Op::And},
+    {"atom", Op::Atom},
+    {"bfe", Op::Bfe},
+    {"bfi", Op::Bfi},
+    {"bra", Op::Bra},
+    {"brev", Op::Brev},
+    {"clz", Op::Clz},
+    {"cnot", Op::Cnot},
+    {"copysign", Op::Copysign},
+    {"cos", Op::Cos},
+    {"cvt", Op::Cvt},
+    {"cvta", Op::Cvta},
+    {"div", Op::Div},
+    {"ex2", Op::Ex2},
+    {"exit", Op::Exit},
+    {"fma", Op::Fma},
+    {"lg2", Op::Lg2},
+    {"ld", Op::Ld},
+    {"mad", Op::Mad},
+    {"max", Op::Max},
+    {"min", Op::Min},
+    {"mov", Op::Mov},
+    {"mul", Op::Mul},
+    {"neg", Op::Neg},
+    {"not", Op::Not},
+    {"or", Op::Or},
+    {"popc", Op::Popc},
+    {"prmt", Op::Prmt},
+    {"rcp", Op::Rcp},
+    {"red", Op::Red},
+    {"rem", Op::Rem},
+    {"ret", Op::Ret},
+    {"rsqrt", Op::Rsqrt},
+    {"selp", Op::Selp},
+    {"setp", Op::Setp},
+    {"shfl", Op::Shfl},
+    {"shl", Op::Shl},
+    {"shr", Op::Shr},
+    {"sin", Op::Sin},
+    {"sqrt", Op::Sqrt},
+    {"st", Op::St},
+    {"sub", Op::Sub},
+    {"vote", Op::Vote},
+    {"xor", Op::Xor},
+    {"membar", Op::FenceOther},
+    {"nop", Op::Nop},
+    {"trap", Op::Trap},
 };
 
 Space parseSpace(const std::string &word, bool &known) {
@@ -758,12 +828,9 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       ++i;
     if (i >= parts.size())
       unsupported();
-    if (parts[i] == "sync")
-      instr.op = Op::BarSync;
-    else if (parts[i] == "arrive")
-      instr.op = Op::BarArrive;
-    else
-      unsupported();
+    if (parts[i] != "sync")
+      unsupported(); // bar.arrive, bar.red: not implemented
+    instr.op = Op::BarSync;
     for (++i; i < parts.size(); ++i)
       if (parts[i] != "aligned")
         unsupported();
@@ -796,7 +863,8 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     return;
   }
   if (base == "prefetch") {
-    if (opcode == "prefetch.tensormap" || opcode == "prefetch.global.tensormap" ||
+    if (opcode == "prefetch.tensormap" ||
+        opcode == "prefetch.global.tensormap" ||
         opcode == "prefetch.param.tensormap" ||
         opcode == "prefetch.const.tensormap")
       instr.op = Op::PrefetchTensormap;
@@ -893,7 +961,11 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     unsupported();
   }
   if (base == "call") {
-    unsupported();
+    // PTX ISA 9.7.12.3 (call): direct calls only.
+    if (opcode != "call" && opcode != "call.uni")
+      unsupported();
+    instr.op = Op::Call;
+    return;
   }
   if (base == "cvta") {
     // PTX ISA 9.7.9.17 (cvta): cvta.space.size / cvta.to.space.size.
@@ -923,6 +995,7 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     bool known;
     Cmp cmp;
     Rounding rounding = parseRounding(word);
+    Space space = parseSpace(word, known);
     if (takeType(word))
       continue;
     if (rounding != Rounding::None) {
@@ -939,28 +1012,26 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       // mul.lo / mad.lo: the default; setp.lo: a comparison.
       if (instr.op == Op::Setp)
         instr.cmp = Cmp::Lo;
-    } else if (word == "approx" || word == "full") {
-      instr.flags |= FlagApprox;
     } else if (word == "NaN") {
       instr.flags |= FlagNaN;
-    } else if (word == "uni") {
-      instr.flags |= FlagUni;
-    } else if (word == "volatile") {
-      instr.flags |= FlagVolatile;
     } else if (word == "v2" || word == "v4") {
       instr.vector = word[1] - '0';
     } else if ((instr.op == Op::Ld || instr.op == Op::St ||
                 instr.op == Op::Atom || instr.op == Op::Red) &&
-               (instr.space = parseSpace(word, known), known)) {
-    } else if (word == "nc" || word == "ca" || word == "cg" || word == "cs" ||
-               word == "lu" || word == "cv" || word == "wb" || word == "wt" ||
-               word == "relaxed" || word == "acquire" || word == "release" ||
-               word == "acq_rel" || word == "cta" || word == "gpu" ||
-               word == "sys" || word == "cluster" || word == "weak" ||
+               known) {
+      instr.space = space;
+    } else if (word == "approx" || word == "full" || word == "uni" ||
+               word == "volatile" || word == "nc" || word == "ca" ||
+               word == "cg" || word == "cs" || word == "lu" || word == "cv" ||
+               word == "wb" || word == "wt" || word == "relaxed" ||
+               word == "acquire" || word == "release" || word == "acq_rel" ||
+               word == "cta" || word == "gpu" || word == "sys" ||
+               word == "cluster" || word == "weak" ||
                word == "L1::no_allocate" || word == "L2::64B" ||
                word == "L2::128B" || word == "L2::256B") {
-      // Cache and memory-order qualifiers: the functional result is the
-      // same (execution between synchronization points is sequential).
+      // Approximation (computed exactly), uniformity, cache and
+      // memory-order qualifiers: the functional result is the same
+      // (execution between synchronization points is sequential).
     } else if (instr.op == Op::Setp && parseCmp(word, cmp)) {
       instr.cmp = cmp;
     } else if (instr.op == Op::Setp &&
@@ -1003,8 +1074,7 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     }
   }
   if ((instr.op == Op::Shfl || instr.op == Op::Vote) &&
-      (opcode.find(".sync") == std::string::npos ||
-       instr.subOp == SubOp::None))
+      (opcode.find(".sync") == std::string::npos || instr.subOp == SubOp::None))
     unsupported(); // the pre-Volta forms without a member mask
   if (instr.op == Op::Vote && instr.subOp == SubOp::VoteUni)
     unsupported();
@@ -1019,9 +1089,16 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     unsupported();
   if (instr.type == Type::None && instr.op != Op::Bra && instr.op != Op::Ret &&
       instr.op != Op::Exit && instr.op != Op::FenceOther &&
-      instr.op != Op::Nop)
+      instr.op != Op::Nop && instr.op != Op::Trap)
     unsupported();
-  if (instr.op == Op::Cvt && instr.type2 == Type::None)
+  if (instr.op == Op::Cvt &&
+      (instr.type2 == Type::None || instr.type2 == Type::F16x2 ||
+       instr.type2 == Type::BF16x2))
+    unsupported();
+  if ((instr.op == Op::Setp || instr.op == Op::Atom || instr.op == Op::Red) &&
+      (instr.type == Type::F16x2 || instr.type == Type::BF16x2))
+    unsupported(); // two predicates, or packed atomics
+  if (instr.type == Type::B128)
     unsupported();
 }
 
@@ -1035,8 +1112,13 @@ Operand Parser::parseAddress(Function &function, Instruction &instr,
   } else {
     std::string name = expectIdent();
     uint32_t reg = lookupReg(name);
+    uint64_t paramOffset;
     if (reg != NoReg) {
       operand.reg = reg;
+    } else if (lookupParam(name, paramOffset)) {
+      operand.imm = static_cast<int64_t>(paramOffset);
+      if (instr.space == Space::Generic)
+        instr.space = Space::Param;
     } else {
       symbolFixups.push_back(
           {&function, function.code.size(), index, name, peek().line});
@@ -1047,7 +1129,6 @@ Operand Parser::parseAddress(Function &function, Instruction &instr,
       operand.imm += static_cast<int64_t>(expectInteger());
     }
   }
-  (void)instr;
   return operand;
 }
 
@@ -1182,18 +1263,19 @@ void Parser::parseInstruction(Function &function) {
     fail("expected an instruction, got '" + peek().text + "'");
   std::string opcode = next().text;
   decodeOpcode(instr, opcode);
-  // Operands up to ';'. setp's `p|q` destination takes two slots.
-  if (peek().text != ";") {
+  if (instr.op == Op::Call)
+    parseCall(function, instr);
+  // Operands up to ';'; the `p` of a `d|p` destination goes aside.
+  if (peek().text != ";" && instr.op != Op::Call) {
     do {
-      if (instr.numOps >= 5)
+      if (instr.numOps >= PairOperand)
         fail("too many operands");
       unsigned index = instr.numOps++;
       instr.ops[index] = parseOperand(function, instr, index);
-      if (instr.op == Op::Setp && index == 0 && accept("|")) {
-        ++instr.numOps; // the second destination goes last
-        Operand second = parseOperand(function, instr, 4);
-        instr.ops[4] = second;
-        instr.numOps = 1;
+      if (index == 0 && accept("|")) {
+        instr.ops[PairOperand] = parseOperand(function, instr, PairOperand);
+        if (instr.ops[PairOperand].kind != Operand::Reg)
+          fail("the second destination must be a predicate register");
         instr.flags |= FlagPair;
       }
     } while (accept(","));
@@ -1228,8 +1310,21 @@ SharedLayout layOutShared(const Module &module, const Function &function) {
 }
 
 void Parser::resolveSymbols() {
-  for (auto &function : module->functions)
+  for (auto &function : module->functions) {
     module->sharedLayouts[function.get()] = layOutShared(*module, *function);
+    for (CallSite &site : function->callSites) {
+      auto callee = module->functionsByName.find(site.callee);
+      if (callee == module->functionsByName.end() || callee->second->isEntry)
+        fail(site.line, "call of '" + site.callee +
+                            "', which is not a .func defined in the module");
+      const Function &target = *callee->second;
+      if (site.argumentOffsets.size() != target.params.size() ||
+          site.returnOffsets.size() != target.returns.size())
+        fail(site.line, "call of '" + site.callee +
+                            "' with the wrong number of parameters");
+      site.function = &target;
+    }
+  }
   for (const SymbolFixup &fixup : symbolFixups) {
     Function &function = *fixup.function;
     Operand &operand = function.code[fixup.instr].ops[fixup.operand];
@@ -1243,9 +1338,11 @@ void Parser::resolveSymbols() {
       if (operand.kind == Operand::Address && instr.space == Space::Generic)
         instr.space = space;
     };
-    for (const Variable &var : function.params)
-      if (var.name == fixup.symbol)
-        bind(var.offset, Space::Param);
+    for (const std::vector<Variable> *vars :
+         {&function.params, &function.returns})
+      for (const Variable &var : *vars)
+        if (!found && var.name == fixup.symbol)
+          bind(var.offset, Space::Param);
     for (const Variable &var : function.locals)
       if (!found && var.name == fixup.symbol)
         bind(var.offset, Space::Local);
@@ -1255,8 +1352,7 @@ void Parser::resolveSymbols() {
           bind(var.offset, Space::Shared);
     for (const Variable &var : module->globals)
       if (!found && var.name == fixup.symbol)
-        bind(reinterpret_cast<uint64_t>(module->globalData.data()) +
-                 var.offset,
+        bind(reinterpret_cast<uint64_t>(module->globalData.data()) + var.offset,
              var.space);
     if (!found)
       fail(fixup.line, "unknown symbol '" + fixup.symbol + "'");
@@ -1286,13 +1382,6 @@ std::string getLineText(const Module &module, uint32_t line) {
   if (begin == std::string::npos)
     return "";
   return text.substr(begin, end - begin + 1);
-}
-
-const char *getTypeName(Type type) {
-  for (const TypeName &entry : typeNames)
-    if (entry.type == type)
-      return entry.name;
-  return "none";
 }
 
 } // namespace vx::ptxsim

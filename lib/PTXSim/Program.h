@@ -46,7 +46,6 @@ enum class Type : uint8_t {
 unsigned getTypeBytes(Type type);
 bool isSigned(Type type);
 bool isFloat(Type type);
-const char *getTypeName(Type type);
 
 // PTX ISA 5.1 (state spaces).
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -56,7 +55,6 @@ enum class Op : uint8_t {
   Add,
   And,
   Atom,
-  BarArrive,
   BarSync,
   BarWarpSync,
   Bfe,
@@ -119,6 +117,7 @@ enum class Op : uint8_t {
   Sqrt,
   St,
   Sub,
+  Trap,
   Vote,
   Xor,
 };
@@ -127,19 +126,14 @@ enum class Op : uint8_t {
 enum Flag : uint32_t {
   FlagFtz = 1u << 0,
   FlagSat = 1u << 1,
-  FlagWide = 1u << 2,   // mul.wide, mad.wide
-  FlagHi = 1u << 3,     // mul.hi, mad.hi
-  FlagApprox = 1u << 4, // .approx, .full
-  FlagNaN = 1u << 5,    // min/max .NaN
-  FlagUni = 1u << 6,    // bra.uni
+  FlagWide = 1u << 2, // mul.wide, mad.wide
+  FlagHi = 1u << 3,   // mul.hi, mad.hi
+  FlagNaN = 1u << 5,  // min/max .NaN
   FlagNoComplete = 1u << 7,
   FlagParity = 1u << 8, // mbarrier waits on a phase parity
   FlagExpectTx = 1u << 9,
   FlagDrop = 1u << 10,
-  FlagVolatile = 1u << 11,
-  FlagZfill = 1u << 12, // cp.async with a source size
-  FlagAligned = 1u << 13,
-  FlagPair = 1u << 14, // setp's `p|q` destination, q in ops[4]
+  FlagPair = 1u << 14, // a `d|p` destination, p in ops[PairOperand]
 };
 
 // PTX ISA 9.7.9.21 (cvt): integer rounding (.rni...) and float rounding.
@@ -238,15 +232,17 @@ struct Operand {
     Sink,    // `_`
   };
   Kind kind = None;
-  bool negate = false;        // `!%p`
-  enum Special special = {};  // for Special
-  uint32_t reg = 0;           // register slot, NoReg for none
-  uint32_t vecStart = 0;      // for Vector
-  uint32_t vecCount = 0;      // for Vector
-  int64_t imm = 0;            // value, offset, label target
+  bool negate = false;       // `!%p`
+  enum Special special = {}; // for Special
+  uint32_t reg = 0;          // register slot, NoReg for none
+  uint32_t vecStart = 0;     // for Vector
+  uint32_t vecCount = 0;     // for Vector
+  int64_t imm = 0;           // value, offset, label target
 };
 
 constexpr uint32_t NoReg = ~0u;
+/// Where the second destination of `d|p` (setp, shfl) goes.
+constexpr unsigned PairOperand = 5;
 constexpr uint32_t ConstantBit = 0x80000000u;
 
 struct Instruction {
@@ -258,14 +254,14 @@ struct Instruction {
   Cmp cmp = Cmp::Eq;
   BoolOp boolOp = BoolOp::None;
   SubOp subOp = SubOp::None;
-  uint8_t vector = 1;    // .v2/.v4
-  uint8_t numOps = 0;    // operands used
-  uint8_t dims = 0;      // cp.async.bulk.tensor dimension
+  uint8_t vector = 1; // .v2/.v4
+  uint8_t numOps = 0; // operands used
+  uint8_t dims = 0;   // cp.async.bulk.tensor dimension
   uint32_t flags = 0;
   uint32_t guard = NoReg; // predicate slot, NoReg when unguarded
   bool guardNegated = false;
-  uint32_t line = 0;      // 1-based PTX line
-  Operand ops[5];
+  uint32_t line = 0; // 1-based PTX line
+  Operand ops[6];
 };
 
 /// A `.param` of an entry, or a variable of a state space.
@@ -279,6 +275,15 @@ struct Variable {
   std::vector<uint8_t> init; // initializer bytes, empty when none
 };
 
+/// A `call`: the callee and where the caller's .param variables for the
+/// return value and the arguments are (offsets in the caller's frame).
+struct CallSite {
+  std::string callee;
+  const struct Function *function = nullptr; // resolved after parsing
+  std::vector<uint64_t> returnOffsets, argumentOffsets;
+  uint32_t line = 0;
+};
+
 struct Function {
   std::string name;
   bool isEntry = false;
@@ -290,10 +295,14 @@ struct Function {
   // index into `constants` for an immediate element.
   std::vector<uint32_t> vectorRegs;
   std::vector<uint64_t> constants;
-  std::vector<Variable> params;     // offsets within the parameter buffer
+  // The frame's parameter space: the return parameters of a .func, its (or
+  // the entry's) parameters, then the .param variables the body declares
+  // for its calls, up to frameParamBytes.
+  std::vector<Variable> params;
   uint64_t paramBytes = 0;
-  // For a .func: the return parameters (declared before the name).
   std::vector<Variable> returns;
+  uint64_t frameParamBytes = 0;
+  std::vector<CallSite> callSites;
   uint64_t localBytes = 0; // the function's .local frame
   std::vector<Variable> locals;
   std::vector<Variable> shareds; // function-scoped .shared, in order

@@ -32,6 +32,8 @@ std::atomic<bool> reportErrors{false};
 thread_local std::string pendingError;
 thread_local void *borrowedStream = nullptr;
 thread_local bool borrowing = false;
+/// The device the host code asked for; all its memory is the host's.
+int32_t defaultDevice = 0;
 
 /// The handles mgpu* functions pass around.
 struct SimModule {
@@ -117,6 +119,20 @@ void *allocateGlobal(uint64_t bytes, uint64_t align) {
   return pointer;
 }
 
+/// Device memory copied or set must lie in its allocation (host memory,
+/// which starts in none, is the caller's business).
+bool fitsItsRange(const char *function, const void *pointer, size_t bytes) {
+  uint64_t address = reinterpret_cast<uint64_t>(pointer);
+  if (!bytes || !isGlobalRange(address, 1) || isGlobalRange(address, bytes))
+    return true;
+  char where[32];
+  std::snprintf(where, sizeof(where), "%#llx",
+                static_cast<unsigned long long>(address));
+  reportError(function, std::to_string(bytes) + " bytes at " + where +
+                            " run past the end of their allocation");
+  return false;
+}
+
 } // namespace
 
 extern "C" {
@@ -150,10 +166,10 @@ int32_t vxCudaPointerDevice(void *pointer) {
                 "the pointer is not simulated device memory");
     return -1;
   }
-  return 0;
+  return defaultDevice;
 }
 
-int32_t vxCudaDefaultDevice() { return 0; }
+int32_t vxCudaDefaultDevice() { return defaultDevice; }
 
 void vxCudaStreamWaitStream(void * /*waiting*/, void * /*producer*/) {}
 
@@ -170,13 +186,16 @@ void vxSimSetOrder(const char *order) {
   launchOptions = options;
 }
 
-void mgpuSetDefaultDevice(int32_t /*device*/) {}
+void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 void *mgpuModuleLoad(void *data, size_t size) {
   if (failed())
     return nullptr;
   const unsigned char *bytes = static_cast<const unsigned char *>(data);
-  bool elf = size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0;
+  bool elf = size >= 4 && std::memcmp(bytes,
+                                      "\x7f"
+                                      "ELF",
+                                      4) == 0;
   bool fatbin = size >= 4 && bytes[0] == 0x50 && bytes[1] == 0xed &&
                 bytes[2] == 0x55 && bytes[3] == 0xba;
   if (elf || fatbin) {
@@ -203,9 +222,7 @@ void *mgpuModuleLoadJIT(void *data, int /*optLevel*/, size_t /*size*/) {
   return mgpuModuleLoad(data, std::strlen(static_cast<const char *>(data)));
 }
 
-void mgpuModuleUnload(void *module) {
-  delete static_cast<SimModule *>(module);
-}
+void mgpuModuleUnload(void *module) { delete static_cast<SimModule *>(module); }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (failed() || !module)
@@ -257,8 +274,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
     return nullptr;
   void *pointer = allocateGlobal(sizeBytes, 256);
   if (!pointer)
-    reportError("mgpuMemAlloc", "out of memory for " +
-                                    std::to_string(sizeBytes) + " bytes");
+    reportError("mgpuMemAlloc",
+                "out of memory for " + std::to_string(sizeBytes) + " bytes");
   return pointer;
 }
 
@@ -273,13 +290,15 @@ void mgpuMemFree(void *pointer, void * /*stream*/) {
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void * /*stream*/) {
-  if (!failed())
-    std::memmove(dst, src, sizeBytes);
+  if (failed() || !fitsItsRange("mgpuMemcpy", dst, sizeBytes) ||
+      !fitsItsRange("mgpuMemcpy", src, sizeBytes))
+    return;
+  std::memmove(dst, src, sizeBytes);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count,
                   void * /*stream*/) {
-  if (failed())
+  if (failed() || !fitsItsRange("mgpuMemset32", dst, count * 4))
     return;
   uint32_t *words = static_cast<uint32_t *>(dst);
   for (size_t i = 0; i < count; ++i)
@@ -332,8 +351,8 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
   const char *name = "mgpuTensorMapEncodeTiledMemref";
   constexpr int64_t maxRank = 5;
   if (rank < 1 || rank > maxRank) {
-    reportError(name, "a tensor map has rank 1 to 5, got " +
-                          std::to_string(rank));
+    reportError(name,
+                "a tensor map has rank 1 to 5, got " + std::to_string(rank));
     return nullptr;
   }
   int64_t elementBytes = getTensorMapElementBytes(dataType);

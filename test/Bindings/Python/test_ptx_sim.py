@@ -274,8 +274,9 @@ TMA = """
   INIT_FENCE
   bar.sync 0;
   MAP_FENCE
-  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [%r4], BYTES;
   mov.u32 %r5, tile;
+  BEFORE
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [%r4], BYTES;
   @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd1, {%r1, %r2}], [%r4];
   EARLY
 $L__wait:
@@ -303,7 +304,8 @@ SWIZZLE_COLUMNS = {0: 32, 1: 8, 2: 16, 3: 32}
 ROWS = 8
 
 
-def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early=""):
+def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
+            before=""):
     bytes_ = columns * ROWS * 4
     tile = tile or f".shared .align 1024 .b8 tile[{bytes_}];"
     return (TMA.replace("TILE", tile)
@@ -313,6 +315,7 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early=""):
                      "@%p1 fence.proxy.tensormap::generic.acquire.gpu "
                      "[%rd1], 128;" if map_fence else "")
             .replace("EARLY", early)
+            .replace("BEFORE", before)
             .replace("BYTES", str(bytes_))
             .replace("WORDS", str(columns * ROWS)))
 
@@ -367,7 +370,7 @@ def test_read_of_tma_destination_before_its_phase(sim):
     early = "ld.shared.b32 %r10, [%r5+4];"
     error, _, _ = run_tma(sim, tma_ptx(32, early=early), 0, 0, 0)
     assert ("thread (0,0,0): read of a TMA destination before its mbarrier "
-            "phase completed (tile+4, copied by the TMA) at PTX line 27: "
+            "phase completed (tile+4, copied by the TMA) at PTX line 28: "
             "ld.shared.b32 %r10, [%r5+4];") in error
 
 
@@ -377,7 +380,7 @@ def test_tma_into_a_slot_that_holds_its_mbarrier(sim):
     ptx = tma_ptx(32, tile=".shared .align 128 .b8 tile;")
     error, _, _ = run_tma(sim, ptx, 0, 0, 0, smem=32 * ROWS * 4)
     assert ("TMA destination overlaps mbarrier at mbar+0 (destination "
-            "tile+0, 1024 bytes) at PTX line 26") in error
+            "tile+0, 1024 bytes) at PTX line 27") in error
 
 
 def test_mbarrier_without_init_fence(sim):
@@ -586,3 +589,407 @@ def test_every_emitted_ptx_parses(sim, name, paths):
                 assert handle, f"{kernel} ({chip}, stages={stages}): " + \
                     take_error(sim)
                 sim.mgpuModuleUnload(handle)
+
+
+CALLS = """
+.func (.param .b32 result) scale(.param .b32 value, .param .b32 factor)
+{
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [value];
+  ld.param.b32 %r2, [factor];
+  mul.rn.f32 %r3, %r1, %r2;
+  st.param.b32 [result], %r3;
+  ret;
+}
+
+.func (.param .b32 result) twice_plus_one(.param .b32 value)
+{
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [value];
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 param1;
+  st.param.b32 [param1], 0f40000000;
+  .param .b32 retval0;
+  call.uni (retval0), scale, (param0, param1);
+  ld.param.b32 %r2, [retval0];
+  }
+  add.rn.f32 %r3, %r2, 0f3F800000;
+  st.param.b32 [result], %r3;
+  ret;
+}
+
+.visible .entry apply(.param .u64 data)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.b32 %r2, [%rd3];
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r2;
+  .param .b32 retval0;
+  call.uni (retval0), twice_plus_one, (param0);
+  ld.param.b32 %r3, [retval0];
+  }
+  st.global.b32 [%rd3], %r3;
+  ret;
+}
+"""
+
+
+def test_calls_pass_parameters_and_results(sim):
+    data = np.arange(32, dtype=np.float32) / 3
+    expected = data * 2 + 1
+    assert launch(sim, CALLS, "apply", (1, 1, 1), (32, 1, 1), [data]) is None
+    np.testing.assert_array_equal(data, expected)
+
+
+def test_call_of_an_undefined_function(sim):
+    ptx = CALLS.replace("call.uni (retval0), scale,",
+                        "call.uni (retval0), vprintf,")
+    error = launch(sim, ptx, "apply", (1, 1, 1), (1, 1, 1), [np.zeros(1)])
+    assert error == ("vx_ptx_sim: error: PTX line 25: call of 'vprintf', "
+                     "which is not a .func defined in the module")
+
+
+WARP = """
+.visible .entry warp(.param .u64 out, .param .u32 c)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r10, [c];
+  mov.u32 %r1, %laneid;
+  mul.lo.s32 %r2, %r1, 10;
+  shfl.sync.up.b32 %r3|%p1, %r2, 3, 0, 0xffffffff;
+  shfl.sync.down.b32 %r4|%p2, %r2, 5, %r10, 0xffffffff;
+  shfl.sync.idx.b32 %r5, %r2, 7, %r10, 0xffffffff;
+  setp.gt.u32 %p3, %r1, 20;
+  vote.sync.ballot.b32 %r6, %p3, 0xffffffff;
+  selp.u32 %r7, 1, 0, %p1;
+  selp.u32 %r8, 1, 0, %p2;
+  mul.wide.u32 %rd2, %r1, 24;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.b32 [%rd3], {%r3, %r4};
+  st.global.v2.b32 [%rd3+8], {%r5, %r6};
+  st.global.v2.b32 [%rd3+16], {%r7, %r8};
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("c", [0x1f, 0x0c07])
+def test_shuffle_modes_and_ballot(sim, c):
+    out = np.zeros((32, 6), dtype=np.uint32)
+    assert launch(sim, WARP, "warp", (1, 1, 1), (32, 1, 1),
+                  [out, ctypes.c_uint32(c)]) is None
+    # PTX ISA shfl.sync: segments of the clamp's mask, bounds from c.
+    lanes = np.arange(32)
+    segment = (c >> 8) & 0x1f
+    max_lane = (lanes & segment) | ((c & 0x1f) & ~segment)
+    min_lane = lanes & segment
+    up_valid = lanes - 3 >= 0  # c = 0 for up: maxLane is the segment start
+    down = lanes + 5
+    down_valid = down <= max_lane
+    index = min_lane | (7 & ~segment)
+    expected = np.stack([
+        np.where(up_valid, lanes - 3, lanes) * 10,
+        np.where(down_valid, down, lanes) * 10,
+        np.where(index <= max_lane, index, lanes) * 10,
+        np.full(32, 0xffe00000),
+        up_valid, down_valid], axis=1)
+    np.testing.assert_array_equal(out, expected.astype(np.uint32))
+
+
+ATOMICS = """
+.visible .entry histogram(.param .u64 keys, .param .u64 counts,
+                          .param .u64 total)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 bins[32];
+  ld.param.u64 %rd1, [keys];
+  ld.param.u64 %rd2, [counts];
+  ld.param.u64 %rd3, [total];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 8;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, bins;
+  add.s32 %r4, %r3, %r2;
+  @%p1 st.shared.b32 [%r4], 0;
+  bar.sync 0;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  ld.global.b32 %r5, [%rd5];
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r6, %r3, %r6;
+  atom.shared.add.u32 %r7, [%r6], 1;
+  cvt.rn.f32.u32 %r8, %r5;
+  red.global.add.f32 [%rd3], %r8;
+  bar.sync 0;
+  @!%p1 bra $L__done;
+  ld.shared.b32 %r9, [%r4];
+  add.s64 %rd6, %rd2, %rd4;
+  st.global.b32 [%rd6], %r9;
+$L__done:
+  ret;
+}
+"""
+
+
+def test_shared_and_global_atomics(sim):
+    keys = (np.arange(128, dtype=np.uint32) * 5) % 8
+    counts = np.zeros(8, dtype=np.uint32)
+    total = np.zeros(1, dtype=np.float32)
+    assert launch(sim, ATOMICS, "histogram", (1, 1, 1), (128, 1, 1),
+                  [keys, counts, total]) is None
+    np.testing.assert_array_equal(counts, np.bincount(keys, minlength=8))
+    assert total[0] == keys.sum()
+
+
+MBARRIER_DEADLOCK = """
+.visible .entry starved()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .shared .align 8 .b64 mbar;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, mbar;
+  @%p1 mbarrier.init.shared.b64 [%r2], 64;
+  bar.sync 0;
+  mbarrier.arrive.shared.b64 %rd1, [%r2];
+$L__wait:
+  mbarrier.try_wait.parity.shared.b64 %p2, [%r2], 0;
+  @!%p2 bra $L__wait;
+  ret;
+}
+"""
+
+
+def test_mbarrier_phase_that_can_never_complete(sim):
+    error = launch(sim, MBARRIER_DEADLOCK, "starved", (1, 1, 1), (32, 1, 1),
+                   [])
+    assert ("thread (0,0,0): deadlock: the mbarrier phase at mbar+0 can never "
+            "complete (32 arrival(s) pending, tx count 0 bytes, 0 bytes of "
+            "copies in flight) at PTX line 18") in error
+    # With every expected arrival, the same code runs through.
+    assert launch(sim, MBARRIER_DEADLOCK.replace("64;", "32;"), "starved",
+                  (1, 1, 1), (32, 1, 1), []) is None
+
+
+def test_polling_loop_on_a_starved_mbarrier_is_a_deadlock(sim):
+    # A test_wait spin loop polls without blocking: once nothing else can
+    # run, polling again is the same deadlock, not an endless loop.
+    ptx = MBARRIER_DEADLOCK.replace(
+        "mbarrier.try_wait.parity.shared.b64 %p2, [%r2], 0;",
+        "mbarrier.test_wait.shared.b64 %p2, [%r2], %rd1;")
+    error = launch(sim, ptx, "starved", (1, 1, 1), (32, 1, 1), [])
+    assert "deadlock: the mbarrier phase at mbar+0 can never complete" in error
+
+
+def test_a_kept_error_stops_later_launches(sim):
+    y = np.ones(4, dtype=np.float32)
+    module = sim.mgpuModuleLoadJIT((HEADER + AXPY).encode(), 0, 0)
+    assert not sim.mgpuModuleGetFunction(module, b"missing")
+    sim.mgpuModuleUnload(module)
+    assert take_error(sim) == ("vx_ptx_sim: error: mgpuModuleGetFunction: no "
+                               "kernel named 'missing'")
+    # An error not yet taken: the next calls do nothing.
+    sim.vxSimSetOrder(b"sideways")
+    assert launch(sim, AXPY, "axpy", (1, 1, 1), (4, 1, 1),
+                  [np.ones(4, dtype=np.float32), y, ctypes.c_uint32(4)]) \
+        == "vx_ptx_sim: error: vxSimSetOrder: unknown order 'sideways' " \
+           "(forward, reverse, shuffle or shuffle:SEED)"
+    np.testing.assert_array_equal(y, np.ones(4))
+
+
+EXIT_CLIENT = """
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.mgpuModuleLoadJIT.restype = ctypes.c_void_p
+lib.mgpuModuleGetFunction.restype = ctypes.c_void_p
+lib.mgpuModuleGetFunction.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+lib.mgpuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_ssize_t] * 6 + [
+    ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+    ctypes.c_size_t]
+module = lib.mgpuModuleLoadJIT(sys.argv[2].encode(), 0, 0)
+function = lib.mgpuModuleGetFunction(module, b"divergent")
+lib.mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, None, None, None, 0)
+print("not reached")
+"""
+
+
+@pytest.mark.parametrize("order", ["forward", "shuffle:3", "bogus"])
+def test_errors_print_and_exit_by_default(order):
+    import subprocess
+    import sys
+    ptx = HEADER + DIVERGENT.replace("SYNC", "bar.sync 0;")
+    result = subprocess.run(
+        [sys.executable, "-c", EXIT_CLIENT, LIBRARY, ptx],
+        capture_output=True, text=True,
+        env=dict(os.environ, VX_SIM_ORDER=order))
+    assert result.returncode == 1 and not result.stdout
+    if order == "bogus":
+        assert result.stderr == (
+            "vx_ptx_sim: error: VX_SIM_ORDER: unknown order 'bogus' (forward, "
+            "reverse, shuffle or shuffle:SEED)\n")
+    else:
+        assert result.stderr.startswith(
+            "vx_ptx_sim: error: kernel divergent, block (0,0,0), thread ")
+        assert "deadlock: barrier 0 can never complete" in result.stderr
+
+
+HALF2 = """
+.visible .entry half2(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 8;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  ld.global.v2.f32 {%r2, %r3}, [%rd5];
+  ld.global.v2.f32 {%r4, %r5}, [%rd6];
+  cvt.rn.f16x2.f32 %r6, %r3, %r2;
+  cvt.rn.f16x2.f32 %r7, %r5, %r4;
+  fma.rn.f16x2 %r8, %r6, %r7, %r6;
+  neg.f16x2 %r9, %r8;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r9;
+  ret;
+}
+"""
+
+
+def test_packed_half_precision(sim):
+    rng = np.random.default_rng(5)
+    a = rng.normal(0, 4, (32, 2)).astype(np.float32)
+    b = rng.normal(0, 4, (32, 2)).astype(np.float32)
+    out = np.zeros((32, 2), dtype=np.float16)
+    assert launch(sim, HALF2, "half2", (1, 1, 1), (32, 1, 1),
+                  [a, b, out]) is None
+    ha, hb = a.astype(np.float16), b.astype(np.float16)
+    # One rounding of the exact a * b + a (exact in f64 for halves).
+    exact = ha.astype(np.float64) * hb.astype(np.float64) + ha
+    np.testing.assert_array_equal(out, -exact.astype(np.float16))
+
+
+def test_trap_aborts_the_kernel(sim):
+    ptx = ".visible .entry aborts()\n{\n  trap;\n  ret;\n}\n"
+    error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])
+    assert error.endswith("thread (0,0,0): trap: the kernel aborted at PTX "
+                          "line 6: trap;")
+
+
+ROUNDING = """
+.visible .entry rounding(.param .u64 out)
+{
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.b64 %rd2, 0d3FF0000004000000;
+  cvt.rn.f32.f64 %r1, %rd2;
+  cvt.rz.f32.f64 %r2, %rd2;
+  cvt.rp.f32.f64 %r3, %rd2;
+  neg.f64 %rd3, %rd2;
+  cvt.rm.f32.f64 %r4, %rd3;
+  cvt.rp.f32.f64 %r5, %rd3;
+  cvt.rpi.s32.f32 %r6, 0f40200000;
+  cvt.rpi.s32.f32 %r7, 0fC0200000;
+  cvt.rni.s32.f32 %r8, 0f40200000;
+  cvt.rni.s32.f32 %r9, 0f40600000;
+  cvt.rzi.s32.f32 %r10, 0f4F32D05E;
+  cvt.rzi.s32.f32 %r11, 0f7FC00000;
+  cvt.sat.u8.s32 %r12, 300;
+  cvt.sat.u8.s32 %r13, -5;
+  cvt.sat.f32.f32 %r14, 0f3FC00000;
+  cvt.rmi.f32.f32 %r15, 0fC0200000;
+  mov.b64 %rd2, 16777217;
+  cvt.rz.f32.s64 %r16, %rd2;
+  cvt.rp.f32.u32 %r17, 16777217;
+  cvt.ftz.f32.f32 %r18, 0f00000001;
+  cvt.s64.s8 %rd3, 200;
+  cvt.u32.u64 %r19, %rd3;
+  st.global.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.b32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  st.global.v4.b32 [%rd1+32], {%r9, %r10, %r11, %r12};
+  st.global.v4.b32 [%rd1+48], {%r13, %r14, %r15, %r16};
+  st.global.v4.b32 [%rd1+64], {%r17, %r18, %r19, %r19};
+  ret;
+}
+"""
+
+
+def test_conversion_rounding_and_saturation(sim):
+    out = np.zeros(20, dtype=np.uint32)
+    assert launch(sim, ROUNDING, "rounding", (1, 1, 1), (1, 1, 1),
+                  [out]) is None
+    def f32(value):
+        return int(np.array(value, dtype=np.float32).view(np.uint32))
+    up = 1 + 2.0 ** -23  # the f32 after 1.0; the input is 1 + 2^-30
+    expected = [f32(1.0), f32(1.0), f32(up), f32(-up), f32(-1.0),
+                3, (-2) & 0xffffffff, 2, 4, 0x7fffffff, 0, 255, 0, f32(1.0),
+                f32(-3.0), f32(16777216.0), f32(16777218.0), f32(0.0),
+                (-56) & 0xffffffff, (-56) & 0xffffffff]
+    np.testing.assert_array_equal(out, np.array(expected, dtype=np.uint32))
+
+
+def test_tma_into_bytes_the_generic_proxy_wrote(sim):
+    write = "@%p1 st.shared.b32 [%r5+8], %r3;"
+    error, _, _ = run_tma(sim, tma_ptx(32, before=write), 0, 0, 0)
+    assert ("TMA write into tile+8, which the generic proxy wrote (PTX line "
+            "25) with no fence.proxy.async since at PTX line 27") in error
+    fenced = write + "\n  @%p1 fence.proxy.async.shared::cta;"
+    error, tensor, out = run_tma(sim, tma_ptx(32, before=fenced), 0, 0, 0)
+    assert error is None
+    np.testing.assert_array_equal(out, tensor[:ROWS, :32].reshape(-1))
+
+
+def test_copies_stay_inside_device_allocations(sim):
+    sim.mgpuMemAlloc.restype = c_void_p
+    sim.mgpuMemAlloc.argtypes = [ctypes.c_uint64, c_void_p, ctypes.c_bool]
+    sim.mgpuMemcpy.argtypes = [c_void_p, c_void_p, c_size_t, c_void_p]
+    sim.mgpuMemFree.argtypes = [c_void_p, c_void_p]
+    device = sim.mgpuMemAlloc(64, None, False)
+    host = np.arange(32, dtype=np.float32)
+    sim.mgpuMemcpy(device, host.ctypes.data, 64, None)
+    back = np.zeros(16, dtype=np.float32)
+    sim.mgpuMemcpy(back.ctypes.data, device, 64, None)
+    np.testing.assert_array_equal(back, host[:16])
+    assert take_error(sim) is None
+    sim.mgpuMemcpy(device, host.ctypes.data, 128, None)
+    assert take_error(sim).endswith("run past the end of their allocation")
+    sim.mgpuMemFree(device, None)
+    sim.mgpuMemFree(device, None)
+    assert take_error(sim) == ("vx_ptx_sim: error: mgpuMemFree: the pointer "
+                               "is not from mgpuMemAlloc")
+
+
+def test_tma_with_negative_coordinates(sim):
+    error, tensor, out = run_tma(sim, tma_ptx(32), 0, -5, -3)
+    assert error is None
+    box = np.zeros((ROWS, 32), dtype=np.float32)
+    box[3:, 5:] = tensor[:ROWS - 3, :32 - 5]
+    np.testing.assert_array_equal(out, box.reshape(-1))
+
+
+def test_mbarrier_used_before_its_init_is_visible(sim):
+    ptx = MBARRIER_DEADLOCK.replace("64;", "32;").replace(
+        "  bar.sync 0;\n  mbarrier.arrive", "  mbarrier.arrive")
+    error = launch(sim, ptx, "starved", (1, 1, 1), (32, 1, 1), [])
+    assert ("thread (1,0,0): the mbarrier at mbar+0 is used before its "
+            "initialization (PTX line 14 by thread (0,0,0)) is visible: no "
+            "barrier between them at PTX line 15") in error

@@ -5,7 +5,7 @@
 Configures build/ as scripts/setup.sh does when it is not configured yet
 (VX_CMAKE_BUILD_DIR overrides the directory; MLIR_DIR where MLIR's CMake
 package is), builds the VxPython target, and puts build/python_packages/vx
-(sources, _config.py, the _vx extension, libvx_cuda_runtime.so) in the
+(sources, _config.py, the _vx extension, the runtime libraries) in the
 wheel. Nothing is downloaded.
 """
 

@@ -7,10 +7,12 @@ a python3 with torch:
     python3 bench/gpu_bench.py DIR [--target cuda|cpu] [--chip sm_90]
 
 DIR/lib/*.so (+ libvx_cuda_runtime.so), DIR/manifest.json, DIR/driver.py
-(bench/gpu_driver.py) and DIR/python/vx (vx.runtime, pure Python). Then
-`python3 DIR/driver.py` there runs, checks and times everything. `--target
-cpu` builds CPU libraries instead, so that the driver's logic runs here
-(`driver.py --cpu`), with numpy in place of torch.
+(bench/gpu_driver.py) and DIR/python/vx (vx.runtime, pure Python, with the
+PTX simulator libvx_ptx_sim.so). Then `python3 DIR/driver.py` there runs,
+checks and times everything; `python3 DIR/driver.py --simulate` here checks
+the CUDA libraries on the simulator first. `--target cpu` builds CPU
+libraries instead, so that the driver's logic runs here (`driver.py
+--cpu`), with numpy in place of torch.
 """
 
 import argparse
@@ -93,6 +95,7 @@ def compile_library(vx, text, filename, target, output, functions=None, **option
 
 def prepare(directory, target, chip):
     import vx
+    import vx.runtime
     libraries = os.path.join(directory, "lib")
     os.makedirs(libraries, exist_ok=True)
     entries = []
@@ -140,7 +143,8 @@ def prepare(directory, target, chip):
                 os.path.join(directory, "driver.py"))
     package = os.path.join(directory, "python", "vx")
     os.makedirs(package, exist_ok=True)
-    for name in ("__init__.py", "_config.py", "runtime.py"):
+    for name in ("__init__.py", "_config.py", "runtime.py",
+                 vx.runtime.PTX_SIM):
         shutil.copy(os.path.join(os.path.dirname(vx.__file__), name), package)
     return entries
 

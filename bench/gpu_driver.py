@@ -3,7 +3,17 @@ directory as driver.py. Needs only python3, torch with CUDA and the NVIDIA
 driver (triton and compute-sanitizer are used where present):
 
     python3 DIR/driver.py [--repeats 20] [--warmup 3] [--budget 420]
+                          [--timeout 120] [--only PATTERN ...]
+    python3 DIR/driver.py --simulate # the CUDA libraries on the PTX simulator
     python3 DIR/driver.py --cpu      # a `--target cpu` directory, with numpy
+
+Each entry runs in its own process, killed after --timeout seconds (a
+kernel that hangs costs that entry only, recorded as TIMED OUT), and
+DIR/results.json is rewritten after every entry (a temporary file renamed
+into place: valid JSON whenever the run stops). --simulate checks the
+prepared CUDA libraries on this CPU (vx.runtime.load(..., simulate=True),
+numpy inputs and references, no timing), so that a package is known to be
+right before GPU time is spent on it.
 
 For each entry of DIR/manifest.json: makes the inputs, calls the compiled
 kernel through vx.runtime, checks its output against the reference
@@ -18,6 +28,7 @@ DIR/results.json. Exit status 1 when any output is wrong.
 """
 
 import argparse
+import fnmatch
 import json
 import os
 import platform
@@ -40,6 +51,7 @@ class NumpyBackend:
     logic without a GPU. Its numbers are CPU numbers and labelled so."""
 
     device = "cpu"
+    timed = True
 
     def __init__(self):
         import numpy
@@ -111,6 +123,22 @@ class NumpyBackend:
 
     def peaks(self):
         return {"source": "none: CPU run, no peak stated"}
+
+
+class SimulatedBackend(NumpyBackend):
+    """CUDA libraries on the PTX simulator (vx.runtime.load(path,
+    simulate=True)), on numpy arrays: checks, no timing."""
+
+    device = "ptx-sim"
+    timed = False
+
+    def describe(self):
+        return dict(super().describe(), device="ptx-sim",
+                    name="libvx_ptx_sim on " + (platform.processor() or
+                                                platform.machine()))
+
+    def peaks(self):
+        return {"source": "none: simulated, not timed"}
 
 
 class TorchBackend(NumpyBackend):
@@ -326,21 +354,13 @@ TRITON_KERNELS = {"vector_add": _triton_vector_add, "softmax": _triton_softmax,
 
 # -- the run -----------------------------------------------------------------------
 
-def load_libraries(manifest):
+def load_library(name, simulate):
+    """The library DIR/lib/`name`, on the PTX simulator with `simulate`."""
     # The copy of vx.runtime beside this script (bench.py imports this file
     # for `table` alone).
     sys.path.insert(0, os.path.join(HERE, "python"))
     import vx.runtime
-    libraries, errors = {}, {}
-    for entry in manifest["entries"]:
-        name = entry["library"]
-        if name in libraries or name in errors:
-            continue
-        try:
-            libraries[name] = vx.runtime.load(os.path.join(HERE, "lib", name))
-        except Exception as error:
-            errors[name] = f"{type(error).__name__}: {error}"
-    return libraries, errors
+    return vx.runtime.load(os.path.join(HERE, "lib", name), simulate=simulate)
 
 
 def arguments_of(backend, entry):
@@ -365,14 +385,14 @@ def check(backend, entry, arguments):
     return error <= 1e-4, error
 
 
-def run_entry(backend, libraries, entry, options):
-    function = libraries[entry["library"]].function(entry["function"])
+def run_entry(backend, library, entry, options):
+    function = library.function(entry["function"])
     arguments = arguments_of(backend, entry)
     backend.call(function, arguments)
     ok, error = check(backend, entry, arguments)
     row = {"name": entry["name"], "kind": entry["kind"],
            "check": "ok" if ok else "WRONG", "error": error}
-    if entry["kind"] != "bench" or not ok:
+    if entry["kind"] != "bench" or not ok or not backend.timed:
         return row
     stream = {}
     if backend.device == "cuda":
@@ -468,59 +488,128 @@ def table(results):
     return "\n".join(lines)
 
 
+def make_backend(mode):
+    return {"cpu": NumpyBackend, "simulate": SimulatedBackend,
+            "cuda": TorchBackend}[mode]()
+
+
+def run_one(manifest, index, mode, options):
+    """`--entry INDEX`: runs one entry in this process and prints its row
+    (JSON) as the last line."""
+    entry = manifest["entries"][index]
+    backend = make_backend(mode)
+    try:
+        library = load_library(entry["library"], mode == "simulate")
+    except Exception as error:
+        row = {"name": entry["name"], "kind": entry["kind"],
+               "check": "NOT LOADED", "load_error": f"{type(error).__name__}: {error}"}
+    else:
+        try:
+            row = run_entry(backend, library, entry, options)
+        except Exception as error:
+            row = {"name": entry["name"], "kind": entry["kind"],
+                   "check": f"FAILED: {type(error).__name__}: {error}"}
+    print(json.dumps(row))
+    return 0
+
+
+def run_isolated(index, entry, mode, options):
+    """The row of entry `index`, run by a child process killed after
+    options.timeout seconds."""
+    command = [sys.executable, os.path.abspath(__file__), "--entry", str(index),
+               "--repeats", str(options.repeats), "--warmup", str(options.warmup)]
+    if mode != "cuda":
+        command.append("--" + mode)
+    row = {"name": entry["name"], "kind": entry["kind"]}
+    try:
+        process = subprocess.run(command, capture_output=True, text=True,
+                                 timeout=options.timeout)
+    except subprocess.TimeoutExpired:
+        return dict(row, check="TIMED OUT", timeout=options.timeout)
+    lines = process.stdout.strip().splitlines()
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, ValueError):
+        last = (process.stderr.strip().splitlines() or ["no output"])[-1]
+        return dict(row, check=f"FAILED: exit {process.returncode}: {last}")
+
+
+def write_results(results):
+    """DIR/results.json, replaced whole: valid JSON whenever the run stops."""
+    path = os.path.join(HERE, "results.json")
+    temporary = path + ".tmp"
+    with open(temporary, "w") as output:
+        json.dump(results, output, indent=1)
+    os.replace(temporary, path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cpu", action="store_true",
-                        help="a directory prepared with --target cpu, on numpy")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--cpu", action="store_true",
+                       help="a directory prepared with --target cpu, on numpy")
+    modes.add_argument("--simulate", action="store_true",
+                       help="check the CUDA libraries on the PTX simulator, "
+                            "on numpy (no timing)")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--budget", type=float, default=420.0,
                         help="seconds for the whole run; extras stop first")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds an entry may take before it is killed")
+    parser.add_argument("--only", action="append", metavar="PATTERN",
+                        help="run the entries whose names match (fnmatch; "
+                             "repeatable)")
     parser.add_argument("--once", action="store_true",
                         help="launch every entry once (under compute-sanitizer)")
+    parser.add_argument("--entry", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--no-sanitizer", action="store_true")
     options = parser.parse_args()
     started = time.monotonic()
     with open(os.path.join(HERE, "manifest.json")) as source:
         manifest = json.load(source)
+    mode = "cpu" if options.cpu else "simulate" if options.simulate else "cuda"
     expected = "cpu" if options.cpu else "cuda"
     if manifest["target"] != expected:
         raise SystemExit(f"driver: the directory holds {manifest['target']} "
                          f"libraries; run {'with' if manifest['target'] == 'cpu' else 'without'} --cpu")
-    backend = NumpyBackend() if options.cpu else TorchBackend()
-    libraries, load_errors = load_libraries(manifest)
+    if options.entry is not None:
+        return run_one(manifest, options.entry, mode, options)
+    backend = make_backend(mode)
     if options.once:
         for entry in manifest["entries"]:
-            if entry["library"] in libraries:
-                backend.call(libraries[entry["library"]].function(entry["function"]),
-                             arguments_of(backend, entry))
+            backend.call(load_library(entry["library"], False)
+                         .function(entry["function"]), arguments_of(backend, entry))
         return 0
+    selected = [(index, entry) for index, entry in enumerate(manifest["entries"])
+                if not options.only or any(fnmatch.fnmatchcase(entry["name"], p)
+                                           for p in options.only)]
     results = {"machine": backend.describe(), "peaks": backend.peaks(),
                "manifest": {"target": manifest["target"], "chip": manifest["chip"]},
-               "kernels": [], "load_errors": load_errors}
-    for entry in manifest["entries"]:
-        if entry["library"] not in libraries:
-            results["kernels"].append({"name": entry["name"], "kind": entry["kind"],
-                                       "check": "NOT LOADED"})
-            continue
-        try:
-            results["kernels"].append(run_entry(backend, libraries, entry, options))
-        except Exception as error:
-            results["kernels"].append({"name": entry["name"], "kind": entry["kind"],
-                                       "check": f"FAILED: {type(error).__name__}: {error}"})
-    results["copy"] = backend.copy_bandwidth()
+               "mode": mode, "complete": False, "kernels": [], "load_errors": {}}
+    for count, (index, entry) in enumerate(selected, 1):
+        entry_started = time.monotonic()
+        row = run_isolated(index, entry, mode, options)
+        if "load_error" in row:
+            results["load_errors"][entry["library"]] = row["load_error"]
+        results["kernels"].append(row)
+        write_results(results)
+        print(f"driver: [{count}/{len(selected)}] {entry['name']}: {row['check']} "
+              f"({time.monotonic() - entry_started:.1f} s)", file=sys.stderr)
+    if backend.timed:
+        results["copy"] = backend.copy_bandwidth()
     remaining = options.budget - (time.monotonic() - started)
     if backend.device == "cuda" and not options.no_sanitizer and remaining > 60:
         results["sanitizer"] = sanitize(remaining)
     results["seconds"] = time.monotonic() - started
-    with open(os.path.join(HERE, "results.json"), "w") as output:
-        json.dump(results, output, indent=1)
+    results["complete"] = True
+    write_results(results)
     print(table(results))
     print(f"\ndriver: {len(results['kernels'])} entries in {results['seconds']:.0f} s; "
           f"results in {os.path.join(HERE, 'results.json')}")
     wrong = [row["name"] for row in results["kernels"] if row["check"] != "ok"]
-    if wrong or load_errors:
-        print(f"driver: not ok: {', '.join(wrong) or 'libraries did not load'}")
+    if wrong:
+        print(f"driver: not ok: {', '.join(wrong)}")
         return 1
     return 0
 

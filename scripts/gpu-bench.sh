@@ -3,10 +3,19 @@
 #   scripts/gpu-bench.sh prepare DIR [--chip sm_90] [--target cpu]
 #       here (no GPU needed): builds Vx, compiles every bench kernel and GPU
 #       integration test to libraries, plus the driver, into DIR (a few MiB)
+#   scripts/gpu-bench.sh run DIR --simulate [--only PATTERN ...]
+#       here, before any GPU time is spent: runs the prepared CUDA libraries
+#       on the PTX simulator (libvx_ptx_sim, in DIR/python/vx) and checks
+#       every output against numpy; no timing. Exit status 1 on a wrong or
+#       failing entry (a SimulationError names the kernel, thread, PTX line).
 #   scripts/gpu-bench.sh run DIR [driver options]
 #       on a machine with the NVIDIA driver and python3 with torch: checks,
 #       times and sanitizes every kernel; a table on stdout, DIR/results.json.
 #       Copy that JSON to bench/gpu-results.json for scripts/bench.sh.
+#   Either way each entry runs in its own process, killed after --timeout
+#   seconds (default 120; recorded as TIMED OUT, the run goes on), and
+#   DIR/results.json is rewritten after every entry, so a run cut short
+#   keeps what it measured.
 set -euo pipefail
 usage() { echo "usage: $0 prepare DIR [options] | run DIR [options]" >&2; exit 2; }
 [ $# -ge 2 ] || usage

@@ -77,6 +77,21 @@ tools = [
         ],
     ),
 ]
+# mlir-runner with the PTX simulator as the mgpu* runtime: the output of
+# --vx-to-llvm="ptx-sim=true" runs every launch's PTX on the CPU.
+tools.append(ToolSubst(
+    "%mlir_runner_sim",
+    command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
+    extra_args=[
+        "-entry-point-result=void",
+        "-shared-libs=%s,%s,%s"
+        % (
+            os.path.join(config.vx_obj_root, "lib", "libvx_ptx_sim.so"),
+            os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
+            os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
+        ),
+    ],
+))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(

@@ -69,8 +69,9 @@ SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
   case Stage::ptx:
     return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
   case Stage::llvm:
-    return {"allow-races",       "openmp", "reverse-parallel", "via-gpu",
-            "threads-per-block", "stages", "detect-races"};
+    return {"allow-races",  "openmp",   "reverse-parallel",  "via-gpu",
+            "ptx-sim",      "chip",     "threads-per-block", "stages",
+            "detect-races", "sim-order"};
   }
   llvm_unreachable("unknown stage");
 }
@@ -103,6 +104,20 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                    llvm::cl::desc("Send device spawns through the GPU mapping "
                                   "and run the launches on the CPU"),
                    llvm::cl::init(false));
+  if (takes("ptx-sim"))
+    ptxSim.emplace(*this, "ptx-sim",
+                   llvm::cl::desc("Compile the device code as vx-to-ptx "
+                                  "(format=isa) does and run every launch "
+                                  "on the PTX simulator (link "
+                                  "libvx_ptx_sim)"),
+                   llvm::cl::init(false));
+  if (takes("sim-order"))
+    simOrder.emplace(*this, "sim-order",
+                     llvm::cl::desc("With ptx-sim, the order of a CTA's "
+                                    "threads between barriers: forward, "
+                                    "reverse, shuffle or shuffle:SEED "
+                                    "(unset: $VX_SIM_ORDER, else forward)"),
+                     llvm::cl::init(""));
   if (takes("threads-per-block"))
     threadsPerBlock.emplace(
         *this, "threads-per-block",
@@ -121,10 +136,17 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                 llvm::cl::desc("Let a float multiply feeding an add contract "
                                "to an fma on the device"),
                 llvm::cl::init(true));
+  // On the CPU path the chip applies to ptx-sim (sm_90 when unset) and to
+  // via-gpu's mapping, where unset keeps it chip-neutral (cp.async, no TMA).
   if (takes("chip"))
     chip.emplace(*this, "chip",
-                 llvm::cl::desc("The NVIDIA chip to compile for"),
-                 llvm::cl::init("sm_90"));
+                 llvm::cl::desc(stage == Stage::llvm
+                                    ? "The NVIDIA chip of the device code "
+                                      "with ptx-sim (unset: sm_90) or "
+                                      "via-gpu (unset: any chip with "
+                                      "cp.async, no TMA)"
+                                    : "The NVIDIA chip to compile for"),
+                 llvm::cl::init(stage == Stage::llvm ? "" : "sm_90"));
   if (takes("features"))
     features.emplace(*this, "features",
                      llvm::cl::desc("PTX features, e.g. +ptx80 (default: a "
@@ -297,6 +319,74 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// The device code's target and mapping, as vx-to-ptx compiles it.
+struct DeviceCodeOptions {
+  int64_t threadsPerBlock;
+  int64_t stages;
+  bool fma;
+  std::string chip;
+  std::string features;
+};
+
+/// The toolkit that serializes device code for `chip`, or an error.
+static FailureOr<std::string>
+findToolkitFor(StringRef chip,
+               function_ref<LogicalResult(const Twine &)> emitError) {
+  std::string error;
+  std::optional<std::string> toolkit = findCUDAToolkit(error);
+  if (!toolkit || failed(checkPtxasChip(*toolkit, chip, error)))
+    return emitError(error);
+  return *toolkit;
+}
+
+/// vx-to-nvvm after the checker, and with a `toolkit` the gpu.binary of
+/// `format` that vx-to-ptx makes of each device module.
+static void addDeviceCode(OpPassManager &pm, const DeviceCodeOptions &device,
+                          const std::optional<std::string> &toolkit,
+                          StringRef format) {
+  addGPUMapping(pm, device.threadsPerBlock, device.stages, device.fma,
+                device.chip, /*lowerNVGPU=*/true);
+  addGPUToNVVM(pm, device.chip, device.features);
+  // Before serialization too: an op left here would only surface as a
+  // failed translation to LLVM IR.
+  addLoweredCheck(
+      pm, Stage::nvvm,
+      {"builtin.module", "llvm", "nvvm", "gpu.module", "gpu.launch_func"});
+  if (!toolkit)
+    return;
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = *toolkit;
+  binary.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+/// The ops a stage with serialized device code leaves.
+static const std::string binaryStageOps[] = {"builtin.module", "llvm",
+                                             "gpu.binary", "gpu.launch_func"};
+
+/// vx-to-llvm's options that ptx-sim excludes, or success.
+static LogicalResult
+checkPTXSimOptions(const VxPipelineOptions &options,
+                   function_ref<LogicalResult(const Twine &)> emitError) {
+  using O = VxPipelineOptions;
+  if (O::get(options.viaGpu, false))
+    return emitError("'ptx-sim' and 'via-gpu' exclude each other: ptx-sim "
+                     "runs the PTX of the device code, via-gpu its GPU "
+                     "mapping as loops");
+  if (O::get(options.detectRaces, false))
+    return emitError("'detect-races' does not apply with 'ptx-sim=true': the "
+                     "simulator checks the kernels' shared-memory races "
+                     "itself");
+  if (O::get(options.openmp, false))
+    return emitError("'openmp' does not apply with 'ptx-sim=true': the "
+                     "simulator runs the launches");
+  if (O::get(options.reverseParallel, false))
+    return emitError("'reverse-parallel' does not apply with 'ptx-sim=true'; "
+                     "'sim-order=reverse' reverses the simulator's thread "
+                     "order");
+  return success();
+}
+
 LogicalResult
 vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
                     function_ref<LogicalResult(const Twine &)> emitError) {
@@ -305,29 +395,34 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
   bool detectRaces = O::get(options.detectRaces, false);
   bool reverseParallel = O::get(options.reverseParallel, false);
   bool viaGpu = O::get(options.viaGpu, false);
-  int64_t threadsPerBlock = O::get<int64_t>(
+  bool ptxSim = O::get(options.ptxSim, false);
+  std::string simOrder = O::get<std::string>(options.simOrder, "");
+  DeviceCodeOptions device;
+  device.threadsPerBlock = O::get<int64_t>(
       options.threadsPerBlock, ConvertVxToGPUOptions().threadsPerBlock);
-  int64_t stages = O::get<int64_t>(options.stages, 1);
-  bool fma = O::get(options.fma, true);
-  std::string chip = O::get<std::string>(options.chip, "");
-  std::string features = O::get<std::string>(options.features, "");
+  device.stages = O::get<int64_t>(options.stages, 1);
+  device.fma = O::get(options.fma, true);
+  device.chip = O::get<std::string>(options.chip, "");
+  device.features = O::get<std::string>(options.features, "");
   std::string format = O::get<std::string>(options.format, "isa");
 
   bool threadsGiven =
       options.threadsPerBlock && options.threadsPerBlock->hasValue();
-  if (threadsGiven &&
-      (threadsPerBlock < 1 || threadsPerBlock > kMaxThreadsPerBlock))
+  if (threadsGiven && (device.threadsPerBlock < 1 ||
+                       device.threadsPerBlock > kMaxThreadsPerBlock))
     return emitError("threads-per-block must be between 1 and " +
                      Twine(kMaxThreadsPerBlock) + ", got " +
-                     Twine(threadsPerBlock));
-  if (stages < 1)
-    return emitError("stages must be at least 1, got " + Twine(stages));
-  if (options.chip) {
+                     Twine(device.threadsPerBlock));
+  if (device.stages < 1)
+    return emitError("stages must be at least 1, got " + Twine(device.stages));
+  if (ptxSim && device.chip.empty())
+    device.chip = "sm_90";
+  if (!device.chip.empty()) {
     std::string error;
-    if (failed(checkNVPTXTarget(chip, features, error)))
+    if (failed(checkNVPTXTarget(device.chip, device.features, error)))
       return emitError(error);
-    if (features.empty())
-      features = getDefaultPTXFeatures(chip);
+    if (device.features.empty())
+      device.features = getDefaultPTXFeatures(device.chip);
   }
   if (format != "isa" && format != "bin" && format != "fatbin")
     return emitError("format must be 'isa', 'bin' or 'fatbin', got '" + format +
@@ -345,44 +440,56 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
-                  /*lowerNVGPU=*/false);
+    addGPUMapping(pm, device.threadsPerBlock, device.stages, device.fma,
+                  device.chip, /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
-  case Stage::ptx: {
-    std::optional<std::string> toolkit;
-    if (options.stage == Stage::ptx) {
-      std::string error;
-      toolkit = findCUDAToolkit(error);
-      if (!toolkit || failed(checkPtxasChip(*toolkit, chip, error)))
-        return emitError(error);
-    }
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, threadsPerBlock, stages, fma, chip,
-                  /*lowerNVGPU=*/true);
-    addGPUToNVVM(pm, chip, features);
-    // Before serialization too: an op left here would only surface as a
-    // failed translation to LLVM IR.
-    addLoweredCheck(
-        pm, Stage::nvvm,
-        {"builtin.module", "llvm", "nvvm", "gpu.module", "gpu.launch_func"});
-    if (!toolkit)
-      return success();
-    GpuModuleToBinaryPassOptions binary;
-    binary.toolkitPath = *toolkit;
-    binary.compilationTarget = format;
-    pm.addPass(createGpuModuleToBinaryPass(binary));
-    addLoweredCheck(
-        pm, Stage::ptx,
-        {"builtin.module", "llvm", "gpu.binary", "gpu.launch_func"});
+    addDeviceCode(pm, device, /*toolkit=*/std::nullopt, format);
+    return success();
+  case Stage::ptx: {
+    FailureOr<std::string> toolkit = findToolkitFor(device.chip, emitError);
+    if (failed(toolkit))
+      return failure();
+    addChecker(pm, /*allowRaces=*/false);
+    addDeviceCode(pm, device, *toolkit, format);
+    addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
   }
-  case Stage::llvm:
-    if (!viaGpu && threadsGiven)
-      return emitError("'threads-per-block' applies only with 'via-gpu=true'");
-    if (!viaGpu && stages != 1)
-      return emitError("'stages' applies only with 'via-gpu=true'");
+  case Stage::llvm: {
+    bool chipGiven = options.chip && options.chip->hasValue();
+    if (!viaGpu && !ptxSim) {
+      for (auto [given, name] : {std::pair(threadsGiven, "threads-per-block"),
+                                 std::pair(device.stages != 1, "stages"),
+                                 std::pair(chipGiven, "chip")})
+        if (given)
+          return emitError("'" + Twine(name) +
+                           "' applies only with 'via-gpu=true' or "
+                           "'ptx-sim=true'");
+    }
+    if (!ptxSim && !simOrder.empty())
+      return emitError("'sim-order' applies only with 'ptx-sim=true'");
+    if (ptxSim) {
+      if (failed(checkPTXSimOptions(options, emitError)))
+        return failure();
+      if (!simOrder.empty() && !isSimOrder(simOrder))
+        return emitError("sim-order must be 'forward', 'reverse', 'shuffle' "
+                         "or 'shuffle:SEED' (SEED a decimal number), got '" +
+                         simOrder + "'");
+      FailureOr<std::string> toolkit = findToolkitFor(device.chip, emitError);
+      if (failed(toolkit))
+        return failure();
+      addChecker(pm, allowRaces);
+      addDeviceCode(pm, device, *toolkit, "isa");
+      if (!simOrder.empty()) {
+        VxSetSimOrderOptions order;
+        order.order = simOrder;
+        pm.addPass(createVxSetSimOrder(order));
+      }
+      addLoweredCheck(pm, Stage::llvm, binaryStageOps);
+      return success();
+    }
     addChecker(pm, allowRaces);
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
@@ -390,8 +497,9 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       pm.addPass(createVxInstrumentRaces());
     if (viaGpu) {
       ConvertVxToGPUOptions mapping;
-      mapping.threadsPerBlock = threadsPerBlock;
-      mapping.stages = stages;
+      mapping.threadsPerBlock = device.threadsPerBlock;
+      mapping.stages = device.stages;
+      mapping.chip = device.chip;
       pm.addPass(createConvertVxToGPU(mapping));
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = reverseParallel;
@@ -403,6 +511,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     pm.addPass(createCanonicalizerPass());
     addLoopsToLLVM(pm, O::get(options.openmp, false));
     return success();
+  }
   }
   llvm_unreachable("unknown stage");
 }
@@ -441,5 +550,6 @@ void vx::registerVxPipelines() {
                                     "cubin or a fatbin");
   registerStagePipeline(Stage::llvm,
                         "Lower vx to the LLVM dialect, every spawn on the CPU "
-                        "(via-gpu: device spawns through the GPU mapping)");
+                        "(via-gpu: device spawns through the GPU mapping; "
+                        "ptx-sim: their PTX on the PTX simulator)");
 }

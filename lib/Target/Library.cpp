@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -116,6 +117,55 @@ static void addMetadata(llvm::Module &module, StringRef metadata) {
   llvm::appendToUsed(module, {global});
 }
 
+/// The function that only the PTX simulator's runtime defines: a library
+/// bound to libvx_ptx_sim sees its address, one bound to libvx_cuda_runtime
+/// a null weak reference.
+static constexpr StringLiteral kSimulatorFunction = "vxSimSetOrder";
+
+/// Makes the constructor that loads device module `name` (upstream's
+/// SelectObjectAttr: `@<name>_load` calls mgpuModuleLoad(@<name>_binary,
+/// size)) load `ptx` instead where the library is bound to the simulator,
+/// which runs PTX only (a fatbin compresses its PTX).
+static LogicalResult addSimulatorPTX(llvm::Module &module, StringRef name,
+                                     StringRef ptx, std::string &error) {
+  llvm::Function *load = module.getFunction((name + "_load").str());
+  llvm::GlobalVariable *binary = module.getGlobalVariable(
+      (name + "_binary").str(), /*AllowInternal=*/true);
+  llvm::CallInst *call = nullptr;
+  if (load && binary)
+    for (llvm::Instruction &instruction : llvm::instructions(*load))
+      if (auto *candidate = dyn_cast<llvm::CallInst>(&instruction))
+        if (candidate->getCalledFunction() &&
+            candidate->getCalledFunction()->getName() == "mgpuModuleLoad" &&
+            candidate->getArgOperand(0) == binary)
+          call = candidate;
+  if (!call) {
+    error = ("no mgpuModuleLoad of @" + name + "_binary in @" + name +
+             "_load to give the simulator PTX")
+                .str();
+    return failure();
+  }
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Constant *text = llvm::ConstantDataArray::getString(context, ptx);
+  auto *global = new llvm::GlobalVariable(
+      module, text->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::InternalLinkage, text, name + "_vx_ptx");
+  global->setAlignment(llvm::Align(1));
+  llvm::FunctionCallee simulator = module.getOrInsertFunction(
+      kSimulatorFunction, llvm::Type::getVoidTy(context),
+      llvm::PointerType::getUnqual(context));
+  cast<llvm::Function>(simulator.getCallee())
+      ->setLinkage(llvm::GlobalValue::ExternalWeakLinkage);
+  llvm::IRBuilder<> builder(call);
+  llvm::Value *simulated =
+      builder.CreateIsNotNull(simulator.getCallee(), "simulated");
+  call->setArgOperand(0, builder.CreateSelect(simulated, global, binary));
+  call->setArgOperand(1, builder.CreateSelect(simulated,
+                                              builder.getInt64(ptx.size() + 1),
+                                              call->getArgOperand(1)));
+  return success();
+}
+
 /// A target machine for the process's triple: for this very CPU (its name
 /// and features) or for any CPU of the triple ("generic").
 static llvm::TargetMachine *createTargetMachine(HostCPU cpu,
@@ -160,9 +210,9 @@ std::string vx::getHostTargetDescription(HostCPU cpu) {
          machine->getTargetFeatureString().str();
 }
 
-FailureOr<LibraryObject>
-vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
-                      StringRef metadata, HostCPU cpu) {
+FailureOr<LibraryObject> vx::emitLibraryObject(
+    ModuleOp module, ArrayRef<std::string> entryPoints, StringRef metadata,
+    HostCPU cpu, ArrayRef<std::pair<std::string, std::string>> simulatorPTX) {
   std::string error;
   llvm::TargetMachine *machine = getHostTargetMachine(cpu, error);
   if (!machine)
@@ -189,6 +239,9 @@ vx::emitLibraryObject(ModuleOp module, ArrayRef<std::string> entryPoints,
       body->addFnAttr(llvm::Attribute::NoInline);
   }
   addMetadata(*llvmModule, metadata);
+  for (const auto &[name, ptx] : simulatorPTX)
+    if (failed(addSimulatorPTX(*llvmModule, name, ptx, error)))
+      return module.emitError(error);
 
   if (llvm::Error failure = makeOptimizingTransformer(
           /*optLevel=*/2, /*sizeLevel=*/0, machine)(llvmModule.get()))

@@ -8,8 +8,10 @@ them to libraries that run without MLIR.
     g.launches()                       # [vx.Launch(kernel, grid, block)]
     m.ptx(chip="sm_90")                # {device module name: PTX text}
     vx.run(m, "fn", *args)             # CPU execution through --vx-to-llvm
+    vx.run(m, "fn", *args, ptx_sim=True, chip="sm_90a")   # the PTX, simulated
     lib = vx.compile(m, target="cuda", chip="sm_90")   # a vx.Library
     lib = vx.runtime.load(path)        # pure Python: no MLIR in the process
+    lib = vx.runtime.load(path, simulate=True)   # a CUDA library on the simulator
 
     @vx.kernel                         # kernels in Python (vx/tracer.py)
     def saxpy(a, x, y):
@@ -29,8 +31,8 @@ from typing import NamedTuple, Optional, Tuple
 
 # The names of @vx.kernel (vx.tracer: vx.kernel, vx.spawn, ...) load on
 # first use too.
-__all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module", "VxError",
-           "compile", "parse", "pipeline", "run"]
+__all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module",
+           "SimulationError", "VxError", "compile", "parse", "pipeline", "run"]
 
 from ._config import VERSION as __version__
 
@@ -64,6 +66,14 @@ class VxError(Exception):
         # stay whole in `diagnostics`; the message shows their first line.
         lines = [summary] + ["  " + str(d).split("\n")[0] for d in self.diagnostics]
         super().__init__("\n".join(lines))
+
+
+class SimulationError(VxError):
+    """What the PTX simulator (libvx_ptx_sim) reports of a run: a kernel
+    that reads outside its memory, deadlocks at a barrier, races, reads an
+    asynchronous copy's destination too early or executes PTX the simulator
+    does not support. The message is the simulator's, naming the kernel,
+    block, thread and PTX line."""
 
 
 class Launch(NamedTuple):

@@ -168,7 +168,7 @@ class Module:
 # -- compiled libraries --------------------------------------------------------
 
 #: Bumped when the layout of cache entries or the library ABI changes.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 _LIBRARY = "library.so"
 _TARGET_STAGES = {"cpu": "llvm", "cuda": "ptx"}
 _lock = threading.Lock()
@@ -296,6 +296,11 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
         shutil.copy2(runtime, os.path.join(work, CUDA_RUNTIME))
         companions.append(CUDA_RUNTIME)
         command += ["-L" + work, "-lvx_cuda_runtime"]
+    if options.get("ptx_sim"):
+        # vx.run's libraries only (vx.compile refuses ptx_sim): the
+        # package's copy, the one vx.runtime loads first.
+        package = os.path.dirname(os.path.abspath(__file__))
+        command += ["-L" + package, "-Wl,-rpath," + package, "-lvx_ptx_sim"]
     if options.get("detect_races"):
         if for_run:
             # The package's copy, the one _race_detector loads.
@@ -356,9 +361,15 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     }
     entry_points = [f["name"] for f in functions if "unsupported" not in f]
     text = pipeline(_TARGET_STAGES[target], **options)
+    # A CUDA library carries its kernels' PTX for the PTX simulator
+    # (vx.runtime.load(path, simulate=True)): a fatbin's PTX is compressed.
+    simulator_ptx = []
+    if target == "cuda" and options.get("format") != "isa":
+        simulator_ptx = sorted(module.ptx(**dict(options, format="isa")).items())
     # vx.run's libraries stay on this machine: they may use all of its CPU.
     object_bytes, calls, _warnings = native.emit_library_object(
-        text, entry_points, json.dumps(metadata, sort_keys=True), for_run)
+        text, entry_points, json.dumps(metadata, sort_keys=True), for_run,
+        simulator_ptx)
     with open(os.path.join(work, "library.o"), "wb") as output:
         output.write(object_bytes)
     _link(work, target, options, for_run, calls)
@@ -429,12 +440,18 @@ def compile(module: "Module", target: str = "cpu", *,
     libm and, with openmp, libomp (copied beside it). target "cuda" lowers
     with --vx-to-ptx (options chip, features, format (default fatbin),
     threads_per_block, stages): the host code is compiled ahead of time with the
-    device binary embedded, and the library needs libvx_cuda_runtime.so
+    device binary embedded (and the PTX, for vx.runtime.load(path,
+    simulate=True)), and the library needs libvx_cuda_runtime.so
     (copied beside it) and the driver's libcuda.so.1. `functions` keeps only
     those functions (and what they call). `output` is where the library is
     written (its runtime libraries beside it); without it the library stays
     in the compile cache. Nothing is loaded until a function is called."""
     _check_compilable(module, target)
+    if options.get("ptx_sim"):
+        raise ValueError("ptx_sim applies to vx.run; to run a compiled "
+                         "library on the PTX simulator, compile it for "
+                         "target='cuda' and load it with "
+                         "vx.runtime.load(path, simulate=True)")
     if target == "cuda":
         options.setdefault("format", "fatbin")
     pipeline(_TARGET_STAGES[target], **options)
@@ -483,15 +500,18 @@ def _run_library(module: "Module", options: Dict[str, Any]) -> Library:
 
 def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
-    `options` (openmp, reverse_parallel, via_gpu, threads_per_block, stages,
-    allow_races, detect_races): the module is compiled to a CPU library
-    (cached, see the module docstring) and @fn called through vx.runtime.
-    numpy arrays are passed as memrefs and updated in place; ints and floats
-    as scalars. Arrays that overlap each other or themselves are refused
-    (distinct memref arguments do not alias). With detect_races=True a data
-    race raises VxError naming the buffer, the element and both instances,
-    and the interpreter lives on. Returns the function's scalar result, or
-    None."""
+    `options` (openmp, reverse_parallel, via_gpu, ptx_sim, chip, sim_order,
+    threads_per_block, stages, allow_races, detect_races): the module is
+    compiled to a CPU library (cached, see the module docstring) and @fn
+    called through vx.runtime. numpy arrays are passed as memrefs and
+    updated in place; ints and floats as scalars. Arrays that overlap each
+    other or themselves are refused (distinct memref arguments do not
+    alias). With detect_races=True a data race raises VxError naming the
+    buffer, the element and both instances, and the interpreter lives on.
+    With ptx_sim=True the device code is compiled to PTX for `chip` (default
+    sm_90) and every launch runs on the PTX simulator, the arrays being its
+    global memory; what the simulator reports raises vx.SimulationError.
+    Returns the function's scalar result, or None."""
     if not isinstance(module, Module):
         raise TypeError(f"vx.run takes a vx.Module, got {type(module).__name__}")
     if module.stage not in ("vx", "scf"):

@@ -23,16 +23,27 @@ the legacy default stream and waits for its kernels; `stream=` (a CUstream
 handle as an int, a torch.cuda.Stream or a cupy Stream) launches on that
 stream without waiting, as torch and cupy operations do. A machine without a
 driver or GPU gets CudaError, not a crash.
+
+`load(path, simulate=True)` runs a CUDA library on the PTX simulator
+(libvx_ptx_sim, in the vx package) instead of a GPU: its kernels' PTX,
+embedded beside the cubin or fatbin, executes on the CPU, numpy arrays are
+its device memory, and what the simulator reports raises SimulationError.
+The library is bound to the simulator through a private copy whose
+DT_NEEDED names libvx_ptx_sim.so instead of libvx_cuda_runtime.so, so CUDA
+libraries loaded without simulate=True in the same process still reach the
+GPU (docs/design.md, "Compiled libraries").
 """
 
 import ctypes
 import numbers
 import os
+import shutil
 import struct
+import tempfile
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import VxError
+from . import SimulationError, VxError
 
 __all__ = ["CudaError", "Function", "Library", "load", "read_metadata"]
 
@@ -44,6 +55,9 @@ METADATA_SECTION = "vx_metadata"
 CUDA_RUNTIME = "libvx_cuda_runtime.so"
 #: The driver's library.
 CUDA_DRIVER = "libcuda.so.1"
+#: The PTX simulator, with the mgpu* functions of CUDA_RUNTIME, in the
+#: package.
+PTX_SIM = "libvx_ptx_sim.so"
 
 
 class CudaError(VxError):
@@ -53,32 +67,38 @@ class CudaError(VxError):
 
 # -- metadata ----------------------------------------------------------------
 
+def _section_headers(elf: bytes):
+    """(name offset, type, link, offset, size, entry size) of each section
+    of a 64-bit little-endian ELF image."""
+    if elf[:4] != b"\x7fELF" or elf[4] != 2 or elf[5] != 1:
+        raise VxError("not a 64-bit little-endian ELF file")
+    section_offset, = struct.unpack_from("<Q", elf, 0x28)
+    entry_size, count = struct.unpack_from("<HH", elf, 0x3A)
+    headers = []
+    for index in range(count):
+        name, kind, _flags, _address, offset, size, link, _info, _align, \
+            entsize = struct.unpack_from("<IIQQQQIIQQ", elf,
+                                         section_offset + index * entry_size)
+        headers.append((name, kind, link, offset, size, entsize))
+    return headers
+
+
 def _section(path: str, name: str) -> Optional[bytes]:
     """The contents of section `name` of the 64-bit little-endian ELF file
     at `path`, or None if it has none."""
     with open(path, "rb") as elf:
-        header = elf.read(64)
-        if header[:4] != b"\x7fELF" or header[4] != 2 or header[5] != 1:
-            raise VxError(f"{path} is not a 64-bit little-endian ELF file")
-        section_offset, = struct.unpack_from("<Q", header, 0x28)
-        entry_size, count, names_index = struct.unpack_from("<HHH", header, 0x3A)
-        elf.seek(section_offset)
-        table = elf.read(entry_size * count)
-
-        def entry(index):
-            _name, _type, _flags, _address, offset, size = struct.unpack_from(
-                "<IIQQQQ", table, index * entry_size)
-            return _name, offset, size
-
-        _, names_offset, names_size = entry(names_index)
-        elf.seek(names_offset)
-        names = elf.read(names_size)
-        wanted = name.encode()
-        for index in range(count):
-            name_offset, offset, size = entry(index)
-            if names[name_offset:names.index(b"\0", name_offset)] == wanted:
-                elf.seek(offset)
-                return elf.read(size)
+        image = elf.read()
+    try:
+        headers = _section_headers(image)
+    except VxError:
+        raise VxError(f"{path} is not a 64-bit little-endian ELF file") from None
+    names_index, = struct.unpack_from("<H", image, 0x3E)
+    names_offset = headers[names_index][3]
+    wanted = name.encode() + b"\0"
+    for name_offset, _, _, offset, size, _ in headers:
+        start = names_offset + name_offset
+        if image[start:start + len(wanted)] == wanted:
+            return image[offset:offset + size]
     return None
 
 
@@ -95,6 +115,58 @@ def read_metadata(path: str) -> Dict[str, Any]:
         raise VxError(f"{path} has library ABI {metadata.get('abi')}; this "
                       f"vx.runtime calls ABI {ABI_VERSION}")
     return metadata
+
+
+_SHT_DYNAMIC, _SHT_DYNSYM, _SHT_GNU_VERNEED = 6, 11, 0x6FFFFFFE
+_DT_NEEDED, _DT_STRING_TAGS = 1, (1, 14, 15, 29)  # NEEDED SONAME RPATH RUNPATH
+
+
+def _replace_needed(elf: bytearray, old: str, new: str) -> None:
+    """Renames the DT_NEEDED entry `old` of the ELF image to `new` (not
+    longer) in place, in .dynstr. Refuses where another name shares the
+    bytes of `old` (a linker may merge string tails)."""
+    headers = _section_headers(elf)
+    [(_, _, link, dynamic_offset, dynamic_size, _)] = [
+        h for h in headers if h[1] == _SHT_DYNAMIC]
+    strings_offset = headers[link][3]
+
+    def name_at(offset):
+        start = strings_offset + offset
+        return elf[start:elf.index(b"\0", start)].decode()
+
+    references, needed = [], None
+    for position in range(dynamic_offset, dynamic_offset + dynamic_size, 16):
+        tag, value = struct.unpack_from("<qQ", elf, position)
+        if tag in _DT_STRING_TAGS:
+            references.append(value)
+            if tag == _DT_NEEDED and name_at(value) == old:
+                needed = value
+    for _, kind, _, offset, size, entsize in headers:
+        if kind == _SHT_DYNSYM:
+            references += [struct.unpack_from("<I", elf, at)[0]
+                           for at in range(offset, offset + size, entsize)]
+        elif kind == _SHT_GNU_VERNEED:
+            entry = offset
+            while True:  # Elf64_Verneed, each with its Elf64_Vernaux list.
+                _, count, file, aux, following = struct.unpack_from(
+                    "<HHIII", elf, entry)
+                references.append(file)
+                position = entry + aux
+                for _ in range(count):
+                    name, = struct.unpack_from("<I", elf, position + 8)
+                    references.append(name)
+                    position += struct.unpack_from("<I", elf, position + 12)[0]
+                if not following:
+                    break
+                entry += following
+    if needed is None:
+        raise VxError(f"the library does not link {old}")
+    if len(new) > len(old) or any(needed < r < needed + len(old)
+                                  for r in references):
+        raise VxError(f"cannot rename {old} to {new} in the library's "
+                      f"dynamic section")
+    start = strings_offset + needed
+    elf[start:start + len(old)] = new.encode().ljust(len(old), b"\0")
 
 
 # -- scalars -----------------------------------------------------------------
@@ -409,6 +481,23 @@ _cuda_lock = threading.Lock()
 _cuda_runtime = None
 
 
+def _declare_runtime(runtime) -> None:
+    """Declares the vxCuda* controls that libvx_cuda_runtime and the PTX
+    simulator share, and makes errors reported to us."""
+    runtime.vxCudaReportErrors.restype = None
+    runtime.vxCudaReportErrors()
+    runtime.vxCudaTakeError.restype = ctypes.c_char_p
+    runtime.vxCudaSetStream.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+    runtime.vxCudaSetStream.restype = None
+    runtime.vxCudaResetStream.restype = None
+    runtime.vxCudaPointerDevice.argtypes = [ctypes.c_void_p]
+    runtime.vxCudaPointerDevice.restype = ctypes.c_int32
+    runtime.vxCudaDefaultDevice.restype = ctypes.c_int32
+    runtime.vxCudaStreamWaitStream.argtypes = [ctypes.c_void_p,
+                                               ctypes.c_void_p]
+    runtime.vxCudaStreamWaitStream.restype = None
+
+
 def _load_cuda_runtime(directory: str):
     """libvx_cuda_runtime, once per process, with errors reported to us;
     CudaError where the driver is missing."""
@@ -426,18 +515,7 @@ def _load_cuda_runtime(directory: str):
             raise CudaError(f"no NVIDIA driver: {CUDA_DRIVER} cannot be "
                             f"loaded ({error})") from None
         runtime = ctypes.CDLL(path)
-        runtime.vxCudaReportErrors.restype = None
-        runtime.vxCudaReportErrors()
-        runtime.vxCudaTakeError.restype = ctypes.c_char_p
-        runtime.vxCudaSetStream.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        runtime.vxCudaSetStream.restype = None
-        runtime.vxCudaResetStream.restype = None
-        runtime.vxCudaPointerDevice.argtypes = [ctypes.c_void_p]
-        runtime.vxCudaPointerDevice.restype = ctypes.c_int32
-        runtime.vxCudaDefaultDevice.restype = ctypes.c_int32
-        runtime.vxCudaStreamWaitStream.argtypes = [ctypes.c_void_p,
-                                                   ctypes.c_void_p]
-        runtime.vxCudaStreamWaitStream.restype = None
+        _declare_runtime(runtime)
         _cuda_runtime = runtime
         return runtime
 
@@ -446,6 +524,100 @@ def _raise_pending(runtime, what: str) -> None:
     error = runtime.vxCudaTakeError()
     if error:
         raise CudaError(f"{what}: {error.decode()}")
+
+
+# -- the PTX simulator -----------------------------------------------------------
+
+_simulator = None
+
+
+def _package_file(name: str) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+
+
+class _Simulator:
+    """libvx_ptx_sim, loaded once per process from the package (the copy
+    that vx.run's libraries link and that simulated CUDA libraries bind to
+    by its soname), with errors reported to us."""
+
+    def __init__(self):
+        path = _package_file(PTX_SIM)
+        if not os.path.exists(path):
+            raise VxError(f"{PTX_SIM} is missing from the vx package in "
+                          f"{os.path.dirname(path)}")
+        self.runtime = runtime = ctypes.CDLL(path)
+        _declare_runtime(runtime)
+        runtime.vxSimSetOrder.argtypes = [ctypes.c_char_p]
+        runtime.vxSimSetOrder.restype = None
+        runtime.mgpuMemHostRegister.argtypes = [ctypes.c_void_p,
+                                                ctypes.c_uint64]
+        runtime.mgpuMemHostRegister.restype = None
+        runtime.mgpuMemHostUnregister.argtypes = [ctypes.c_void_p]
+        runtime.mgpuMemHostUnregister.restype = None
+
+    def raise_pending(self) -> None:
+        """Raises the error the simulator reported, if any."""
+        error = self.runtime.vxCudaTakeError()
+        if error:
+            raise SimulationError(error.decode())
+
+    def set_order(self, order: Optional[str]) -> None:
+        """The simulator's thread order for the next launches; None is the
+        default, $VX_SIM_ORDER or else forward."""
+        order = order or os.environ.get("VX_SIM_ORDER") or "forward"
+        self.runtime.vxSimSetOrder(order.encode())
+        error = self.runtime.vxCudaTakeError()
+        if error:
+            raise ValueError(f"sim_order: {error.decode()}")
+
+    def run(self, call: Callable[[], Any], views: Sequence[_ArrayView],
+            order: Optional[str]) -> Any:
+        """Runs `call` with the memory of `views` as the kernels' global
+        memory (registered for the call only) and `order`; raises what the
+        simulator reports."""
+        self.raise_pending()
+        self.set_order(order)
+        starts = []
+        try:
+            for view in views:
+                if view.size:
+                    low, high = view.span()
+                    self.runtime.mgpuMemHostRegister(low, high - low)
+                    starts.append(low)
+            result = call()
+        finally:
+            # Taken first: while an error is pending the simulator ignores
+            # every call, unregistering included.
+            error = self.runtime.vxCudaTakeError()
+            for start in starts:
+                self.runtime.mgpuMemHostUnregister(start)
+        if error:
+            raise SimulationError(error.decode())
+        return result
+
+
+def _load_simulator() -> _Simulator:
+    global _simulator
+    with _cuda_lock:
+        if _simulator is None:
+            _simulator = _Simulator()
+        return _simulator
+
+
+def _simulated_copy(path: str, directory: str) -> str:
+    """A copy of the CUDA library at `path` in `directory` that binds to the
+    PTX simulator: DT_NEEDED names libvx_ptx_sim.so, which the already
+    loaded simulator provides by its soname."""
+    with open(path, "rb") as source:
+        image = bytearray(source.read())
+    try:
+        _replace_needed(image, CUDA_RUNTIME, PTX_SIM)
+    except VxError as error:
+        raise VxError(f"{path} cannot be simulated: {error}") from None
+    copy = os.path.join(directory, os.path.basename(path))
+    with open(copy, "wb") as output:
+        output.write(image)
+    return copy
 
 
 def _stream_handle(stream) -> Optional[int]:
@@ -505,10 +677,13 @@ class Function:
         the compiled code alone (repeated calls, timing loops). The arrays
         must stay alive and unmoved while the bound call is used."""
         self._check_count(args)
-        if self._library.target == "cuda":
+        if self._library.target == "cuda" and not self._library.simulated:
             return self._bind_cuda(args, _stream_handle(stream))
         if stream is not None:
-            raise TypeError("stream= applies to CUDA libraries only")
+            raise TypeError("stream= applies to CUDA libraries only" if
+                            self._library.target == "cpu" else
+                            "stream= does not apply on the PTX simulator, "
+                            "whose launches complete before the call returns")
         return self._bind_cpu(args)
 
     def _scalar_slot(self, position, value, description):
@@ -547,13 +722,16 @@ class Function:
         return slots, keep, views
 
     def _bind_cpu(self, args):
+        """numpy arrays, in place; on the simulator they are the kernels'
+        global memory (registered for each call)."""
         import numpy as np
-        copies = []
+        copies, passed_views = [], []
 
         def memref_view(position, value, description):
             view = _numpy_view(position, value, description)
             _check_view(position, view, description)
             if _admits(view, description["strides"]):
+                passed_views.append(view)
                 return view, view
             copy = np.ascontiguousarray(value)
             passed = _numpy_view(position, copy, description)
@@ -563,16 +741,24 @@ class Function:
                     f"neither the array's strides {value.strides} nor "
                     f"row-major ones fit its layout")
             copies.append((value, copy))
+            passed_views.append(passed)
             return view, passed
 
         slots, keep, _ = self._slots(args, memref_view)
         packed, result = self._pack(slots)
         entry = self._library._entry(self.name)
+        simulator = self._library._simulator
+
+        def run():
+            if simulator is None:
+                return entry(packed)
+            return simulator.run(lambda: entry(packed), passed_views,
+                                 self._library.sim_order)
 
         def call():
             for original, copy in copies:
                 copy[...] = original
-            entry(packed)
+            run()
             for original, copy in copies:
                 original[...] = copy
             return self._finish(result)
@@ -637,16 +823,24 @@ class Function:
 class Library:
     """A compiled Vx library: `path`, `target` ("cpu" or "cuda"),
     `metadata`, and one Function per exported function, as an attribute
-    (`lib.matmul`) or by `lib.function("matmul")`."""
+    (`lib.matmul`) or by `lib.function("matmul")`. `simulated`: its kernels
+    run on the PTX simulator (a CUDA library loaded with simulate=True, or
+    vx.run's library of ptx_sim=True), in `sim_order` (None: the
+    simulator's default)."""
 
     def __init__(self, path: str, metadata: Dict[str, Any],
-                 load_path: Optional[str] = None):
+                 load_path: Optional[str] = None, simulate: bool = False,
+                 sim_order: Optional[str] = None):
         self.path: str = path
         self.metadata: Dict[str, Any] = metadata
         self.target: str = metadata["target"]
+        options = metadata.get("options", {})
+        self.simulated: bool = simulate or bool(options.get("ptx_sim"))
+        self.sim_order: Optional[str] = sim_order or options.get("sim_order")
         self._load_path = load_path or path
         self._handle = None
         self._runtime = None
+        self._simulator = None
         self._functions = {f["name"]: f for f in metadata["functions"]}
         self._callables: Dict[str, Function] = {}
 
@@ -685,6 +879,9 @@ class Library:
         kernels' modules); returns the CUDA runtime, if any."""
         if self._handle is not None:
             return self._runtime
+        if self.simulated:
+            self._open_simulated()
+            return None
         if self.target == "cuda":
             self._runtime = _load_cuda_runtime(os.path.dirname(self._load_path))
         self._handle = ctypes.CDLL(self._load_path)
@@ -692,6 +889,22 @@ class Library:
             _raise_pending(self._runtime, f"could not load the kernels of "
                                           f"{self.path}")
         return self._runtime
+
+    def _open_simulated(self):
+        # The simulator first: the library's constructors load the kernels'
+        # modules into it, and their errors must come to us.
+        self._simulator = _load_simulator()
+        if self.target != "cuda":
+            self._handle = ctypes.CDLL(self._load_path)
+        else:
+            # The private copy may go once loaded: the mapping stays.
+            directory = tempfile.mkdtemp(prefix="vx-simulated-")
+            try:
+                self._handle = ctypes.CDLL(
+                    _simulated_copy(self._load_path, directory))
+            finally:
+                shutil.rmtree(directory, ignore_errors=True)
+        self._simulator.raise_pending()
 
     def _entry(self, name: str):
         self._open()
@@ -702,11 +915,24 @@ class Library:
         return entry
 
 
-def load(path: str) -> Library:
+def load(path: str, simulate: bool = False,
+         sim_order: Optional[str] = None) -> Library:
     """Loads the library at `path` (a vx.compile output). For a CUDA library
     this loads its kernels onto the GPU: CudaError where the driver, a GPU
-    or a matching binary is missing."""
+    or a matching binary is missing. With simulate=True the kernels of a
+    CUDA library run on the PTX simulator instead, on numpy arrays, in
+    `sim_order` ("forward", "reverse", "shuffle" or "shuffle:SEED"; default
+    $VX_SIM_ORDER, else forward); what it reports raises SimulationError."""
     path = os.path.abspath(path)
-    library = Library(path, read_metadata(path))
+    metadata = read_metadata(path)
+    if simulate and metadata["target"] != "cuda":
+        raise ValueError(f"simulate=True runs the kernels of a CUDA library "
+                         f"on the PTX simulator; {path} is a "
+                         f"{metadata['target']!r} library")
+    if sim_order is not None and not simulate:
+        raise ValueError("sim_order applies only with simulate=True")
+    library = Library(path, metadata, simulate=simulate, sim_order=sim_order)
+    if simulate:
+        _load_simulator().set_order(sim_order)  # Checks the order.
     library._open()
     return library

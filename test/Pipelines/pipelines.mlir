@@ -18,8 +18,8 @@
 // RUN: not vx-opt %s --vx-to-ptx="stages=-1" 2>&1 | FileCheck %s --check-prefix=STAGES-NEGATIVE
 
 // RACE: error: write to memory captured by the spawn does not depend on parallel dimension 0
-// TPB: vx-to-llvm: 'threads-per-block' applies only with 'via-gpu=true'
-// STAGES-CPU: vx-to-llvm: 'stages' applies only with 'via-gpu=true'
+// TPB: vx-to-llvm: 'threads-per-block' applies only with 'via-gpu=true' or 'ptx-sim=true'
+// STAGES-CPU: vx-to-llvm: 'stages' applies only with 'via-gpu=true' or 'ptx-sim=true'
 // STAGES3: convert-vx-to-gpu{chip= fma=true stages=3 threads-per-block=0}
 // STAGES2: convert-vx-to-gpu{{.*}} stages=2 threads-per-block=0}
 // STAGES4: convert-vx-to-gpu{chip=sm_90 fma=true stages=4 threads-per-block=0}

@@ -34,4 +34,22 @@ def TestVxTMACopies : Pass<"test-vx-tma-copies", "ModuleOp"> {
                            "NVVM::NVVMDialect", "scf::SCFDialect"];
 }
 
+def TestVxRegisterHostMemory : Pass<"test-vx-register-host-memory",
+                                    "ModuleOp"> {
+  let summary = "Register the host code's allocations as device-visible";
+  let description = [{
+    After each `memref.alloc` and `memref.alloca` of scalars in host code
+    (outside `vx.spawn` bodies), a `gpu.host_register` of the new buffer, as a host
+    program for a GPU registers the buffers its kernels touch
+    (test/Integration/Inputs/gpu-memory.mlir). The integration tests that
+    allocate their buffers in `@main` run on the PTX simulator, which
+    checks every global access against the registered memory, with this
+    pass in front of `--vx-to-llvm="ptx-sim=true"`.
+
+    Example: `vx-opt --test-vx-register-host-memory
+    --vx-to-llvm="ptx-sim=true"`.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect"];
+}
+
 #endif // VX_TEST_PASSES

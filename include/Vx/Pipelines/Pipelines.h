@@ -45,6 +45,8 @@ struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
   OptionalOption<bool> openmp;
   OptionalOption<bool> reverseParallel;
   OptionalOption<bool> viaGpu;
+  OptionalOption<bool> ptxSim;
+  OptionalOption<std::string> simOrder;
   OptionalOption<int64_t> threadsPerBlock;
   OptionalOption<int64_t> stages;
   OptionalOption<bool> fma;

@@ -14,7 +14,11 @@
 //   where the result is stored;
 // - the section `vx_metadata`: a NUL-terminated JSON text describing the
 //   library and each function's signature, readable without loading the
-//   library (a CUDA library's constructors load its kernels at dlopen).
+//   library (a CUDA library's constructors load its kernels at dlopen);
+// - in a CUDA library, each device module's PTX beside its cubin or fatbin:
+//   the constructor loading the module passes the PTX to mgpuModuleLoad
+//   when the runtime the library binds to defines `vxSimSetOrder`, as only
+//   the PTX simulator does (vx.runtime.load(path, simulate=True)).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,10 +63,13 @@ enum class HostCPU { native, generic };
 /// IR, adds the packed entry point of each of `entryPoints` (functions whose
 /// C interface `_mlir_ciface_<name>` the lowering emitted) and the metadata
 /// section, optimizes at -O2 (as the JIT that vx.run used did) and compiles
-/// it for `cpu`. Emits an error on `module` and fails where a step does.
-FailureOr<LibraryObject> emitLibraryObject(ModuleOp module,
-                                           ArrayRef<std::string> entryPoints,
-                                           StringRef metadata, HostCPU cpu);
+/// it for `cpu`. `simulatorPTX` maps gpu.binary names to the PTX that the
+/// PTX simulator loads in place of their cubin or fatbin. Emits an error on
+/// `module` and fails where a step does.
+FailureOr<LibraryObject> emitLibraryObject(
+    ModuleOp module, ArrayRef<std::string> entryPoints, StringRef metadata,
+    HostCPU cpu,
+    ArrayRef<std::pair<std::string, std::string>> simulatorPTX = {});
 
 /// The triple, CPU and features that emitLibraryObject compiles for.
 std::string getHostTargetDescription(HostCPU cpu);

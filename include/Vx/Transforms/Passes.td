@@ -221,4 +221,29 @@ def VxLowerOpenMPScopes : Pass<"vx-lower-openmp-scopes", "ModuleOp"> {
   let dependentDialects = ["LLVM::LLVMDialect", "cf::ControlFlowDialect"];
 }
 
+def VxSetSimOrder : Pass<"vx-set-sim-order", "ModuleOp"> {
+  let summary = "Set the PTX simulator's thread order before the device "
+                "modules load";
+  let description = [{
+    The `sim-order` option of `vx-to-llvm="ptx-sim=true"` (VX_SPEC 3.1):
+    adds a global constructor that calls `vxSimSetOrder(order)` of the PTX
+    simulator (`libvx_ptx_sim`) with priority 101, before the constructors
+    (priority 123) that the `gpu.binary` ops become load the device modules.
+    `order` is `forward`, `reverse`, `shuffle` or `shuffle:SEED` (a decimal
+    seed): the order in which the simulator runs the threads of a CTA
+    between two barriers. Without the pass the simulator takes
+    `$VX_SIM_ORDER`, else `forward`.
+
+    Example: `vx-opt --vx-to-llvm="ptx-sim=true sim-order=shuffle:7"` ends
+    with `vx-set-sim-order{order=shuffle:7}`; the module gets
+    `llvm.mlir.global_ctors ctors = [@vx_set_sim_order], priorities =
+    [101 : i32]`.
+  }];
+  let options = [
+    Option<"order", "order", "std::string", "\"forward\"",
+           "forward, reverse, shuffle or shuffle:SEED">
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 #endif // VX_TRANSFORMS_PASSES

@@ -323,9 +323,10 @@ public:
   /// and compiles it to an object file for this CPU (`native`) or any of
   /// its triple (Vx/Target/Library.h).
   /// Returns (object bytes, [(external function, caller)], warnings).
-  py::tuple emitLibraryObject(const std::string &pipeline,
-                              const std::vector<std::string> &entryPoints,
-                              const std::string &metadata, bool native) {
+  py::tuple emitLibraryObject(
+      const std::string &pipeline, const std::vector<std::string> &entryPoints,
+      const std::string &metadata, bool native,
+      const std::vector<std::pair<std::string, std::string>> &simulatorPTX) {
     OwningOpRef<ModuleOp> copy = module->clone();
     for (const std::string &name : entryPoints)
       lookupFunction(name, *copy)
@@ -335,7 +336,7 @@ public:
     DiagnosticCollector diagnostics(getContext());
     FailureOr<vx::LibraryObject> object = vx::emitLibraryObject(
         *copy, entryPoints, metadata,
-        native ? vx::HostCPU::native : vx::HostCPU::generic);
+        native ? vx::HostCPU::native : vx::HostCPU::generic, simulatorPTX);
     if (failed(object))
       diagnostics.fail("could not compile the module for the host");
     return py::make_tuple(py::bytes(object->object), object->externalCalls,
@@ -493,5 +494,7 @@ PYBIND11_MODULE(_vx, m) {
       .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
       .def("emit_library_object", &PyModule::emitLibraryObject,
            py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"),
-           py::arg("native"));
+           py::arg("native"),
+           py::arg("simulator_ptx") =
+               std::vector<std::pair<std::string, std::string>>());
 }

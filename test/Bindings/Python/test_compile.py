@@ -283,8 +283,8 @@ def test_compile_errors(matmul):
         vx.compile(matmul.lower("gpu"), "cpu")
     with pytest.raises(TypeError, match="expected a vx.Module"):
         vx.compile("matmul", "cpu")
-    with pytest.raises(TypeError, match="stage 'llvm' has no option 'chip'"):
-        vx.compile(matmul, "cpu", chip="sm_90")
+    with pytest.raises(TypeError, match="stage 'llvm' has no option 'features'"):
+        vx.compile(matmul, "cpu", features="+ptx80")
 
 
 # -- CUDA libraries ------------------------------------------------------------

@@ -681,7 +681,10 @@ def test_run_rejects_bad_arguments_before_running(matmul):
         vx.run(str(matmul), "matmul", a, b, c)
     with pytest.raises(ValueError, match="stage 'gpu' cannot be run"):
         vx.run(matmul.lower("gpu"), "matmul", a, b, c)
-    with pytest.raises(TypeError, match="has no option 'chip'"):
+    with pytest.raises(TypeError, match="has no option 'features'"):
+        vx.run(matmul, "matmul", a, b, c, features="+ptx80")
+    with pytest.raises(vx.VxError, match="'chip' applies only with 'via-gpu=true' "
+                                         "or 'ptx-sim=true'"):
         vx.run(matmul, "matmul", a, b, c, chip="sm_90")
 
 

@@ -369,6 +369,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
     binary.toolkitPath = *toolkit;
     binary.compilationTarget = format;
     pm.addPass(createGpuModuleToBinaryPass(binary));
+    pm.addPass(createVxDropCompileTimes());
     addLoweredCheck(
         pm, Stage::ptx,
         {"builtin.module", "llvm", "gpu.binary", "gpu.launch_func"});

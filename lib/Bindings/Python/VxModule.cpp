@@ -10,6 +10,7 @@
 
 #include "Vx/InitAll.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/KernelReport.h"
 #include "Vx/Target/Library.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -253,6 +254,50 @@ public:
     return result;
   }
 
+  /// One tuple per gpu.launch_func, as vx.KernelReport takes it: (kernel,
+  /// grid, block, instances per CTA, shared bytes, stages, registers, spill
+  /// bytes, stack bytes), None where unknown (KernelReport.h).
+  py::list kernelReports() {
+    DiagnosticCollector diagnostics(getContext());
+    std::string error;
+    FailureOr<SmallVector<vx::KernelReport>> reports =
+        vx::collectKernelReports(module.get(), error);
+    if (failed(reports))
+      throw DiagnosedError{error, {}};
+    auto optional = [](std::optional<int64_t> value) {
+      return value ? py::object(py::int_(*value)) : py::object(py::none());
+    };
+    auto dims = [&](const std::array<std::optional<int64_t>, 3> &values) {
+      return py::make_tuple(optional(values[0]), optional(values[1]),
+                            optional(values[2]));
+    };
+    py::list result;
+    for (const vx::KernelReport &report : *reports) {
+      std::optional<vx::PtxasUsage> usage = report.usage;
+      result.append(py::make_tuple(
+          report.kernel, dims(report.grid), dims(report.block),
+          optional(report.instancesPerCTA), optional(report.sharedBytes),
+          optional(report.stages),
+          optional(usage ? std::optional(usage->registers) : std::nullopt),
+          optional(usage ? std::optional(usage->spillBytes) : std::nullopt),
+          optional(usage ? std::optional(usage->stackBytes) : std::nullopt)));
+    }
+    return result;
+  }
+
+  /// The size requirements of func.func @name (Vx/Target/Library.h), each
+  /// ((argument, dim), (bound argument, bound dim), [(argument, dim)...]).
+  py::list sizeRequirements(const std::string &name) {
+    py::list result;
+    for (const vx::SizeRequirement &requirement :
+         vx::collectSizeRequirements(lookupFunction(name)))
+      result.append(py::make_tuple(requirement.argument, requirement.bound,
+                                   std::vector<vx::ArgumentDim>(
+                                       requirement.whenPositive.begin(),
+                                       requirement.whenPositive.end())));
+    return result;
+  }
+
   /// (argument types, result types) of func.func @name, each from
   /// describeType.
   std::pair<py::list, py::list> signature(const std::string &name) {
@@ -462,6 +507,8 @@ PYBIND11_MODULE(_vx, m) {
       .def("count_ops", &PyModule::countOps, py::arg("name"))
       .def("launches", &PyModule::launches)
       .def("binaries", &PyModule::binaries)
+      .def("kernel_reports", &PyModule::kernelReports)
+      .def("size_requirements", &PyModule::sizeRequirements, py::arg("name"))
       .def("signature", &PyModule::signature, py::arg("name"))
       .def("public_functions", &PyModule::publicFunctions)
       .def("keep_only", &PyModule::keepOnly, py::arg("names"))

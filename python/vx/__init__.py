@@ -20,10 +20,10 @@ This module itself is pure Python: the names that need the compiler (the
 `import vx.runtime` works on a machine without MLIR.
 """
 
-from typing import NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
-__all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module", "VxError",
-           "compile", "parse", "pipeline", "run"]
+__all__ = ["STAGES", "Diagnostic", "KernelReport", "Launch", "Library",
+           "Module", "VxError", "compile", "parse", "pipeline", "run"]
 
 from ._config import VERSION as __version__
 
@@ -36,6 +36,29 @@ class Diagnostic(NamedTuple):
     def __str__(self):
         return f"{self.location}: {self.severity}: {self.message}"
 
+    def render(self, sources: Optional[Dict[str, str]] = None) -> str:
+        """The diagnostic as vx-opt prints it: with the source line and a
+        caret under the column, where the location is a line of one of
+        `sources` ({file name: text}) or of a readable file."""
+        text = str(self)
+        path, _, position = self.location.rpartition(":")
+        path, _, line = path.rpartition(":")
+        if not (line.isdigit() and position.isdigit()):
+            return text
+        source = (sources or {}).get(path)
+        if source is None:
+            try:
+                with open(path) as file:
+                    source = file.read()
+            except (OSError, UnicodeDecodeError):
+                return text
+        lines = source.splitlines()
+        if not 1 <= int(line) <= len(lines):
+            return text
+        code = lines[int(line) - 1]
+        caret = " " * (max(int(position), 1) - 1) + "^"
+        return f"{text}\n{code}\n{caret}"
+
 
 class VxError(Exception):
     """A parse, verification, pipeline, compile or run failure, with every
@@ -45,9 +68,14 @@ class VxError(Exception):
     def __init__(self, summary, diagnostics=()):
         self.summary = summary
         self.diagnostics = [Diagnostic(*d) for d in diagnostics]
-        # Multi-line messages (an op dump in a "see current operation" note)
-        # stay whole in `diagnostics`; the message shows their first line.
-        lines = [summary] + ["  " + str(d).split("\n")[0] for d in self.diagnostics]
+        # A tool's own log (ptxas's) is shown whole; an op dump (a "see
+        # current operation" note) stays in `diagnostics` only.
+        lines = [summary]
+        for diagnostic in self.diagnostics:
+            text = str(diagnostic)
+            if diagnostic.message.startswith("see current operation"):
+                text = text.split("\n")[0]
+            lines.append("  " + text.rstrip().replace("\n", "\n  "))
         super().__init__("\n".join(lines))
 
 
@@ -60,6 +88,33 @@ class Launch(NamedTuple):
     grid: Tuple[Optional[int], Optional[int], Optional[int]]
     block: Tuple[Optional[int], Optional[int], Optional[int]]
     location: str
+
+
+class KernelReport(NamedTuple):
+    """What the compiler did with one kernel (one gpu.launch_func): its
+    name, grid and block sizes ((x, y, z), None where dynamic), the grid
+    instances that share a CTA, the bytes of dynamic shared memory, the
+    stages its transfers are pipelined in, and from `ptxas -v` its
+    registers, spill bytes (stores plus loads) and stack bytes. A value is
+    None where unknown: the ptxas fields without PTX or a CUDA toolkit."""
+    kernel: str
+    grid: Tuple[Optional[int], Optional[int], Optional[int]]
+    block: Tuple[Optional[int], Optional[int], Optional[int]]
+    instances_per_cta: Optional[int]
+    shared_bytes: Optional[int]
+    stages: Optional[int]
+    registers: Optional[int]
+    spill_bytes: Optional[int]
+    stack_bytes: Optional[int]
+
+    @classmethod
+    def from_json(cls, entry) -> "KernelReport":
+        """A report from its form in a library's metadata (lists for
+        tuples)."""
+        values = dict(entry)
+        values["grid"] = tuple(values["grid"])
+        values["block"] = tuple(values["block"])
+        return cls(**values)
 
 
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")

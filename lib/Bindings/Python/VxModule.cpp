@@ -26,6 +26,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -197,6 +198,15 @@ public:
 
   std::string str() { return printOp(module.get()); }
 
+  /// The module's text with its locations: what a compile depends on when
+  /// its diagnostics are kept.
+  std::string strWithLocations() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags().enableDebugInfo());
+    return text;
+  }
+
   void verify() {
     DiagnosticCollector diagnostics(getContext());
     if (failed(mlir::verify(module.get())))
@@ -342,17 +352,21 @@ public:
 
   /// Lowers a copy with `pipeline`, with the C interface of `entryPoints`,
   /// and compiles it to an object file for this CPU (`native`) or any of
-  /// its triple (Vx/Target/Library.h).
+  /// its triple (Vx/Target/Library.h), with the metadata that
+  /// `makeMetadata` returns for the warnings and remarks of the lowering.
   /// Returns (object bytes, [(external function, caller)], warnings).
-  py::tuple emitLibraryObject(const std::string &pipeline,
-                              const std::vector<std::string> &entryPoints,
-                              const std::string &metadata, bool native) {
+  py::tuple emitLibraryObject(
+      const std::string &pipeline, const std::vector<std::string> &entryPoints,
+      const std::function<std::string(std::vector<DiagnosticTuple>)>
+          &makeMetadata,
+      bool native) {
     OwningOpRef<ModuleOp> copy = module->clone();
     for (const std::string &name : entryPoints)
       lookupFunction(name, *copy)
           ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(getContext()));
     std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    std::string metadata = makeMetadata(warnings);
     DiagnosticCollector diagnostics(getContext());
     FailureOr<vx::LibraryObject> object = vx::emitLibraryObject(
         *copy, entryPoints, metadata,
@@ -502,6 +516,7 @@ PYBIND11_MODULE(_vx, m) {
 
   py::class_<PyModule>(m, "Module")
       .def("__str__", &PyModule::str)
+      .def("str_with_locations", &PyModule::strWithLocations)
       .def("verify", &PyModule::verify)
       .def("run_pipeline", &PyModule::runPipeline, py::arg("pipeline"))
       .def("count_ops", &PyModule::countOps, py::arg("name"))
@@ -514,6 +529,7 @@ PYBIND11_MODULE(_vx, m) {
       .def("keep_only", &PyModule::keepOnly, py::arg("names"))
       .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
       .def("emit_library_object", &PyModule::emitLibraryObject,
-           py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"),
+           py::arg("pipeline"), py::arg("entry_points"),
+           py::arg("make_metadata"),
            py::arg("native"));
 }

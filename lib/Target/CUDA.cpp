@@ -256,8 +256,7 @@ LogicalResult vx::checkPtxasChip(StringRef toolkit, StringRef chip,
 ///   ptxas info    : Function properties for k
 ///       8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
 ///   ptxas info    : Used 92 registers, used 1 barriers, 16 bytes smem
-static void parsePtxasUsage(StringRef log,
-                            llvm::StringMap<PtxasUsage> &usage) {
+static void parsePtxasUsage(StringRef log, llvm::StringMap<PtxasUsage> &usage) {
   // The function whose properties the next line gives, and the entry
   // function whose registers the next "Used" line gives.
   StringRef propertiesOf, entry;
@@ -282,8 +281,8 @@ static void parsePtxasUsage(StringRef log,
     }
     if (size_t at = line.find("Function properties for ");
         at != StringRef::npos) {
-      propertiesOf = line.drop_front(at + strlen("Function properties for "))
-                         .trim();
+      propertiesOf =
+          line.drop_front(at + strlen("Function properties for ")).trim();
       continue;
     }
     if (line.contains("bytes stack frame") && usage.contains(propertiesOf)) {
@@ -298,9 +297,10 @@ static void parsePtxasUsage(StringRef log,
   }
 }
 
-FailureOr<llvm::StringMap<PtxasUsage>>
-vx::queryPtxasUsage(StringRef toolkit, StringRef chip, StringRef ptx,
-                    std::string &error) {
+FailureOr<llvm::StringMap<PtxasUsage>> vx::queryPtxasUsage(StringRef toolkit,
+                                                           StringRef chip,
+                                                           StringRef ptx,
+                                                           std::string &error) {
   SmallString<256> ptxas(toolkit);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   SmallString<128> ptxFile, cubinFile, logFile;
@@ -323,10 +323,10 @@ vx::queryPtxasUsage(StringRef toolkit, StringRef chip, StringRef ptx,
   }
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
                                           StringRef(logFile)};
-  StringRef arguments[] = {ptxas,     "-v",       "--gpu-name", chip,
-                           "-o",      cubinFile, ptxFile};
-  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt,
-                                         redirects);
+  StringRef arguments[] = {ptxas, "-v",      "--gpu-name", chip,
+                           "-o",  cubinFile, ptxFile};
+  int status =
+      llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt, redirects);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
       llvm::MemoryBuffer::getFile(logFile);
   StringRef logText = log ? (*log)->getBuffer() : StringRef();

@@ -74,9 +74,8 @@ queryModuleUsage(ModuleOp module, std::string &error) {
       }
       if (!toolkit)
         return WalkResult::interrupt();
-      FailureOr<llvm::StringMap<PtxasUsage>> kernels =
-          queryPtxasUsage(*toolkit, target.getChip(),
-                          object.getObject().getValue(), error);
+      FailureOr<llvm::StringMap<PtxasUsage>> kernels = queryPtxasUsage(
+          *toolkit, target.getChip(), object.getObject().getValue(), error);
       if (failed(kernels))
         return WalkResult::interrupt();
       auto found = kernels->find(binary.getSymName());
@@ -98,9 +97,9 @@ vx::collectKernelReports(ModuleOp module, std::string &error) {
     return failure();
   SmallVector<KernelReport> reports;
   module.walk([&](gpu::LaunchFuncOp launch) {
-    KernelReport report{launch.getKernelModuleName().str(), {}, {},
-                        {},  {},  {},
-                        {},  getSpawnLoc(launch.getLoc())};
+    KernelReport report{
+        launch.getKernelModuleName().str(), {}, {}, {}, {}, {}, {},
+        getSpawnLoc(launch.getLoc())};
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     report.grid = {getConstant(grid.x), getConstant(grid.y),

@@ -51,8 +51,7 @@ static std::optional<ArgumentDim> getArgumentDim(func::FuncOp function,
     return std::nullopt;
   auto argument = dyn_cast<BlockArgument>(dim.getSource());
   std::optional<int64_t> index = dim.getConstantIndex();
-  if (!argument || argument.getOwner() != &function.getBody().front() ||
-      !index)
+  if (!argument || argument.getOwner() != &function.getBody().front() || !index)
     return std::nullopt;
   return ArgumentDim(argument.getArgNumber(), *index);
 }
@@ -84,16 +83,15 @@ static void addRanges(func::FuncOp function, ArrayRef<OpFoldResult> extents,
   }
 }
 
-SmallVector<SizeRequirement> vx::collectSizeRequirements(func::FuncOp function) {
+SmallVector<SizeRequirement>
+vx::collectSizeRequirements(func::FuncOp function) {
   if (function.isExternal())
     return {};
   Block &entry = function.getBody().front();
   // The ranged values: grid indices by (spawn, dim), induction variables.
   DenseMap<std::pair<Operation *, unsigned>, IndexRange> spawnRanges;
   DenseMap<Value, IndexRange> ranges;
-  auto isZero = [](OpFoldResult value) {
-    return isConstantIntValue(value, 0);
-  };
+  auto isZero = [](OpFoldResult value) { return isConstantIntValue(value, 0); };
   auto isOne = [](OpFoldResult value) { return isConstantIntValue(value, 1); };
   for (Operation &op : entry) {
     if (auto spawn = dyn_cast<SpawnOp>(op)) {

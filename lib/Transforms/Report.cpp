@@ -52,9 +52,8 @@ struct VxDropCompileTimesPass
           for (NamedAttribute property : properties)
             if (!timings.contains(property.getName()))
               kept.push_back(property);
-          properties = kept.empty()
-                           ? DictionaryAttr()
-                           : DictionaryAttr::get(&getContext(), kept);
+          properties = kept.empty() ? DictionaryAttr()
+                                    : DictionaryAttr::get(&getContext(), kept);
         }
         objects.push_back(gpu::ObjectAttr::get(
             &getContext(), object.getTarget(), object.getFormat(),

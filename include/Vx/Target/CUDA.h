@@ -51,9 +51,10 @@ struct PtxasUsage {
 /// Compiles `ptx` for `chip` with the ptxas of the CUDA toolkit at
 /// `toolkit` and returns its report per entry function (kernel). On failure
 /// `error` holds ptxas's own log.
-FailureOr<llvm::StringMap<PtxasUsage>>
-queryPtxasUsage(StringRef toolkit, StringRef chip, StringRef ptx,
-                std::string &error);
+FailureOr<llvm::StringMap<PtxasUsage>> queryPtxasUsage(StringRef toolkit,
+                                                       StringRef chip,
+                                                       StringRef ptx,
+                                                       std::string &error);
 
 /// The most shared memory, in bytes, that one CTA may use on a chip of SM
 /// number `smNumber` (the opt-in limit of dynamic shared memory: 227 KiB

@@ -25,8 +25,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
-#include <pybind11/pybind11.h>
 #include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -301,9 +301,9 @@ public:
     py::list result;
     for (const vx::SizeRequirement &requirement :
          vx::collectSizeRequirements(lookupFunction(name)))
-      result.append(py::make_tuple(requirement.argument, requirement.bound,
-                                   std::vector<vx::ArgumentDim>(
-                                       requirement.whenPositive.begin(),
+      result.append(py::make_tuple(
+          requirement.argument, requirement.bound,
+          std::vector<vx::ArgumentDim>(requirement.whenPositive.begin(),
                                        requirement.whenPositive.end())));
     return result;
   }
@@ -530,6 +530,5 @@ PYBIND11_MODULE(_vx, m) {
       .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
       .def("emit_library_object", &PyModule::emitLibraryObject,
            py::arg("pipeline"), py::arg("entry_points"),
-           py::arg("make_metadata"),
-           py::arg("native"));
+           py::arg("make_metadata"), py::arg("native"));
 }

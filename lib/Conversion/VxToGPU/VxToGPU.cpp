@@ -575,8 +575,8 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     Location launchLoc =
         getLaunchPlanLoc(loc, plan.getInstancesPerCTA(), plan.stages);
     auto launch = gpu::LaunchOp::create(
-        rewriter, launchLoc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
-        smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+        rewriter, launchLoc, gridDims[0], gridDims[1], gridDims[2], blockX, one,
+        one, smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
         /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
         /*clusterSizeZ=*/nullptr, /*module=*/kernelName,

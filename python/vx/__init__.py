@@ -7,8 +7,10 @@ them to libraries that run without MLIR.
     g = m.lower("gpu")                 # a new Module; m is unchanged
     g.launches()                       # [vx.Launch(kernel, grid, block)]
     m.ptx(chip="sm_90")                # {device module name: PTX text}
+    m.report(chip="sm_90")             # [vx.KernelReport], per kernel
     vx.run(m, "fn", *args)             # CPU execution through --vx-to-llvm
     lib = vx.compile(m, target="cuda", chip="sm_90")   # a vx.Library
+    lib.diagnostics, lib.report        # the compile's warnings, its report
     lib = vx.runtime.load(path)        # pure Python: no MLIR in the process
 
 Keyword options are the options of the stage's vx-opt pipeline with `_` for

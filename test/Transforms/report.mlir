@@ -3,6 +3,7 @@
 // spawn has thread loops, so a CTA runs one instance per thread: 32 (the
 // spawn's threads) and 64 (threads-per-block). The first pipelines its
 // transfers in 3 stages: 3 slots of 128 bytes for each of 32 instances.
+// Unknown values print as `?`.
 // RUN: vx-opt %s --vx-to-gpu="stages=3 threads-per-block=64" --vx-report -verify-diagnostics -o /dev/null
 
 func.func @pipelined(%in: memref<64x256xf32>, %out: memref<64xf32>) {
@@ -34,6 +35,18 @@ func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
     %p = arith.mulf %a, %xi : f32
     %s = arith.addf %p, %yi : f32
     memref.store %s, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// A launch that convert-vx-to-gpu did not make: what it does not record is
+// unknown.
+func.func @raw() {
+  %c1 = arith.constant 1 : index
+  // expected-remark @below {{kernel raw_kernel: grid=(1, 1, 1) block=(1, 1, 1) instances_per_cta=? shared_bytes=0 stages=?}}
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%a = %c1, %b = %c1, %c = %c1) {
+    gpu.terminator
   }
   return
 }

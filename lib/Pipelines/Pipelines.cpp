@@ -358,6 +358,7 @@ static void addDeviceCode(OpPassManager &pm, const DeviceCodeOptions &device,
   binary.toolkitPath = *toolkit;
   binary.compilationTarget = format.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createVxDropCompileTimes());
 }
 
 /// The ops a stage with serialized device code leaves.

@@ -291,7 +291,7 @@ void vxCudaResetStream() {
 int32_t vxCudaPointerDevice(void *pointer) {
   ScopedContext context;
   if (!context.active())
-    return -1;
+    return -2;
   int ordinal = -1;
   if (VX_CUDA_CHECK(
           cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,

@@ -17,6 +17,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -248,6 +249,96 @@ LogicalResult vx::checkPtxasChip(StringRef toolkit, StringRef chip,
            chip + "'; its ptxas takes " + llvm::join(cached->second, ", "))
               .str();
   return failure();
+}
+
+/// Reads the resource lines of `ptxas -v` into `usage`, per entry function:
+///   ptxas info    : Compiling entry function 'k' for 'sm_90'
+///   ptxas info    : Function properties for k
+///       8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+///   ptxas info    : Used 92 registers, used 1 barriers, 16 bytes smem
+static void parsePtxasUsage(StringRef log, llvm::StringMap<PtxasUsage> &usage) {
+  // The function whose properties the next line gives, and the entry
+  // function whose registers the next "Used" line gives.
+  StringRef propertiesOf, entry;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  auto numberBefore = [](StringRef line, StringRef unit) -> int64_t {
+    size_t at = line.find(unit);
+    if (at == StringRef::npos)
+      return 0;
+    StringRef digits = line.take_front(at).rtrim();
+    digits = digits.drop_front(digits.find_last_of(" :,") + 1);
+    int64_t value = 0;
+    return digits.getAsInteger(10, value) ? 0 : value;
+  };
+  for (StringRef line : lines) {
+    if (size_t at = line.find("Compiling entry function '");
+        at != StringRef::npos) {
+      entry = line.drop_front(at + strlen("Compiling entry function '"))
+                  .take_until([](char c) { return c == '\''; });
+      usage[entry];
+      continue;
+    }
+    if (size_t at = line.find("Function properties for ");
+        at != StringRef::npos) {
+      propertiesOf =
+          line.drop_front(at + strlen("Function properties for ")).trim();
+      continue;
+    }
+    if (line.contains("bytes stack frame") && usage.contains(propertiesOf)) {
+      PtxasUsage &entryUsage = usage[propertiesOf];
+      entryUsage.stackBytes = numberBefore(line, "bytes stack frame");
+      entryUsage.spillBytes = numberBefore(line, "bytes spill stores") +
+                              numberBefore(line, "bytes spill loads");
+      continue;
+    }
+    if (line.contains("Used ") && usage.contains(entry))
+      usage[entry].registers = numberBefore(line, "registers");
+  }
+}
+
+FailureOr<llvm::StringMap<PtxasUsage>> vx::queryPtxasUsage(StringRef toolkit,
+                                                           StringRef chip,
+                                                           StringRef ptx,
+                                                           std::string &error) {
+  SmallString<256> ptxas(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  SmallString<128> ptxFile, cubinFile, logFile;
+  if (llvm::sys::fs::createTemporaryFile("vx-report", "ptx", ptxFile) ||
+      llvm::sys::fs::createTemporaryFile("vx-report", "cubin", cubinFile) ||
+      llvm::sys::fs::createTemporaryFile("vx-report", "log", logFile)) {
+    error = "cannot create temporary files for ptxas";
+    return failure();
+  }
+  llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile),
+      removeLog(logFile);
+  {
+    std::error_code failed;
+    llvm::raw_fd_ostream output(ptxFile, failed);
+    if (failed) {
+      error = "cannot write " + ptxFile.str().str();
+      return failure();
+    }
+    output << ptx;
+  }
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
+                                          StringRef(logFile)};
+  StringRef arguments[] = {ptxas, "-v",      "--gpu-name", chip,
+                           "-o",  cubinFile, ptxFile};
+  int status =
+      llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt, redirects);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
+      llvm::MemoryBuffer::getFile(logFile);
+  StringRef logText = log ? (*log)->getBuffer() : StringRef();
+  if (status != 0) {
+    error = ("'" + ptxas + "' failed on the PTX for " + chip + ":\n" +
+             logText.rtrim())
+                .str();
+    return failure();
+  }
+  llvm::StringMap<PtxasUsage> usage;
+  parsePtxasUsage(logText, usage);
+  return usage;
 }
 
 int64_t vx::getMaxSharedMemoryPerBlock(unsigned smNumber) {

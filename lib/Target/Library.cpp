@@ -4,6 +4,10 @@
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -23,6 +27,150 @@
 
 using namespace mlir;
 using namespace mlir::vx;
+
+//===----------------------------------------------------------------------===//
+// Size requirements of library functions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Values ranging over [0, an argument size) in every execution of the body
+/// of the op that defines them, and the other extents of that op.
+struct IndexRange {
+  ArgumentDim bound;
+  SmallVector<ArgumentDim> whenPositive;
+  /// The body block in which every access with the value happens.
+  Block *body;
+};
+} // namespace
+
+/// The argument size `value` is (memref.dim of a function argument with a
+/// constant dimension), if it is one.
+static std::optional<ArgumentDim> getArgumentDim(func::FuncOp function,
+                                                 Value value) {
+  auto dim = value.getDefiningOp<memref::DimOp>();
+  if (!dim)
+    return std::nullopt;
+  auto argument = dyn_cast<BlockArgument>(dim.getSource());
+  std::optional<int64_t> index = dim.getConstantIndex();
+  if (!argument || argument.getOwner() != &function.getBody().front() || !index)
+    return std::nullopt;
+  return ArgumentDim(argument.getArgNumber(), *index);
+}
+
+/// The range of each dimension `d` of an op with extents `extents` (lower
+/// bounds 0, steps 1) whose extent is an argument size, provided that every
+/// other extent is a positive constant or an argument size.
+static void addRanges(func::FuncOp function, ArrayRef<OpFoldResult> extents,
+                      Block *body,
+                      function_ref<void(unsigned, IndexRange)> addRange) {
+  SmallVector<std::optional<ArgumentDim>> sizes;
+  for (OpFoldResult extent : extents) {
+    std::optional<int64_t> constant = getConstantIntValue(extent);
+    if (constant && *constant < 1)
+      return;
+    sizes.push_back(constant ? std::nullopt
+                             : getArgumentDim(function, cast<Value>(extent)));
+    if (!constant && !sizes.back())
+      return;
+  }
+  for (auto [dim, size] : llvm::enumerate(sizes)) {
+    if (!size)
+      continue;
+    IndexRange range{*size, {}, body};
+    for (auto [other, otherSize] : llvm::enumerate(sizes))
+      if (other != dim && otherSize)
+        range.whenPositive.push_back(*otherSize);
+    addRange(dim, range);
+  }
+}
+
+SmallVector<SizeRequirement>
+vx::collectSizeRequirements(func::FuncOp function) {
+  if (function.isExternal())
+    return {};
+  Block &entry = function.getBody().front();
+  // The ranged values: grid indices by (spawn, dim), induction variables.
+  DenseMap<std::pair<Operation *, unsigned>, IndexRange> spawnRanges;
+  DenseMap<Value, IndexRange> ranges;
+  auto isZero = [](OpFoldResult value) { return isConstantIntValue(value, 0); };
+  auto isOne = [](OpFoldResult value) { return isConstantIntValue(value, 1); };
+  for (Operation &op : entry) {
+    if (auto spawn = dyn_cast<SpawnOp>(op)) {
+      addRanges(function, spawn.getMixedGrid(), &spawn.getBody().front(),
+                [&](unsigned dim, IndexRange range) {
+                  spawnRanges.try_emplace({spawn, dim}, range);
+                });
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (isZero(loop.getLowerBound()) && isOne(loop.getStep()))
+        addRanges(function, {loop.getUpperBound()}, loop.getBody(),
+                  [&](unsigned, IndexRange range) {
+                    ranges.try_emplace(loop.getInductionVar(), range);
+                  });
+    } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (llvm::all_of(loop.getLowerBound(), isZero) &&
+          llvm::all_of(loop.getStep(), isOne))
+        addRanges(function, getAsOpFoldResult(loop.getUpperBound()),
+                  loop.getBody(), [&](unsigned dim, IndexRange range) {
+                    ranges.try_emplace(loop.getInductionVars()[dim], range);
+                  });
+    }
+  }
+  // Spawns hold loops that run in every instance too: a thread loop over an
+  // argument size is an scf.parallel directly in a spawn body.
+  for (auto &spawnRange : spawnRanges) {
+    const IndexRange &range = spawnRange.second;
+    for (auto loop : range.body->getOps<scf::ParallelOp>())
+      if (llvm::all_of(loop.getLowerBound(), isZero) &&
+          llvm::all_of(loop.getStep(), isOne))
+        addRanges(function, getAsOpFoldResult(loop.getUpperBound()),
+                  loop.getBody(), [&](unsigned dim, IndexRange inner) {
+                    inner.whenPositive.append(range.whenPositive);
+                    inner.whenPositive.push_back(range.bound);
+                    ranges.try_emplace(loop.getInductionVars()[dim], inner);
+                  });
+  }
+
+  auto rangeOf = [&](Value index) -> const IndexRange * {
+    if (auto found = ranges.find(index); found != ranges.end())
+      return &found->second;
+    auto gridIndex = index.getDefiningOp<GridIndexOp>();
+    if (!gridIndex)
+      return nullptr;
+    auto found = spawnRanges.find(
+        {gridIndex->getParentOfType<SpawnOp>(), gridIndex.getDim()});
+    return found == spawnRanges.end() ? nullptr : &found->second;
+  };
+  SmallVector<SizeRequirement> requirements;
+  auto record = [&](Operation *access, Value memref, ValueRange indices) {
+    auto argument = dyn_cast<BlockArgument>(memref);
+    if (!argument || argument.getOwner() != &entry)
+      return;
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      const IndexRange *range = rangeOf(index);
+      ArgumentDim indexed(argument.getArgNumber(), dim);
+      if (!range || range->body != access->getBlock() ||
+          range->bound == indexed)
+        continue;
+      bool known = llvm::any_of(requirements, [&](const SizeRequirement &r) {
+        return r.argument == indexed && r.bound == range->bound &&
+               r.whenPositive == range->whenPositive;
+      });
+      if (!known)
+        requirements.push_back({indexed, range->bound, range->whenPositive});
+    }
+  };
+  function.walk([&](Operation *op) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      record(op, load.getMemRef(), load.getIndices());
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      record(op, store.getMemRef(), store.getIndices());
+    else if (auto load = dyn_cast<vector::LoadOp>(op))
+      record(op, load.getBase(), load.getIndices());
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      record(op, store.getBase(), store.getIndices());
+  });
+  return requirements;
+}
 
 //===----------------------------------------------------------------------===//
 // Host code of CUDA libraries

@@ -7,9 +7,11 @@ them to libraries that run without MLIR.
     g = m.lower("gpu")                 # a new Module; m is unchanged
     g.launches()                       # [vx.Launch(kernel, grid, block)]
     m.ptx(chip="sm_90")                # {device module name: PTX text}
+    m.report(chip="sm_90")             # [vx.KernelReport], per kernel
     vx.run(m, "fn", *args)             # CPU execution through --vx-to-llvm
     vx.run(m, "fn", *args, ptx_sim=True, chip="sm_90a")   # the PTX, simulated
     lib = vx.compile(m, target="cuda", chip="sm_90")   # a vx.Library
+    lib.diagnostics, lib.report        # the compile's warnings, its report
     lib = vx.runtime.load(path)        # pure Python: no MLIR in the process
     lib = vx.runtime.load(path, simulate=True)   # a CUDA library on the simulator
 
@@ -27,12 +29,13 @@ This module itself is pure Python: the names that need the compiler (the
 `import vx.runtime` works on a machine without MLIR.
 """
 
-from typing import NamedTuple, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
 # The names of @vx.kernel (vx.tracer: vx.kernel, vx.spawn, ...) load on
 # first use too.
-__all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module",
-           "SimulationError", "VxError", "compile", "parse", "pipeline", "run"]
+__all__ = ["STAGES", "Diagnostic", "KernelReport", "Launch", "Library",
+           "Module", "SimulationError", "VxError", "compile", "parse",
+           "pipeline", "run"]
 
 from ._config import VERSION as __version__
 
@@ -48,6 +51,29 @@ class Diagnostic(NamedTuple):
     def __str__(self):
         return f"{self.location}: {self.severity}: {self.message}"
 
+    def render(self, sources: Optional[Dict[str, str]] = None) -> str:
+        """The diagnostic as vx-opt prints it: with the source line and a
+        caret under the column, where the location is a line of one of
+        `sources` ({file name: text}) or of a readable file."""
+        text = str(self)
+        path, _, position = self.location.rpartition(":")
+        path, _, line = path.rpartition(":")
+        if not (line.isdigit() and position.isdigit()):
+            return text
+        source = (sources or {}).get(path)
+        if source is None:
+            try:
+                with open(path) as file:
+                    source = file.read()
+            except (OSError, UnicodeDecodeError):
+                return text
+        lines = source.splitlines()
+        if not 1 <= int(line) <= len(lines):
+            return text
+        code = lines[int(line) - 1]
+        caret = " " * (max(int(position), 1) - 1) + "^"
+        return f"{text}\n{code}\n{caret}"
+
 
 def _diagnostic(fields) -> Diagnostic:
     severity, message, location, *chain = fields
@@ -62,9 +88,14 @@ class VxError(Exception):
     def __init__(self, summary, diagnostics=()):
         self.summary = summary
         self.diagnostics = [_diagnostic(d) for d in diagnostics]
-        # Multi-line messages (an op dump in a "see current operation" note)
-        # stay whole in `diagnostics`; the message shows their first line.
-        lines = [summary] + ["  " + str(d).split("\n")[0] for d in self.diagnostics]
+        # A tool's own log (ptxas's) is shown whole; an op dump (a "see
+        # current operation" note) stays in `diagnostics` only.
+        lines = [summary]
+        for diagnostic in self.diagnostics:
+            text = str(diagnostic)
+            if diagnostic.message.startswith("see current operation"):
+                text = text.split("\n")[0]
+            lines.append("  " + text.rstrip().replace("\n", "\n  "))
         super().__init__("\n".join(lines))
 
 
@@ -85,6 +116,33 @@ class Launch(NamedTuple):
     grid: Tuple[Optional[int], Optional[int], Optional[int]]
     block: Tuple[Optional[int], Optional[int], Optional[int]]
     location: str
+
+
+class KernelReport(NamedTuple):
+    """What the compiler did with one kernel (one gpu.launch_func): its
+    name, grid and block sizes ((x, y, z), None where dynamic), the grid
+    instances that share a CTA, the bytes of dynamic shared memory, the
+    stages its transfers are pipelined in, and from `ptxas -v` its
+    registers, spill bytes (stores plus loads) and stack bytes. A value is
+    None where unknown: the ptxas fields without PTX or a CUDA toolkit."""
+    kernel: str
+    grid: Tuple[Optional[int], Optional[int], Optional[int]]
+    block: Tuple[Optional[int], Optional[int], Optional[int]]
+    instances_per_cta: Optional[int]
+    shared_bytes: Optional[int]
+    stages: Optional[int]
+    registers: Optional[int]
+    spill_bytes: Optional[int]
+    stack_bytes: Optional[int]
+
+    @classmethod
+    def from_json(cls, entry) -> "KernelReport":
+        """A report from its form in a library's metadata (lists for
+        tuples)."""
+        values = dict(entry)
+        values["grid"] = tuple(values["grid"])
+        values["block"] = tuple(values["block"])
+        return cls(**values)
 
 
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")

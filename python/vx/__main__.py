@@ -1,13 +1,16 @@
 """python3 -m vx FILE --stage STAGE [-o OUT] [--launches] [--OPTION=VALUE ...]
 python3 -m vx FILE --compile cpu|cuda -o LIB.so [--functions F,G] [--OPTION=VALUE ...]
+python3 -m vx FILE --report [--OPTION=VALUE ...]
 
 Lowers FILE to STAGE and writes the result: the module's IR, or for stage
 ptx the PTX (one file per device module when there are several: OUT's stem
 plus the module's name). With --compile, writes a shared library that runs
-without MLIR (vx.compile; its runtime libraries beside it). Any other
+without MLIR (vx.compile; its runtime libraries beside it). With --report,
+prints what the compiler does with each kernel (vx.Module.report). Any other
 --name=value is an option of the stage's pipeline (--chip=sm_100a,
 --threads-per-block=128, --openmp); a bare --name means true. Errors print
-their diagnostics and exit with status 1.
+their diagnostics and exit with status 1; warnings and remarks are printed
+on stderr, with the source line, as vx-opt prints them.
 """
 
 import argparse
@@ -69,6 +72,24 @@ def _write_ptx(ptx, output):
         print(f"vx: wrote {path}", file=sys.stderr)
 
 
+def _format_report(reports) -> str:
+    """A table of KernelReports, one line per kernel; `-` where unknown."""
+    header = ("kernel", "grid", "block", "instances/CTA", "shared bytes",
+              "stages", "registers", "spill bytes", "stack bytes")
+
+    def cell(value):
+        if value is None:
+            return "-"
+        if isinstance(value, tuple):
+            return "x".join("?" if v is None else str(v) for v in value)
+        return str(value)
+
+    rows = [header] + [tuple(cell(v) for v in report) for report in reports]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    return "".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+                   + "\n" for row in rows)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python3 -m vx", description=__doc__.split("\n\n")[1],
@@ -81,6 +102,10 @@ def main(argv=None):
     parser.add_argument("--launches", action="store_true",
                         help="print the launch geometry of the stage "
                              "(gpu when the stage is vx) instead of its IR")
+    parser.add_argument("--report", action="store_true",
+                        help="print, per kernel, the launch geometry, "
+                             "instances per CTA, shared memory, stages and "
+                             "ptxas's registers, spills and stack")
     parser.add_argument("--compile", choices=("cpu", "cuda"),
                         help="write a shared library for this target to -o")
     parser.add_argument("--functions",
@@ -90,6 +115,9 @@ def main(argv=None):
     options = _parse_stage_options(extra)
     if arguments.compile and (not arguments.output or arguments.output == "-"):
         parser.error("--compile writes a library: give it a path with -o")
+    if arguments.report and (arguments.compile or arguments.launches):
+        parser.error("--report prints the report alone: not with --compile "
+                     "or --launches")
     if arguments.functions and not arguments.compile:
         parser.error("--functions applies only with --compile")
     try:
@@ -111,12 +139,14 @@ def main(argv=None):
             print(f"vx: wrote {library.path} ({', '.join(library.functions)})",
                   file=sys.stderr)
             return 0
+        if arguments.report:
+            _write(arguments.output, _format_report(module.report(**options)))
+            return 0
         stage = arguments.stage
         if arguments.launches and stage == "vx":
             stage = "gpu"
         lowered = module.lower(stage, **options)
-        for diagnostic in lowered.diagnostics:
-            print(diagnostic, file=sys.stderr)
+        sys.stderr.write(lowered.render_diagnostics())
         if arguments.launches:
             _write(arguments.output, "".join(
                 f"{launch.kernel} grid={launch.grid} block={launch.block} "

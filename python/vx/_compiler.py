@@ -19,11 +19,13 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import Diagnostic, Launch, VxError, _config, _diagnostic, _vx
+from . import (Diagnostic, KernelReport, Launch, VxError, _config,
+               _diagnostic, _vx)
 from .runtime import ABI_VERSION, CUDA_RUNTIME, Library
 
 __all__ = ["STAGES", "Module", "compile", "parse", "pipeline", "run"]
@@ -89,18 +91,21 @@ def parse(text: str, filename: str = "<string>") -> "Module":
     if not isinstance(text, str):
         raise TypeError(f"vx.parse takes the IR as a str, got "
                         f"{type(text).__name__}")
-    return Module(_vx.parse(text, filename), "vx")
+    return Module(_vx.parse(text, filename), "vx", sources={filename: text})
 
 
 class Module:
     """A module at one of STAGES. Lowering returns a new Module; a Module is
     never changed in place."""
 
-    def __init__(self, native, stage, diagnostics=()):
+    def __init__(self, native, stage, diagnostics=(), sources=None):
         self._native = native
         self._stage = stage
         self._diagnostics = [_diagnostic(d) for d in diagnostics]
         self._text = None
+        # {file name: text} of what was parsed, for diagnostics' source
+        # lines.
+        self._sources = dict(sources or {})
 
     @property
     def stage(self) -> str:
@@ -131,7 +136,14 @@ class Module:
                              f"lowered to {stage!r}; from {self._stage!r} the "
                              f"stages are: {', '.join(later) or 'none'}")
         native, diagnostics = self._native.run_pipeline(pipeline(stage, **options))
-        return Module(native, stage, diagnostics)
+        return Module(native, stage, diagnostics, self._sources)
+
+    def render_diagnostics(self, diagnostics=None) -> str:
+        """`diagnostics` (default: this module's) as vx-opt prints them,
+        with source lines and carets."""
+        if diagnostics is None:
+            diagnostics = self._diagnostics
+        return "".join(d.render(self._sources) + "\n" for d in diagnostics)
 
     def launches(self, **options: Any) -> List[Launch]:
         """The gpu.launch_func ops as vx.Launch, in program order. A module at
@@ -164,6 +176,27 @@ class Module:
             result[name] = data.decode()
         return result
 
+    def report(self, **options: Any) -> List[KernelReport]:
+        """What the compiler does with each kernel, as vx.KernelReport, in
+        program order. A module at stage "vx" is first lowered with
+        `options` to "ptx" with PTX (format=isa), whose ptxas gives the
+        registers, spills and stack; without a CUDA toolkit to "nvvm" (the
+        same mapping; those fields None). A module at a later stage is
+        reported as it is."""
+        module = self
+        if self._stage == "vx":
+            if options.get("format", "isa") != "isa":
+                raise ValueError("report() asks ptxas about the PTX: format "
+                                 "must be 'isa'")
+            if _vx.cuda_toolkit():
+                module = self.lower("ptx", **dict(options, format="isa"))
+            else:
+                options.pop("format", None)
+                module = self.lower("nvvm", **options)
+        elif options:
+            raise TypeError("options apply only to a module at stage 'vx'")
+        return [KernelReport(*entry) for entry in module._native.kernel_reports()]
+
 
 # -- compiled libraries --------------------------------------------------------
 
@@ -176,13 +209,25 @@ _memory_cache: Dict[str, Tuple[str, Dict[str, Any]]] = {}
 _run_libraries: Dict[str, Library] = {}
 
 
+_identity: Optional[str] = None
+
+
 def _version() -> str:
-    """Vx's version and the identity of this build (the extension and this
-    file, which writes the metadata), so that a rebuilt or edited package
-    never reuses another build's libraries."""
-    version = getattr(_config, "__version__", getattr(_config, "VERSION", "unknown"))
-    build = [os.stat(path) for path in (_vx.__file__, __file__)]
-    return " ".join([version] + [f"{s.st_size}:{s.st_mtime_ns}" for s in build])
+    """Vx's version and a hash of the contents of this build (the extension
+    and this file, which writes the metadata), so that a rebuilt or edited
+    package never reuses another build's libraries, and two builds of the
+    same sources write the same library bytes (no sizes or mtimes)."""
+    global _identity
+    if _identity is None:
+        version = getattr(_config, "__version__",
+                          getattr(_config, "VERSION", "unknown"))
+        digest = hashlib.sha256()
+        for path in (_vx.__file__, __file__):
+            with open(path, "rb") as source:
+                for chunk in iter(lambda: source.read(1 << 20), b""):
+                    digest.update(chunk)
+        _identity = f"{version} {digest.hexdigest()[:32]}"
+    return _identity
 
 
 def _cache_root() -> str:
@@ -199,9 +244,10 @@ def _cache_root() -> str:
 
 
 def _module_text(module: "Module") -> str:
-    # A Module never changes, so its text is printed once.
+    # A Module never changes, so its text is printed once. With locations:
+    # a library keeps its diagnostics, which name them.
     if module._text is None:
-        module._text = str(module)
+        module._text = module._native.text_with_locations()
     return module._text
 
 
@@ -263,7 +309,12 @@ def _function_descriptions(native) -> List[Dict[str, Any]]:
         parameters, results = native.signature(name)
         description = {"name": name,
                        "arguments": [_describe(p) for p in parameters],
-                       "results": [_describe(r) for r in results]}
+                       "results": [_describe(r) for r in results],
+                       "size_requirements": [
+                           {"argument": list(argument), "at_least": list(bound),
+                            "when_positive": [list(d) for d in guards]}
+                           for argument, bound, guards in
+                           native.size_requirements(name)]}
         unsupported = [a["type"] for a in description["arguments"]
                        if a["kind"] not in ("memref", "scalar")]
         if len(results) > 1 or any(r["kind"] != "scalar"
@@ -343,17 +394,24 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
     return companions
 
 
+#: The options of a CUDA compile that the report's lowering takes.
+_REPORT_OPTIONS = ("chip", "features", "threads_per_block", "stages", "fma")
+
+
 def _build(module: "Module", target: str, options: Dict[str, Any],
            for_run: bool, work: str) -> Dict[str, Any]:
     """Compiles `module` into work/library.so; returns its metadata."""
     native = module._native
+    report = []
     if target == "cuda":
         native.verify_host_code_for_devices()
+        report = [r._asdict() for r in module.report(**{
+            k: v for k, v in options.items() if k in _REPORT_OPTIONS})]
     functions = _function_descriptions(native)
     metadata = {
         "abi": ABI_VERSION, "target": target, "vx": _version(),
         "options": options, "host": _vx.host_target(native=for_run),
-        "functions": functions,
+        "functions": functions, "report": report,
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
                    (["libomp.so.5"] if options.get("openmp") else []) +
                    ([RACE_RUNTIME] if options.get("detect_races") and not for_run
@@ -367,9 +425,13 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     if target == "cuda" and options.get("format") != "isa":
         simulator_ptx = sorted(module.ptx(**dict(options, format="isa")).items())
     # vx.run's libraries stay on this machine: they may use all of its CPU.
-    object_bytes, calls, _warnings = native.emit_library_object(
-        text, entry_points, json.dumps(metadata, sort_keys=True), for_run,
-        simulator_ptx)
+
+    def with_diagnostics(diagnostics):
+        metadata["diagnostics"] = [list(d) for d in diagnostics]
+        return json.dumps(metadata, sort_keys=True)
+
+    object_bytes, calls, _ = native.emit_library_object(
+        text, entry_points, with_diagnostics, for_run, simulator_ptx)
     with open(os.path.join(work, "library.o"), "wb") as output:
         output.write(object_bytes)
     _link(work, target, options, for_run, calls)
@@ -458,8 +520,11 @@ def compile(module: "Module", target: str = "cpu", *,
     if functions is not None:
         if isinstance(functions, str):
             functions = [functions]
-        module = Module(module._native.keep_only(list(functions)), module.stage)
+        module = Module(module._native.keep_only(list(functions)),
+                        module.stage, sources=module._sources)
     library, metadata = _compiled(module, target, options)
+    sys.stderr.write(module.render_diagnostics(
+        [_diagnostic(d) for d in metadata["diagnostics"]]))
     path = library
     if output is not None:
         path = os.path.abspath(output)

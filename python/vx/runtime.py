@@ -43,7 +43,7 @@ import tempfile
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import SimulationError, VxError
+from . import Diagnostic, KernelReport, SimulationError, VxError, _diagnostic
 
 __all__ = ["CudaError", "Function", "Library", "load", "read_metadata"]
 
@@ -328,11 +328,49 @@ def _descriptor(view: _ArrayView, description):
         ctypes.c_int64(v).value for v in values])
 
 
-def _numpy_view(position: int, array, description) -> _ArrayView:
+def _host_array(position: int, array, description):
+    """`array` as a numpy array over the same memory: itself, or for a CPU
+    array with __dlpack__ (a torch CPU tensor) a writable view of its DLPack
+    tensor, which holds the capsule (numpy's own from_dlpack is read-only)."""
     import numpy as np
-    if not isinstance(array, np.ndarray):
+    if isinstance(array, np.ndarray):
+        return array
+    if not (hasattr(array, "__dlpack__") and hasattr(array, "__dlpack_device__")):
         raise TypeError(f"argument {position} is {description['type']}: "
-                        f"expected a numpy array, got {type(array).__name__}")
+                        f"expected a numpy array or a CPU array with "
+                        f"__dlpack__, got {type(array).__name__}")
+    device_type, _ = array.__dlpack_device__()
+    if device_type != _DLPACK_CPU:
+        raise TypeError(f"argument {position} is {description['type']}: "
+                        f"expected an array in host memory, got a "
+                        f"{type(array).__name__} on DLPack device type "
+                        f"{device_type}; CUDA arrays go to CUDA libraries")
+    view = _dlpack_view(array, None)
+    if view.dtype not in _NUMPY_DTYPES:
+        raise TypeError(f"argument {position} is {description['type']}: "
+                        f"{view.dtype} has no numpy dtype")
+    return np.asarray(_HostMemory(view))
+
+
+# The dtypes (numpy's names) that DLPack CPU arrays can be viewed as.
+_NUMPY_DTYPES = {"float16", "float32", "float64", "bool", "int8", "uint8",
+                 "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+
+
+class _HostMemory:
+    """An __array_interface__ over a view's memory, keeping its owner (the
+    DLPack capsule and the array) alive as long as the numpy array."""
+
+    def __init__(self, view: _ArrayView):
+        import numpy as np
+        self.owner = view.owner
+        self.__array_interface__ = {
+            "data": (view.address, False), "shape": view.shape,
+            "strides": view.strides, "typestr": np.dtype(view.dtype).str,
+            "version": 3}
+
+
+def _numpy_view(position: int, array, description) -> _ArrayView:
     return _ArrayView(array.__array_interface__["data"][0], array.dtype.name,
                       array.itemsize, array.shape, array.strides, array,
                       readonly=not array.flags.writeable)
@@ -636,6 +674,9 @@ def _stream_handle(stream) -> Optional[int]:
     return int(stream)
 
 
+# What vxCudaPointerDevice returns where the driver does not work.
+_NO_WORKING_DRIVER = -2
+
 # The stream values of __cuda_array_interface__ version 3.
 _CAI_LEGACY_STREAM, _CAI_PER_THREAD_STREAM = 1, 2
 _CU_STREAM_PER_THREAD = 0x2
@@ -652,6 +693,8 @@ class Function:
         self.name: str = description["name"]
         self.arguments: List[Dict[str, Any]] = description["arguments"]
         self.results: List[Dict[str, Any]] = description["results"]
+        self.size_requirements: List[Dict[str, Any]] = description.get(
+            "size_requirements", [])
         self._entry = None
 
     def __repr__(self) -> str:
@@ -719,7 +762,27 @@ class Function:
             keep.append((passed.owner, descriptor))
             slots.append(ctypes.c_void_p(ctypes.addressof(descriptor)))
         _check_no_overlap(views)
+        self._check_sizes(dict(views))
         return slots, keep, views
+
+    def _check_sizes(self, views: Dict[int, _ArrayView]) -> None:
+        """Refuses arrays smaller than the kernel indexes them with: each
+        of the function's size requirements (docs/design.md, "Size
+        requirements") whose extents are all positive."""
+        for requirement in self.size_requirements:
+            (argument, dim), (bound, bound_dim) = (requirement["argument"],
+                                                   requirement["at_least"])
+            size = views[argument].shape[dim]
+            needed = views[bound].shape[bound_dim]
+            if size >= needed or any(views[a].shape[d] < 1 for a, d in
+                                     requirement["when_positive"]):
+                continue
+            raise ValueError(
+                f"argument {argument} has {size} elements along dim {dim}, "
+                f"fewer than argument {bound} has along dim {bound_dim} "
+                f"({needed}): @{self.name} indexes argument {argument} along "
+                f"dim {dim} over the range of argument {bound}'s dim "
+                f"{bound_dim}")
 
     def _bind_cpu(self, args):
         """numpy arrays, in place; on the simulator they are the kernels'
@@ -728,6 +791,7 @@ class Function:
         copies, passed_views = [], []
 
         def memref_view(position, value, description):
+            value = _host_array(position, value, description)
             view = _numpy_view(position, value, description)
             _check_view(position, view, description)
             if _admits(view, description["strides"]):
@@ -785,6 +849,10 @@ class Function:
             if view.size == 0:
                 continue
             owner = runtime.vxCudaPointerDevice(ctypes.c_void_p(view.address))
+            if owner == _NO_WORKING_DRIVER:
+                _raise_pending(runtime, f"@{self.name}: the CUDA driver does "
+                                        f"not work")
+                raise CudaError(f"@{self.name}: the CUDA driver does not work")
             if owner < 0:
                 error = runtime.vxCudaTakeError()
                 raise TypeError(f"argument {position}: its memory is not "
@@ -841,11 +909,23 @@ class Library:
         self._handle = None
         self._runtime = None
         self._simulator = None
+        self._load_error: Optional[CudaError] = None
         self._functions = {f["name"]: f for f in metadata["functions"]}
         self._callables: Dict[str, Function] = {}
 
     def __repr__(self) -> str:
         return f"<vx.Library {self.target} {self.path!r}: {', '.join(self.functions)}>"
+
+    @property
+    def report(self) -> List[KernelReport]:
+        """What the compiler did with each kernel of a CUDA library (see
+        vx.KernelReport; empty for CPU libraries), from the metadata."""
+        return [KernelReport.from_json(r) for r in self.metadata.get("report", [])]
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        """The warnings and remarks of the compile, from the metadata."""
+        return [_diagnostic(d) for d in self.metadata.get("diagnostics", [])]
 
     @property
     def functions(self) -> List[str]:
@@ -877,6 +957,8 @@ class Library:
     def _open(self):
         """Loads the shared object (for CUDA, the runtime first, then the
         kernels' modules); returns the CUDA runtime, if any."""
+        if self._load_error is not None:
+            raise self._load_error
         if self._handle is not None:
             return self._runtime
         if self.simulated:
@@ -886,8 +968,13 @@ class Library:
             self._runtime = _load_cuda_runtime(os.path.dirname(self._load_path))
         self._handle = ctypes.CDLL(self._load_path)
         if self._runtime is not None:
-            _raise_pending(self._runtime, f"could not load the kernels of "
-                                          f"{self.path}")
+            try:
+                _raise_pending(self._runtime, f"could not load the kernels "
+                                              f"of {self.path}")
+            except CudaError as error:
+                # A process loads a library once: later calls fail alike.
+                self._load_error = error
+                raise
         return self._runtime
 
     def _open_simulated(self):

@@ -35,8 +35,10 @@ void vxCudaSetStream(void *stream, int32_t synchronize);
 /// Back to a new stream per call, waited for before the call returns.
 void vxCudaResetStream(void);
 
-/// The ordinal of the device that owns `pointer`, or -1 with an error
-/// pending (host memory that CUDA does not know, no driver).
+/// The ordinal of the device that owns `pointer`; -1 with an error pending
+/// where CUDA does not know it (host memory), -2 with an error pending where
+/// the driver does not work (no context: no driver or device, a stub
+/// library, an earlier error).
 int32_t vxCudaPointerDevice(void *pointer);
 
 /// The device whose primary context loads modules and launches kernels.

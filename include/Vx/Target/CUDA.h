@@ -10,6 +10,7 @@
 #define VX_TARGET_CUDA_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -38,6 +39,22 @@ std::string getDefaultPTXFeatures(StringRef chip);
 /// toolkit). On failure `error` says why and lists the chips it takes.
 LogicalResult checkPtxasChip(StringRef toolkit, StringRef chip,
                              std::string &error);
+
+/// What ptxas reports (`-v`) about one kernel it compiled.
+struct PtxasUsage {
+  int64_t registers = 0;
+  /// Spill stores plus spill loads.
+  int64_t spillBytes = 0;
+  int64_t stackBytes = 0;
+};
+
+/// Compiles `ptx` for `chip` with the ptxas of the CUDA toolkit at
+/// `toolkit` and returns its report per entry function (kernel). On failure
+/// `error` holds ptxas's own log.
+FailureOr<llvm::StringMap<PtxasUsage>> queryPtxasUsage(StringRef toolkit,
+                                                       StringRef chip,
+                                                       StringRef ptx,
+                                                       std::string &error);
 
 /// The most shared memory, in bytes, that one CTA may use on a chip of SM
 /// number `smNumber` (the opt-in limit of dynamic shared memory: 227 KiB

@@ -25,6 +25,7 @@
 #ifndef VX_TARGET_LIBRARY_H
 #define VX_TARGET_LIBRARY_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -45,6 +46,30 @@ inline constexpr StringLiteral kMetadataSection = "vx_metadata";
 /// its memref arguments hold device pointers. Emits an error per offending
 /// op.
 LogicalResult verifyHostCodeLeavesMemRefsToDevices(ModuleOp module);
+
+/// A size of an argument of a library function, as (argument position,
+/// dimension).
+using ArgumentDim = std::pair<unsigned, unsigned>;
+
+/// A relation between argument sizes that a function relies on: `dim` of
+/// argument `argument` is at least `bound`, where it is indexed with a value
+/// that ranges over [0, bound) (vx.grid_index of a spawn, the induction
+/// variable of an scf.for or scf.parallel from 0 with step 1) up to another
+/// argument's size (memref.dim). Recorded only where the access is certain
+/// to happen for every value of the range: the loop or spawn runs
+/// unconditionally (in the function's entry block), the access is directly
+/// in its body, and the other extents of the loop or spawn are positive
+/// constants or argument sizes (`whenPositive`: then the relation holds only
+/// when those are positive).
+struct SizeRequirement {
+  ArgumentDim argument;
+  ArgumentDim bound;
+  SmallVector<ArgumentDim> whenPositive;
+};
+
+/// The size requirements of `function` (a vx or scf level function),
+/// without duplicates, in the order of their accesses.
+SmallVector<SizeRequirement> collectSizeRequirements(func::FuncOp function);
 
 /// An object file for the host and the external functions it calls.
 struct LibraryObject {

@@ -246,4 +246,42 @@ def VxSetSimOrder : Pass<"vx-set-sim-order", "ModuleOp"> {
   let dependentDialects = ["LLVM::LLVMDialect"];
 }
 
+def VxReport : Pass<"vx-report", "ModuleOp"> {
+  let summary = "Remark, per kernel launch, what the compiler did";
+  let description = [{
+    One remark per `gpu.launch_func`, at its spawn: the kernel, its grid and
+    block (`?` where dynamic), the grid instances that share a CTA, the bytes
+    of dynamic shared memory, the stages its transfers are pipelined in
+    (instances per CTA and stages as `convert-vx-to-gpu` recorded them), and,
+    where the module holds the kernel's PTX (`--vx-to-ptx` with `format=isa`)
+    and a CUDA toolkit is found, what `ptxas -v` reports for it: registers,
+    spill bytes (stores plus loads) and stack bytes. The same report as
+    Python's `m.report()` and `python3 -m vx FILE --report`; fails with
+    ptxas's log where ptxas does. The IR is unchanged.
+
+    Example: `vx-opt --vx-to-ptx --vx-report input.mlir -o /dev/null`:
+
+    ```
+    input.mlir:18:3: remark: kernel matmul_kernel: grid=(2, 3, 1)
+    block=(256, 1, 1) instances_per_cta=1 shared_bytes=8416 stages=1
+    registers=92 spill_bytes=0 stack_bytes=0
+    ```
+    (one line), with the field names of Python's `vx.KernelReport`.
+  }];
+}
+
+def VxDropCompileTimes : Pass<"vx-drop-compile-times", "ModuleOp"> {
+  let summary = "Remove the compile times that gpu-module-to-binary records";
+  let description = [{
+    `gpu-module-to-binary` records how long it took (`LLVMIRToISATimeInMs`,
+    `ISAToBinaryTimeInMs`) in the properties of each `gpu.object`, which
+    makes its output differ from run to run. This pass removes those
+    properties (and an empty property dictionary), so that the `ptx` stage
+    is byte-identical for the same input and options; it runs right after
+    `gpu-module-to-binary` in `--vx-to-ptx`.
+
+    Example: `vx-opt --gpu-module-to-binary --vx-drop-compile-times`.
+  }];
+}
+
 #endif // VX_TRANSFORMS_PASSES

@@ -10,6 +10,7 @@
 
 #include "Vx/InitAll.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/KernelReport.h"
 #include "Vx/Target/Library.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -211,8 +213,8 @@ public:
 
   std::string str() { return printOp(module.get()); }
 
-  /// The module's text with every op's location: what the code of
-  /// detect-races, which reports the locations of accesses, depends on.
+  /// The module's text with every op's location: what diagnostics name
+  /// (and the code of detect-races, which reports the accesses' locations).
   std::string textWithLocations() {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -277,6 +279,50 @@ public:
     return result;
   }
 
+  /// One tuple per gpu.launch_func, as vx.KernelReport takes it: (kernel,
+  /// grid, block, instances per CTA, shared bytes, stages, registers, spill
+  /// bytes, stack bytes), None where unknown (KernelReport.h).
+  py::list kernelReports() {
+    DiagnosticCollector diagnostics(getContext());
+    std::string error;
+    FailureOr<SmallVector<vx::KernelReport>> reports =
+        vx::collectKernelReports(module.get(), error);
+    if (failed(reports))
+      throw DiagnosedError{error, {}};
+    auto optional = [](std::optional<int64_t> value) {
+      return value ? py::object(py::int_(*value)) : py::object(py::none());
+    };
+    auto dims = [&](const std::array<std::optional<int64_t>, 3> &values) {
+      return py::make_tuple(optional(values[0]), optional(values[1]),
+                            optional(values[2]));
+    };
+    py::list result;
+    for (const vx::KernelReport &report : *reports) {
+      std::optional<vx::PtxasUsage> usage = report.usage;
+      result.append(py::make_tuple(
+          report.kernel, dims(report.grid), dims(report.block),
+          optional(report.instancesPerCTA), optional(report.sharedBytes),
+          optional(report.stages),
+          optional(usage ? std::optional(usage->registers) : std::nullopt),
+          optional(usage ? std::optional(usage->spillBytes) : std::nullopt),
+          optional(usage ? std::optional(usage->stackBytes) : std::nullopt)));
+    }
+    return result;
+  }
+
+  /// The size requirements of func.func @name (Vx/Target/Library.h), each
+  /// ((argument, dim), (bound argument, bound dim), [(argument, dim)...]).
+  py::list sizeRequirements(const std::string &name) {
+    py::list result;
+    for (const vx::SizeRequirement &requirement :
+         vx::collectSizeRequirements(lookupFunction(name)))
+      result.append(py::make_tuple(
+          requirement.argument, requirement.bound,
+          std::vector<vx::ArgumentDim>(requirement.whenPositive.begin(),
+                                       requirement.whenPositive.end())));
+    return result;
+  }
+
   /// (argument types, result types) of func.func @name, each from
   /// describeType.
   std::pair<py::list, py::list> signature(const std::string &name) {
@@ -321,11 +367,14 @@ public:
 
   /// Lowers a copy with `pipeline`, with the C interface of `entryPoints`,
   /// and compiles it to an object file for this CPU (`native`) or any of
-  /// its triple (Vx/Target/Library.h).
+  /// its triple (Vx/Target/Library.h), with the metadata that
+  /// `makeMetadata` returns for the warnings and remarks of the lowering.
   /// Returns (object bytes, [(external function, caller)], warnings).
   py::tuple emitLibraryObject(
       const std::string &pipeline, const std::vector<std::string> &entryPoints,
-      const std::string &metadata, bool native,
+      const std::function<std::string(std::vector<DiagnosticTuple>)>
+          &makeMetadata,
+      bool native,
       const std::vector<std::pair<std::string, std::string>> &simulatorPTX) {
     OwningOpRef<ModuleOp> copy = module->clone();
     for (const std::string &name : entryPoints)
@@ -333,6 +382,7 @@ public:
           ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(getContext()));
     std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    std::string metadata = makeMetadata(warnings);
     DiagnosticCollector diagnostics(getContext());
     FailureOr<vx::LibraryObject> object = vx::emitLibraryObject(
         *copy, entryPoints, metadata,
@@ -488,13 +538,15 @@ PYBIND11_MODULE(_vx, m) {
       .def("count_ops", &PyModule::countOps, py::arg("name"))
       .def("launches", &PyModule::launches)
       .def("binaries", &PyModule::binaries)
+      .def("kernel_reports", &PyModule::kernelReports)
+      .def("size_requirements", &PyModule::sizeRequirements, py::arg("name"))
       .def("signature", &PyModule::signature, py::arg("name"))
       .def("public_functions", &PyModule::publicFunctions)
       .def("keep_only", &PyModule::keepOnly, py::arg("names"))
       .def("verify_host_code_for_devices", &PyModule::verifyHostCodeForDevices)
       .def("emit_library_object", &PyModule::emitLibraryObject,
-           py::arg("pipeline"), py::arg("entry_points"), py::arg("metadata"),
-           py::arg("native"),
+           py::arg("pipeline"), py::arg("entry_points"),
+           py::arg("make_metadata"), py::arg("native"),
            py::arg("simulator_ptx") =
                std::vector<std::pair<std::string, std::string>>());
 }

@@ -480,8 +480,8 @@ private:
 };
 } // namespace
 
-SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
-                                               const PipelineTarget &target) {
+PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
+                                     const PipelineTarget &target) {
   int64_t requested = spawn.getPipelineStages(target.defaultStages);
   if (spawn.getArbitraryDims().empty())
     return {};
@@ -587,6 +587,7 @@ SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
     return {};
-  return TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
-      .build();
+  return {TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
+              .build(),
+          stages};
 }

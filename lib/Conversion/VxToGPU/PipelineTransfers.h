@@ -39,10 +39,14 @@ struct PipelineTarget {
 /// the first N-1 steps, and each step waiting for its own transfers, then
 /// issuing those of the step N-1 ahead (guarded at the end of the grid).
 /// The new transfers' tokens are unused: the cp.async lowering leaves the
-/// commits to the explicit groups of the schedule. Returns the transfers it
-/// created (none with TMA).
-SmallVector<Operation *> pipelineTransfers(SpawnOp spawn,
-                                           const PipelineTarget &target);
+/// commits to the explicit groups of the schedule.
+struct PipelinedSpawn {
+  /// The transfers it created (none with TMA).
+  SmallVector<Operation *> transfers;
+  /// The stages chosen: 1 where nothing is pipelined.
+  int64_t stages = 1;
+};
+PipelinedSpawn pipelineTransfers(SpawnOp spawn, const PipelineTarget &target);
 
 } // namespace vx
 } // namespace mlir

@@ -16,6 +16,7 @@
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/KernelReport.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -378,6 +379,8 @@ struct LaunchPlan {
   /// Whether a grid instance runs on the whole CTA (a body with thread
   /// loops) rather than on one of its threads.
   bool cooperative = false;
+  /// The stages its transfers are pipelined in (1: not pipelined).
+  int64_t stages = 1;
 
   /// The grid instances that share a CTA.
   int64_t getInstancesPerCTA() const { return cooperative ? 1 : threads; }
@@ -568,9 +571,12 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     // The outlined module and its kernel share one name, unique in the
     // module: what Python's launches and PTX keys show.
     auto kernelName = FlatSymbolRefAttr::get(plan.kernelName);
+    // The location says what the launch does not (KernelReport.h).
+    Location launchLoc =
+        getLaunchPlanLoc(loc, plan.getInstancesPerCTA(), plan.stages);
     auto launch = gpu::LaunchOp::create(
-        rewriter, loc, gridDims[0], gridDims[1], gridDims[2], blockX, one, one,
-        smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+        rewriter, launchLoc, gridDims[0], gridDims[1], gridDims[2], blockX, one,
+        one, smemBytes, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
         /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
         /*clusterSizeZ=*/nullptr, /*module=*/kernelName,
@@ -833,7 +839,9 @@ struct ConvertVxToGPUPass
                                  !llvm::MulOverflow(total, *extent, total) &&
                                  total <= kMaxGridX;
       target.sharedByThreads = plan.cooperative;
-      for (Operation *transfer : pipelineTransfers(spawn, target))
+      PipelinedSpawn pipelined = pipelineTransfers(spawn, target);
+      plans->at(spawn).stages = pipelined.stages;
+      for (Operation *transfer : pipelined.transfers)
         if (plan.cooperative)
           (*sharedTransfers)[transfer] = plan.threads;
     }

@@ -669,7 +669,8 @@ def test_run_rejects_bad_arguments_before_running(matmul):
         vx.run(matmul, "matmul", a, b, c.astype(np.float64))
     with pytest.raises(TypeError, match=r"got an array of shape \(256, 383\)"):
         vx.run(matmul, "matmul", a, b, np.zeros((256, 383), np.float32))
-    with pytest.raises(TypeError, match="expected a numpy array, got list"):
+    with pytest.raises(TypeError, match="expected a numpy array or a CPU array "
+                                        "with __dlpack__, got list"):
         vx.run(matmul, "matmul", a, b, [[0.0] * 384] * 256)
     readonly = c.copy()
     readonly.flags.writeable = False

@@ -2,15 +2,15 @@
 it libMLIR): parsing, lowering, vx.run and vx.compile with their compile
 cache. `vx/__init__.py` re-exports the public names lazily.
 
-Compile cache: a compiled library is kept in memory and on disk, keyed on
-the module's text, the target, the options, Vx's version (and the build of
-the extension) and the host CPU. The disk cache is `$VX_CACHE_DIR`, else
-`$XDG_CACHE_HOME/vx`, else `~/.cache/vx`; an entry is a directory written
-under a temporary name and renamed into place, so concurrent processes see
-either nothing or a complete entry.
+Compile cache: a compiled library is kept in memory and on disk (_cache.py:
+the directory, locking, size limit), keyed on the module's text, the
+target, the options (those equal to their default left out), Vx's version
+(and the build of the extension), the CUDA toolkit (ptxas's path and
+version) and the host CPU.
 """
 
 import ctypes
+import functools
 import hashlib
 import json
 import numbers
@@ -18,11 +18,10 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import Diagnostic, Launch, VxError, _config, _vx
+from . import Diagnostic, Launch, VxError, _cache, _config, _vx
 from .runtime import ABI_VERSION, CUDA_RUNTIME, Library
 
 __all__ = ["STAGES", "Module", "compile", "parse", "pipeline", "run"]
@@ -46,12 +45,12 @@ def _option_kind(default):
     return str
 
 
-def _option_text(stage, options):
-    """The pipeline-option text of keyword options, checked by name and by
-    the kind of value each option takes."""
+def _option_texts(stage, options):
+    """{pipeline option name: value text} of keyword options, checked by
+    name and by the kind of value each option takes."""
     known = _vx.stage_options(stage)
     defaults = _vx.stage_option_defaults(stage)
-    entries = []
+    texts = {}
     for key, value in options.items():
         name = key.replace("_", "-")
         if name not in known:
@@ -72,8 +71,23 @@ def _option_text(stage, options):
                             f"got {type(value).__name__}")
         if not text or any(c in text for c in " {}="):
             raise ValueError(f"option {key!r}: invalid value {value!r}")
-        entries.append(f"{name}={text}")
-    return " ".join(entries)
+        texts[name] = text
+    return texts
+
+
+def _option_text(stage, options):
+    """The pipeline-option text of keyword options (_option_texts)."""
+    return " ".join(f"{name}={text}"
+                    for name, text in _option_texts(stage, options).items())
+
+
+def _without_defaults(stage, options):
+    """`options` less those that name their default value: the same
+    compile, spelt differently, is one cache entry."""
+    defaults = _vx.stage_option_defaults(stage)
+    texts = _option_texts(stage, options)
+    return {key: value for key, value in options.items()
+            if texts[key.replace("_", "-")] != defaults[key.replace("_", "-")]}
 
 
 def pipeline(stage: str, **options: Any) -> str:
@@ -167,7 +181,7 @@ class Module:
 # -- compiled libraries --------------------------------------------------------
 
 #: Bumped when the layout of cache entries or the library ABI changes.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 _LIBRARY = "library.so"
 _TARGET_STAGES = {"cpu": "llvm", "cuda": "ptx"}
 _lock = threading.Lock()
@@ -184,17 +198,30 @@ def _version() -> str:
     return " ".join([version] + [f"{s.st_size}:{s.st_mtime_ns}" for s in build])
 
 
-def _cache_root() -> str:
-    root = os.environ.get("VX_CACHE_DIR")
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-            os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "vx")
+def _cuda_toolkit() -> str:
+    """The CUDA toolkit that compiles device code now: ptxas's path and
+    version (a library built by another ptxas is another cache entry)."""
+    toolkit = _vx.cuda_toolkit()
+    if not toolkit:
+        return "no CUDA toolkit"
+    ptxas = os.path.realpath(os.path.join(toolkit, "bin", "ptxas"))
     try:
-        os.makedirs(root, exist_ok=True)
-    except OSError:
-        root = tempfile.mkdtemp(prefix="vx-cache-")
-    return root
+        status = os.stat(ptxas)
+    except OSError as error:
+        return f"{ptxas}: {error.strerror}"
+    return _ptxas_version(ptxas, status.st_size, status.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _ptxas_version(ptxas: str, size: int, mtime_ns: int) -> str:
+    """`ptxas --version`, asked once per process and ptxas file."""
+    try:
+        result = subprocess.run([ptxas, "--version"], capture_output=True,
+                                text=True, timeout=60)
+        version = result.stdout.strip() or result.stderr.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        version = f"unusable: {error}"
+    return f"{ptxas} {size}:{mtime_ns} {version}"
 
 
 def _module_text(module: "Module") -> str:
@@ -369,32 +396,25 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
               for_run: bool = False) -> Tuple[str, Dict[str, Any]]:
     """(library path, metadata) of `module` compiled for `target`, from the
     memory or disk cache when there."""
+    options = _without_defaults(_TARGET_STAGES[target], options)
     key = hashlib.sha256(json.dumps(
-        [_CACHE_FORMAT, _version(), _vx.host_target(native=for_run), target, for_run,
+        [_CACHE_FORMAT, _version(), _cuda_toolkit(),
+         _vx.host_target(native=for_run), target, for_run,
          sorted(options.items()), _module_text(module)]).encode()).hexdigest()
     with _lock:
-        if key in _memory_cache:
-            return _memory_cache[key]
-    root = _cache_root()
-    entry = os.path.join(root, key)
-    library = os.path.join(entry, _LIBRARY)
-    metadata_path = os.path.join(entry, "metadata.json")
-    if not os.path.exists(metadata_path):
-        work = tempfile.mkdtemp(prefix=".build-", dir=root)
-        try:
-            metadata = _build(module, target, options, for_run, work)
-            with open(os.path.join(work, "metadata.json"), "w") as output:
-                json.dump(metadata, output)
-            try:
-                os.rename(work, entry)
-            except OSError:
-                # Another process stored the same entry first.
-                if not os.path.exists(metadata_path):
-                    raise
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    with open(metadata_path) as source:
-        result = (library, json.load(source))
+        cached = _memory_cache.get(key)
+    # Another process may have evicted the entry since.
+    if cached is not None and _cache.touch(os.path.dirname(cached[0])):
+        return cached
+
+    def build(work):
+        metadata = _build(module, target, options, for_run, work)
+        with open(os.path.join(work, "metadata.json"), "w") as output:
+            json.dump(metadata, output)
+
+    entry = _cache.entry(key, build)
+    with open(os.path.join(entry, "metadata.json")) as source:
+        result = (os.path.join(entry, _LIBRARY), json.load(source))
     with _lock:
         _memory_cache[key] = result
     return result

@@ -48,12 +48,13 @@ def installed_files(output):
     return [name for name in ast.literal_eval(output) if name != "__pycache__"]
 
 
-EXPECTED = ["__init__.py", "__main__.py", "_compiler.py", "_config.py",
+EXPECTED = ["__init__.py", "__main__.py", "_cache.py", "_compiler.py",
+            "_config.py",
             "_vx" + next(n for n in os.listdir(os.path.dirname(vx.__file__))
                          if n.startswith("_vx"))[3:], "libvx_race_runtime.so",
             "py.typed", "runtime.py"]
 if os.path.exists(os.path.join(os.path.dirname(vx.__file__), "libvx_cuda_runtime.so")):
-    EXPECTED.insert(5, "libvx_cuda_runtime.so")
+    EXPECTED.insert(6, "libvx_cuda_runtime.so")
 
 
 def test_cmake_install(tmp_path):

@@ -1,16 +1,17 @@
-"""Prints the RPATH/RUNPATH of every ELF executable and shared object under the given files and
-directories (`readelf -d`), one line each: `NAME: [ENTRY:ENTRY]` relative to
-its argument, or `NAME: none`, sorted. Exits 1 naming each file with a
-search path entry that depends on the working directory: an empty entry
-(which glibc reads as ".") or a relative one. `$ORIGIN` and absolute
-entries are accepted."""
+"""Prints the RPATH/RUNPATH of every ELF executable and shared object under
+the given files and directories (`readelf -d`), one line each, sorted:
+`NAME: [ENTRY:ENTRY]` (NAME relative to its argument) or `NAME: none`.
+Exits 1 naming each file whose search path has an entry that depends on
+the working directory: an empty one (which glibc reads as ".") or a
+relative one. `$ORIGIN` and absolute entries are accepted."""
 
 import os
 import re
 import subprocess
 import sys
 
-DYNAMIC_PATH = re.compile(r"\((?:RPATH|RUNPATH)\)\s+Library r(?:un)?path: \[(.*)\]")
+DYNAMIC_PATH = re.compile(
+    r"\((?:RPATH|RUNPATH)\)\s+Library r(?:un)?path: \[(.*)\]")
 
 
 def is_linked_elf(path):
@@ -27,7 +28,8 @@ def elf_files(argument):
     for directory, _, names in os.walk(argument):
         for name in names:
             path = os.path.join(directory, name)
-            if os.path.isfile(path) and not os.path.islink(path) and is_linked_elf(path):
+            if (os.path.isfile(path) and not os.path.islink(path) and
+                    is_linked_elf(path)):
                 yield os.path.relpath(path, argument), path
 
 
@@ -38,7 +40,8 @@ def main(arguments):
             dynamic = subprocess.run(["readelf", "-d", path], check=True,
                                      capture_output=True, text=True).stdout
             paths = DYNAMIC_PATH.findall(dynamic)
-            lines.append(f"{name}: " + (" ".join(f"[{p}]" for p in paths) or "none"))
+            shown = " ".join(f"[{p}]" for p in paths) or "none"
+            lines.append(f"{name}: {shown}")
             entries = ":".join(paths).split(":") if paths else []
             if any(not e.startswith(("/", "$ORIGIN")) for e in entries):
                 bad.append(f"{path}: the search path [{':'.join(entries)}] "

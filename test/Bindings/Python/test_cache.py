@@ -53,7 +53,8 @@ def matmul():
 
 
 def entries(cache):
-    return sorted(name for name in os.listdir(cache) if not name.startswith("."))
+    return sorted(name for name in os.listdir(cache)
+                  if not name.startswith("."))
 
 
 def check_saxpy(library):
@@ -83,7 +84,8 @@ def test_concurrent_processes_compile_once(cache, tmp_path):
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     processes = [subprocess.Popen([sys.executable, "-c", CONCURRENT, str(log),
                                    MATMUL], env=environment, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
                  for _ in range(3)]
     outputs = [p.communicate() for p in processes]
     assert all(p.returncode == 0 for p in processes), outputs
@@ -180,8 +182,9 @@ def test_an_unusable_cache_directory_is_an_error(tmp_path, monkeypatch,
 def test_least_recently_used_entries_go_over_the_limit(cache, monkeypatch,
                                                        matmul):
     first = vx.compile(matmul, "cpu")
-    entry_size = sum(os.path.getsize(os.path.join(os.path.dirname(first.path), n))
-                     for n in os.listdir(os.path.dirname(first.path)))
+    first_entry = os.path.dirname(first.path)
+    entry_size = sum(os.path.getsize(os.path.join(first_entry, name))
+                     for name in os.listdir(first_entry))
     monkeypatch.setenv("VX_CACHE_MAX_BYTES", str(entry_size * 5 // 2))
     second = vx.compile(matmul, "cpu", reverse_parallel=True)
     assert len(entries(cache)) == 2
@@ -232,4 +235,5 @@ def test_damaged_entries_are_rebuilt(cache, monkeypatch, damage):
     assert sorted(manifest) == ["library.so", "metadata.json"]
     assert manifest["library.so"][0] == os.path.getsize(library)
     check_saxpy(rebuilt)
-    assert [n for n in os.listdir(cache) if n.startswith((".build", ".remov"))] == []
+    assert not [name for name in os.listdir(cache)
+                if name.startswith((".build", ".removing"))]

@@ -170,6 +170,13 @@ def _size(path: str) -> int:
     return total
 
 
+def _last_use(entry: str) -> int:
+    """The manifest's mtime; an entry without one was last used when
+    written."""
+    manifest = os.path.join(entry, MANIFEST)
+    return os.stat(manifest if os.path.exists(manifest) else entry).st_mtime_ns
+
+
 def _evict(root: str, keep: str) -> None:
     """Removes least recently used entries until the cache fits its limit."""
     limit = max_bytes()
@@ -180,17 +187,16 @@ def _evict(root: str, keep: str) -> None:
             if name.startswith(".") or path == keep:
                 continue
             try:
-                # An entry without a manifest was last used when written.
-                used = os.stat(os.path.join(path, MANIFEST)
-                               if os.path.exists(os.path.join(path, MANIFEST))
-                               else path).st_mtime_ns
-                entries.append((used, _size(path), path))
+                entries.append((_last_use(path), _size(path), path))
             except OSError:
                 continue  # Removed meanwhile.
         total = _size(keep) + sum(size for _, size, _ in entries)
-        for _, size, path in sorted(entries):
+        for used, size, path in sorted(entries):
             if total <= limit:
                 break
+            with contextlib.suppress(OSError):
+                if _last_use(path) != used:
+                    continue  # Another process has just used it.
             _remove(path)
             # Its lock file too: the rename into place keeps entries whole
             # even if a waiter and a newcomer then hold different locks.

@@ -90,6 +90,18 @@ def _without_defaults(stage, options):
             if texts[key.replace("_", "-")] != defaults[key.replace("_", "-")]}
 
 
+def _effective_options(stage, options):
+    """Every option of the stage with its value: `options` over the
+    defaults (what a library's metadata records)."""
+    effective = {}
+    for name, default in _vx.stage_option_defaults(stage).items():
+        kind = _option_kind(default)
+        effective[name.replace("-", "_")] = (
+            default == "true" if kind is bool else kind(default))
+    effective.update(options)
+    return effective
+
+
 def pipeline(stage: str, **options: Any) -> str:
     """The textual pass pipeline (for `vx-opt --pass-pipeline=`) that takes
     vx input to `stage` with `options`."""
@@ -373,7 +385,8 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     functions = _function_descriptions(native)
     metadata = {
         "abi": ABI_VERSION, "target": target, "vx": _version(),
-        "options": options, "host": _vx.host_target(native=for_run),
+        "options": _effective_options(_TARGET_STAGES[target], options),
+        "host": _vx.host_target(native=for_run),
         "functions": functions,
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
                    (["libomp.so.5"] if options.get("openmp") else []) +

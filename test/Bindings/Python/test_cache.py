@@ -154,6 +154,9 @@ def test_options_naming_their_defaults_are_one_entry(cache, matmul):
     spelt = vx.compile(matmul, "cpu", openmp=False, via_gpu=False,
                        reverse_parallel=False, allow_races=False)
     assert plain.path == spelt.path and len(entries(cache)) == 1
+    # The metadata records every option, whichever spelling built it.
+    assert plain.metadata["options"]["openmp"] is False
+    assert plain.metadata["options"]["stages"] == 1
     assert vx.compile(matmul, "cpu", openmp=True).path != plain.path
 
 

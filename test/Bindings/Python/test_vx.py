@@ -898,7 +898,10 @@ def test_cli_compile(tmp_path, monkeypatch):
                      "-o", str(output), "--openmp")
     assert result.returncode == 0, result.stderr
     assert f"vx: wrote {output} (matmul)" in result.stderr
-    assert vx.runtime.read_metadata(str(output))["options"] == {"openmp": True}
+    assert vx.runtime.read_metadata(str(output))["options"] == {
+        "allow_races": False, "detect_races": False, "openmp": True,
+        "reverse_parallel": False, "stages": 1, "threads_per_block": 0,
+        "via_gpu": False}
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
     assert result.returncode == 1 and "give it a path with -o" in result.stderr
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",

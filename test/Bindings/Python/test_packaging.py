@@ -60,7 +60,7 @@ EXTENSION = next(n for n in os.listdir(PACKAGE) if n.startswith("_vx."))
 EXPECTED = sorted(
     ["__init__.py", "__main__.py", "_cache.py", "_compiler.py", "_config.py",
      EXTENSION, "_vx_opt.py", "libvx_race_runtime.so", "py.typed",
-     "runtime.py"] +
+     "runtime.py", "tracer.py"] +
     (["libvx_cuda_runtime.so"]
      if os.path.exists(os.path.join(PACKAGE, "libvx_cuda_runtime.so")) else []))
 

@@ -1,12 +1,14 @@
 """Builds the vx Python package with CMake for pip (pyproject.toml):
 
     pip install --no-build-isolation .
+    pip wheel --no-build-isolation --no-deps .
 
 Configures build/ as scripts/setup.sh does when it is not configured yet
 (VX_CMAKE_BUILD_DIR overrides the directory; MLIR_DIR where MLIR's CMake
-package is), builds the VxPython target, and puts build/python_packages/vx
-(sources, _config.py, the _vx extension, the runtime libraries) in the
-wheel. Nothing is downloaded.
+package is), builds the VxPython and vx-opt targets, and puts
+build/python_packages/vx (sources, _config.py, the _vx extension, the
+runtime libraries) and bin/vx-opt, as vx/bin/vx-opt, in the wheel; the
+console scripts `vx` and `vx-opt` run them. Nothing is downloaded.
 """
 
 import os
@@ -46,12 +48,17 @@ class BuildWithCMake(build_py):
                  "-DMLIR_DIR=" + os.environ.get(
                      "MLIR_DIR", "/usr/lib/llvm-22/lib/cmake/mlir"),
                  "-DPython3_EXECUTABLE=" + sys.executable])
-        subprocess.check_call(["cmake", "--build", build, "--target", "VxPython"])
+        subprocess.check_call(["cmake", "--build", build, "--target",
+                               "VxPython", "vx-opt"])
         package = os.path.join(build, "python_packages", "vx")
         target = os.path.join(self.build_lib, "vx")
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(package, target,
                         ignore=shutil.ignore_patterns("__pycache__"))
+        # The `vx-opt` console script (vx/_vx_opt.py) runs this copy.
+        os.makedirs(os.path.join(target, "bin"))
+        shutil.copy2(os.path.join(build, "bin", "vx-opt"),
+                     os.path.join(target, "bin", "vx-opt"))
 
 
 class BinaryDistribution(Distribution):

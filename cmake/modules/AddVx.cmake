@@ -35,3 +35,17 @@ function(add_vx_conversion_library name)
   add_mlir_conversion_library(${name} DISABLE_INSTALL ${ARGN})
   add_vx_library_install(${name})
 endfunction()
+
+# A runtime library that compiled programs load (mlir-runner -shared-libs,
+# vx.compile's libraries, vx.run): built into lib/, installed, and copied
+# into the Python package (lib/Bindings/Python). It needs only system
+# libraries, so it has no RUNPATH: a copy beside a deployed library must not
+# search the directory it was built or installed in, nor the working one.
+function(add_vx_runtime_library name)
+  add_library(${name} SHARED ${ARGN})
+  set_target_properties(${name} PROPERTIES
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
+    INSTALL_RPATH "")
+  add_vx_library_install(${name})
+  set_property(GLOBAL APPEND PROPERTY VX_RUNTIME_LIBRARIES ${name})
+endfunction()

@@ -109,9 +109,12 @@ static void printSemantics(OpAsmPrinter &printer, SpawnOp, ArrayAttr semantics,
 }
 
 /// The integer of a `threads N` or `stages N` clause, checked by the
-/// verifier; `expected` says what is missing when it is not an integer.
+/// verifier; `expected` says what is missing when it is not an integer. A
+/// clause of `earlierClauses` right after it is out of order: naming the
+/// order beats the generic "expected '{'" that the region would give.
 static ParseResult parseClauseCount(OpAsmParser &parser, IntegerAttr &count,
-                                    StringRef expected) {
+                                    StringRef clause, StringRef expected,
+                                    ArrayRef<StringRef> earlierClauses) {
   SMLoc loc = parser.getCurrentLocation();
   int64_t value;
   OptionalParseResult result = parser.parseOptionalInteger(value);
@@ -120,17 +123,26 @@ static ParseResult parseClauseCount(OpAsmParser &parser, IntegerAttr &count,
   if (failed(*result))
     return failure();
   count = parser.getBuilder().getI64IntegerAttr(value);
+  SMLoc nextLoc = parser.getCurrentLocation();
+  StringRef earlier;
+  if (succeeded(parser.parseOptionalKeyword(&earlier, earlierClauses)))
+    return parser.emitError(nextLoc, "'")
+           << earlier << "' comes before '" << clause
+           << "' (the clauses of vx.spawn are in the order semantics, "
+              "threads, stages)";
   return success();
 }
 
 static ParseResult parseThreadCount(OpAsmParser &parser, IntegerAttr &threads) {
-  return parseClauseCount(parser, threads,
-                          "the number of threads per CTA after 'threads'");
+  return parseClauseCount(parser, threads, "threads",
+                          "the number of threads per CTA after 'threads'",
+                          {"semantics"});
 }
 
 static ParseResult parseStageCount(OpAsmParser &parser, IntegerAttr &stages) {
-  return parseClauseCount(parser, stages,
-                          "the number of pipeline stages after 'stages'");
+  return parseClauseCount(parser, stages, "stages",
+                          "the number of pipeline stages after 'stages'",
+                          {"semantics", "threads"});
 }
 
 static void printThreadCount(OpAsmPrinter &printer, SpawnOp,

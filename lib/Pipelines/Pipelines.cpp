@@ -83,26 +83,31 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
     allowRaces.emplace(*this, "allow-races",
                        llvm::cl::desc("Report proven races as warnings, to "
                                       "run a mislabelled kernel (the dynamic "
-                                      "check with reverse-parallel)"),
+                                      "check with reverse-parallel; default: "
+                                      "false)"),
                        llvm::cl::init(false));
   if (takes("detect-races"))
     detectRaces.emplace(*this, "detect-races",
                         llvm::cl::desc("Run with the dynamic race detector "
-                                       "(link libvx_race_runtime)"),
+                                       "(link libvx_race_runtime; default: "
+                                       "false)"),
                         llvm::cl::init(false));
   if (takes("openmp"))
     openmp.emplace(*this, "openmp",
-                   llvm::cl::desc("Run the parallel loops with OpenMP"),
+                   llvm::cl::desc("Run the parallel loops with OpenMP "
+                                  "(default: false)"),
                    llvm::cl::init(false));
   if (takes("reverse-parallel"))
     reverseParallel.emplace(
         *this, "reverse-parallel",
-        llvm::cl::desc("Iterate the parallel dimensions from last to first"),
+        llvm::cl::desc("Iterate the parallel dimensions from last to first "
+                       "(default: false)"),
         llvm::cl::init(false));
   if (takes("via-gpu"))
     viaGpu.emplace(*this, "via-gpu",
                    llvm::cl::desc("Send device spawns through the GPU mapping "
-                                  "and run the launches on the CPU"),
+                                  "and run the launches on the CPU (default: "
+                                  "false)"),
                    llvm::cl::init(false));
   if (takes("ptx-sim"))
     ptxSim.emplace(*this, "ptx-sim",
@@ -122,19 +127,20 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
     threadsPerBlock.emplace(
         *this, "threads-per-block",
         llvm::cl::desc("Threads per CTA of spawns without a threads "
-                       "clause (1-1024; unset: the default CTA size, 256)"),
+                       "clause (1-1024; default: unset, the default CTA "
+                       "size, 256)"),
         llvm::cl::init(ConvertVxToGPUOptions().threadsPerBlock));
   if (takes("stages"))
     stages.emplace(
         *this, "stages",
         llvm::cl::desc("Steps of transfers in flight along the arbitrary "
                        "dimensions for spawns without a stages clause (>= 1; "
-                       "1 is no pipelining)"),
+                       "default: 1, no pipelining)"),
         llvm::cl::init(1));
   if (takes("fma"))
     fma.emplace(*this, "fma",
                 llvm::cl::desc("Let a float multiply feeding an add contract "
-                               "to an fma on the device"),
+                               "to an fma on the device (default: true)"),
                 llvm::cl::init(true));
   // On the CPU path the chip applies to ptx-sim (sm_90 when unset) and to
   // via-gpu's mapping, where unset keeps it chip-neutral (cp.async, no TMA).
@@ -142,10 +148,11 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
     chip.emplace(*this, "chip",
                  llvm::cl::desc(stage == Stage::llvm
                                     ? "The NVIDIA chip of the device code "
-                                      "with ptx-sim (unset: sm_90) or "
-                                      "via-gpu (unset: any chip with "
+                                      "with ptx-sim (default: sm_90) or "
+                                      "via-gpu (default: any chip with "
                                       "cp.async, no TMA)"
-                                    : "The NVIDIA chip to compile for"),
+                                    : "The NVIDIA chip to compile for "
+                                      "(default: sm_90)"),
                  llvm::cl::init(stage == Stage::llvm ? "" : "sm_90"));
   if (takes("features"))
     features.emplace(*this, "features",
@@ -154,7 +161,8 @@ VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
                      llvm::cl::init(""));
   if (takes("format"))
     format.emplace(*this, "format",
-                   llvm::cl::desc("isa (PTX text), bin (cubin) or fatbin"),
+                   llvm::cl::desc("isa (PTX text), bin (cubin) or fatbin "
+                                  "(default: isa)"),
                    llvm::cl::init("isa"));
 }
 

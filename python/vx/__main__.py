@@ -1,6 +1,7 @@
 """python3 -m vx FILE --stage STAGE [-o OUT] [--launches] [--OPTION=VALUE ...]
 python3 -m vx FILE --compile cpu|cuda -o LIB.so [--functions F,G] [--OPTION=VALUE ...]
 python3 -m vx FILE --report [--OPTION=VALUE ...]
+python3 -m vx --version
 
 Lowers FILE to STAGE and writes the result: the module's IR, or for stage
 ptx the PTX (one file per device module when there are several: OUT's stem
@@ -8,9 +9,10 @@ plus the module's name). With --compile, writes a shared library that runs
 without MLIR (vx.compile; its runtime libraries beside it). With --report,
 prints what the compiler does with each kernel (vx.Module.report). Any other
 --name=value is an option of the stage's pipeline (--chip=sm_100a,
---threads-per-block=128, --openmp); a bare --name means true. Errors print
-their diagnostics and exit with status 1; warnings and remarks are printed
-on stderr, with the source line, as vx-opt prints them.
+--threads-per-block=128, --openmp); a bare --name means true. Errors, those
+of the command line included, print their diagnostics and exit with status
+1; warnings and remarks are printed on stderr, with the source line, as
+vx-opt prints them.
 """
 
 import argparse
@@ -90,10 +92,35 @@ def _format_report(reports) -> str:
                    + "\n" for row in rows)
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    """Command-line errors exit with status 1, like every other error
+    (argparse's own is 2)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+class _PrintVersion(argparse.Action):
+    """--version: Vx's and LLVM's, in the two lines of `vx-opt --version`
+    (argparse's own version action would join them)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from vx import _config
+        print(f"Vx version {vx.__version__}\n"
+              f"  built with LLVM {_config.LLVM_VERSION}")
+        parser.exit()
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog="python3 -m vx", description=__doc__.split("\n\n")[1],
         epilog="stages: " + ", ".join(vx.STAGES))
+    parser.add_argument("--version", action=_PrintVersion,
+                        help="print the Vx and LLVM versions and exit")
     parser.add_argument("file", help="vx IR ('-' for standard input)")
     parser.add_argument("--stage", default="vx", choices=vx.STAGES,
                         help="the stage to lower to (default: vx, i.e. "

@@ -2,16 +2,16 @@
 it libMLIR): parsing, lowering, vx.run and vx.compile with their compile
 cache. `vx/__init__.py` re-exports the public names lazily.
 
-Compile cache: a compiled library is kept in memory and on disk, keyed on
-the module's text (without locations, except under detect_races, whose
-reports name them), the target, the options, Vx's version (and the build of
-the extension) and the host CPU. The disk cache is `$VX_CACHE_DIR`, else
-`$XDG_CACHE_HOME/vx`, else `~/.cache/vx`; an entry is a directory written
-under a temporary name and renamed into place, so concurrent processes see
-either nothing or a complete entry.
+Compile cache: a compiled library is kept in memory and on disk (_cache.py:
+the directory, locking, size limit), keyed on the module's text (without
+locations, except under detect_races, whose reports name them), the target,
+the options (those equal to their default left out), Vx's version (and the
+build of the extension), the CUDA toolkit (ptxas's path and version) and
+the host CPU.
 """
 
 import ctypes
+import functools
 import hashlib
 import json
 import numbers
@@ -24,7 +24,7 @@ import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import (Diagnostic, KernelReport, Launch, VxError, _config,
+from . import (Diagnostic, KernelReport, Launch, VxError, _cache, _config,
                _diagnostic, _vx)
 from .runtime import ABI_VERSION, CUDA_RUNTIME, Library
 
@@ -49,12 +49,12 @@ def _option_kind(default):
     return str
 
 
-def _option_text(stage, options):
-    """The pipeline-option text of keyword options, checked by name and by
-    the kind of value each option takes."""
+def _option_texts(stage, options):
+    """{pipeline option name: value text} of keyword options, checked by
+    name and by the kind of value each option takes."""
     known = _vx.stage_options(stage)
     defaults = _vx.stage_option_defaults(stage)
-    entries = []
+    texts = {}
     for key, value in options.items():
         name = key.replace("_", "-")
         if name not in known:
@@ -75,8 +75,35 @@ def _option_text(stage, options):
                             f"got {type(value).__name__}")
         if not text or any(c in text for c in " {}="):
             raise ValueError(f"option {key!r}: invalid value {value!r}")
-        entries.append(f"{name}={text}")
-    return " ".join(entries)
+        texts[name] = text
+    return texts
+
+
+def _option_text(stage, options):
+    """The pipeline-option text of keyword options (_option_texts)."""
+    return " ".join(f"{name}={text}"
+                    for name, text in _option_texts(stage, options).items())
+
+
+def _without_defaults(stage, options):
+    """`options` less those that name their default value: the same
+    compile, spelt differently, is one cache entry."""
+    defaults = _vx.stage_option_defaults(stage)
+    texts = _option_texts(stage, options)
+    return {key: value for key, value in options.items()
+            if texts[key.replace("_", "-")] != defaults[key.replace("_", "-")]}
+
+
+def _effective_options(stage, options):
+    """Every option of the stage with its value: `options` over the
+    defaults (what a library's metadata records)."""
+    effective = {}
+    for name, default in _vx.stage_option_defaults(stage).items():
+        kind = _option_kind(default)
+        effective[name.replace("-", "_")] = (
+            default == "true" if kind is bool else kind(default))
+    effective.update(options)
+    return effective
 
 
 def pipeline(stage: str, **options: Any) -> str:
@@ -201,7 +228,7 @@ class Module:
 # -- compiled libraries --------------------------------------------------------
 
 #: Bumped when the layout of cache entries or the library ABI changes.
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 _LIBRARY = "library.so"
 _TARGET_STAGES = {"cpu": "llvm", "cuda": "ptx"}
 _lock = threading.Lock()
@@ -230,25 +257,61 @@ def _version() -> str:
     return _identity
 
 
-def _cache_root() -> str:
-    root = os.environ.get("VX_CACHE_DIR")
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-            os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "vx")
+def _cuda_toolkit() -> str:
+    """The CUDA toolkit that compiles device code now: ptxas's path and
+    version (a library built by another ptxas is another cache entry)."""
+    toolkit = _vx.cuda_toolkit()
+    if not toolkit:
+        return "no CUDA toolkit"
+    ptxas = os.path.realpath(os.path.join(toolkit, "bin", "ptxas"))
     try:
-        os.makedirs(root, exist_ok=True)
-    except OSError:
-        root = tempfile.mkdtemp(prefix="vx-cache-")
-    return root
+        status = os.stat(ptxas)
+    except OSError as error:
+        return f"{ptxas}: {error.strerror}"
+    return _ptxas_version(ptxas, status.st_size, status.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _ptxas_version(ptxas: str, size: int, mtime_ns: int) -> str:
+    """`ptxas --version`, asked once per process and ptxas file."""
+    try:
+        result = subprocess.run([ptxas, "--version"], capture_output=True,
+                                text=True, timeout=60)
+        version = result.stdout.strip() or result.stderr.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        version = f"unusable: {error}"
+    return f"{ptxas} {size}:{mtime_ns} {version}"
 
 
 def _module_text(module: "Module") -> str:
-    # A Module never changes, so its text is printed once. With locations:
-    # a library keeps its diagnostics, which name them.
+    # A Module never changes, so its text is printed once, without
+    # locations: a kernel moved in its file compiles to the same library.
     if module._text is None:
-        module._text = module._native.text_with_locations()
+        module._text = str(module)
     return module._text
+
+
+#: The stage whose pipeline gives a target's diagnostics without serializing
+#: (no ptxas, no link).
+_DIAGNOSTIC_STAGES = {"cpu": "llvm", "cuda": "nvvm"}
+
+
+def _located_metadata(module: "Module", target: str, options: Dict[str, Any],
+                      metadata: Dict[str, Any], located: str) -> Dict[str, Any]:
+    """`metadata` with diagnostics at `module`'s own locations: a cache entry
+    compiled from the same code at other locations (moved in its file, or in
+    another file) keeps that compile's diagnostics, which are derived again
+    here from the MLIR lowering alone."""
+    digest = hashlib.sha256(located.encode()).hexdigest()
+    if not metadata["diagnostics"] or metadata.get("source_digest") == digest:
+        return metadata
+    stage = _DIAGNOSTIC_STAGES[target]
+    accepted = _vx.stage_option_defaults(stage)
+    lowered = module.lower(stage, **{name: value
+                                     for name, value in options.items()
+                                     if name.replace("_", "-") in accepted})
+    return dict(metadata, source_digest=digest,
+                diagnostics=[list(d) for d in lowered._diagnostics])
 
 
 def _linker() -> str:
@@ -410,8 +473,12 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     functions = _function_descriptions(native)
     metadata = {
         "abi": ABI_VERSION, "target": target, "vx": _version(),
-        "options": options, "host": _vx.host_target(native=for_run),
+        "options": _effective_options(_TARGET_STAGES[target], options),
+        "host": _vx.host_target(native=for_run),
         "functions": functions, "report": report,
+        # Whose locations the diagnostics name (_located_metadata).
+        "source_digest": hashlib.sha256(
+            native.text_with_locations().encode()).hexdigest(),
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
                    (["libomp.so.5"] if options.get("openmp") else []) +
                    ([RACE_RUNTIME] if options.get("detect_races") and not for_run
@@ -443,39 +510,35 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
               for_run: bool = False) -> Tuple[str, Dict[str, Any]]:
     """(library path, metadata) of `module` compiled for `target`, from the
     memory or disk cache when there."""
+    options = _without_defaults(_TARGET_STAGES[target], options)
     # The text has no locations (a kernel moved in its file compiles to the
     # same library), except where the code reports them: detect-races.
-    text = (module._native.text_with_locations() if options.get("detect_races")
-            else _module_text(module))
+    located = module._native.text_with_locations()
+    text = located if options.get("detect_races") else _module_text(module)
     key = hashlib.sha256(json.dumps(
-        [_CACHE_FORMAT, _version(), _vx.host_target(native=for_run), target, for_run,
+        [_CACHE_FORMAT, _version(), _cuda_toolkit(),
+         _vx.host_target(native=for_run), target, for_run,
          sorted(options.items()), text]).encode()).hexdigest()
     with _lock:
-        if key in _memory_cache:
-            return _memory_cache[key]
-    root = _cache_root()
-    entry = os.path.join(root, key)
-    library = os.path.join(entry, _LIBRARY)
-    metadata_path = os.path.join(entry, "metadata.json")
-    if not os.path.exists(metadata_path):
-        work = tempfile.mkdtemp(prefix=".build-", dir=root)
-        try:
-            metadata = _build(module, target, options, for_run, work)
-            with open(os.path.join(work, "metadata.json"), "w") as output:
-                json.dump(metadata, output)
-            try:
-                os.rename(work, entry)
-            except OSError:
-                # Another process stored the same entry first.
-                if not os.path.exists(metadata_path):
-                    raise
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    with open(metadata_path) as source:
-        result = (library, json.load(source))
+        cached = _memory_cache.get(key)
+    # Another process may have evicted the entry since.
+    if cached is not None and _cache.touch(os.path.dirname(cached[0])):
+        library, metadata = cached
+        return library, _located_metadata(module, target, options, metadata,
+                                          located)
+
+    def build(work):
+        metadata = _build(module, target, options, for_run, work)
+        with open(os.path.join(work, "metadata.json"), "w") as output:
+            json.dump(metadata, output)
+
+    entry = _cache.entry(key, build)
+    with open(os.path.join(entry, "metadata.json")) as source:
+        result = (os.path.join(entry, _LIBRARY), json.load(source))
     with _lock:
         _memory_cache[key] = result
-    return result
+    return result[0], _located_metadata(module, target, options, result[1],
+                                        located)
 
 
 def _check_compilable(module, target: str) -> None:

@@ -55,8 +55,17 @@ func.func @negative_threads() {
 // -----
 
 func.func @threads_before_semantics() {
-  // expected-error @+1 {{expected '{' to begin a region}}
+  // expected-error @+1 {{'semantics' comes before 'threads' (the clauses of vx.spawn are in the order semantics, threads, stages)}}
   vx.spawn on tensor_core grid [4] threads 32 semantics [parallel] {
+  }
+  return
+}
+
+// -----
+
+func.func @stages_before_semantics() {
+  // expected-error @+1 {{'semantics' comes before 'stages'}}
+  vx.spawn on tensor_core grid [4] stages 2 semantics [parallel] {
   }
   return
 }
@@ -110,7 +119,7 @@ func.func @negative_stages() {
 // -----
 
 func.func @stages_before_threads() {
-  // expected-error @+1 {{expected '{' to begin a region}}
+  // expected-error @+1 {{'threads' comes before 'stages' (the clauses of vx.spawn are in the order semantics, threads, stages)}}
   vx.spawn on tensor_core grid [4] semantics [arbitrary] stages 2 threads 32 {
   }
   return

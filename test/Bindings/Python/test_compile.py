@@ -651,9 +651,10 @@ def test_cache_in_memory_and_on_disk(tmp_path, matmul):
                            capture_output=True, text=True, check=True).stdout
     paths = {line.split()[1] for line, _ in outputs} | {later.split()[1]}
     assert len(paths) == 1 and all(line.split()[0] == "True" for line, _ in outputs)
-    assert os.listdir(cache) == [os.path.basename(os.path.dirname(paths.pop()))]
-    entry = os.listdir(cache)[0]
-    assert sorted(os.listdir(cache / entry)) == ["library.so", "metadata.json"]
+    entry = os.path.basename(os.path.dirname(paths.pop()))
+    assert sorted(os.listdir(cache)) == [".locks", entry]
+    assert sorted(os.listdir(cache / entry)) == ["library.so", "manifest.json",
+                                                 "metadata.json"]
     # The process that found the entry on disk compiled nothing.
     _, _, first, again = later.split()
     assert float(first) < 0.5 and float(again) < 0.2

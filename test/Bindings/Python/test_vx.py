@@ -871,6 +871,28 @@ def test_cli_errors_exit_1(tmp_path):
     result = run_cli(str(tmp_path / "missing.mlir"))
     assert result.returncode == 1
     assert "cannot read" in result.stderr
+    # Command-line errors too (argparse's status is 2).
+    result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--stage", "bogus")
+    assert result.returncode == 1
+    assert "argument --stage: invalid choice: 'bogus'" in result.stderr
+    result = run_cli()
+    assert result.returncode == 1
+    assert "the following arguments are required: file" in result.stderr
+
+
+VX_OPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(vx.__file__)))), "bin", "vx-opt")
+
+
+@pytest.mark.skipif(not os.path.exists(VX_OPT),
+                    reason="vx is not imported from a CMake build tree")
+def test_cli_version():
+    result = run_cli("--version")
+    assert result.returncode == 0, result.stderr
+    vx_opt = subprocess.run([VX_OPT, "--version"], capture_output=True,
+                            text=True, check=True)
+    assert result.stdout == vx_opt.stdout
+    assert result.stdout.startswith(f"Vx version {vx.__version__}\n")
 
 
 def test_cli_compile(tmp_path, monkeypatch):
@@ -880,9 +902,12 @@ def test_cli_compile(tmp_path, monkeypatch):
                      "-o", str(output), "--openmp")
     assert result.returncode == 0, result.stderr
     assert f"vx: wrote {output} (matmul)" in result.stderr
-    assert vx.runtime.read_metadata(str(output))["options"] == {"openmp": True}
+    assert vx.runtime.read_metadata(str(output))["options"] == {
+        "allow_races": False, "detect_races": False, "openmp": True,
+        "reverse_parallel": False, "stages": 1, "threads_per_block": 0,
+        "via_gpu": False}
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
-    assert result.returncode == 2 and "give it a path with -o" in result.stderr
+    assert result.returncode == 1 and "give it a path with -o" in result.stderr
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu",
                      "-o", str(output), "--functions", "nope")
     assert result.returncode == 1 and "no function @nope" in result.stderr

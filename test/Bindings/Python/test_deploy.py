@@ -142,7 +142,8 @@ def test_cuda_library_carries_its_report(tmp_path):
 def test_compile_keeps_and_shows_its_warnings(capfd):
     library = vx.compile(vx.parse(SCATTER, "scatter.mlir"), "cpu")
     assert library.diagnostics == [
-        vx.Diagnostic("warning", SCATTER_WARNING, "scatter.mlir:6:5")]
+        vx.Diagnostic("warning", SCATTER_WARNING, "scatter.mlir:6:5",
+                      ("scatter.mlir:6:5",))]
     # Shown as vx-opt shows them: with the source line and a caret.
     assert capfd.readouterr().err == (
         f"scatter.mlir:6:5: warning: {SCATTER_WARNING}\n"
@@ -152,6 +153,13 @@ def test_compile_keeps_and_shows_its_warnings(capfd):
     assert vx.compile(vx.parse(SCATTER, "scatter.mlir"), "cpu").diagnostics \
         == library.diagnostics
     assert SCATTER_WARNING in capfd.readouterr().err
+    # The same code two lines down is the same library, its warning at the
+    # new line.
+    moved = vx.compile(vx.parse("\n\n" + SCATTER, "scatter.mlir"), "cpu")
+    assert moved.path == library.path
+    assert moved.diagnostics == [
+        vx.Diagnostic("warning", SCATTER_WARNING, "scatter.mlir:8:5",
+                      ("scatter.mlir:8:5",))]
 
 
 def test_command_line_shows_warnings_of_a_compile(tmp_path):
@@ -168,7 +176,7 @@ def test_command_line_shows_warnings_of_a_compile(tmp_path):
     # And read back without MLIR: the library's metadata holds them.
     metadata = vx.runtime.read_metadata(library)
     assert metadata["diagnostics"] == [
-        ["warning", SCATTER_WARNING, f"{source}:6:5"]]
+        ["warning", SCATTER_WARNING, f"{source}:6:5", [f"{source}:6:5"]]]
 
 
 def test_command_line_shows_source_lines_of_stage_warnings(tmp_path):

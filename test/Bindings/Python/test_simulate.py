@@ -207,7 +207,8 @@ def test_simulate_refusals(tmp_path):
         library.softmax(x, y, stream=0)
     sys.path.insert(0, INPUTS)
     from fake_arrays import FakeCudaArray
-    with pytest.raises(TypeError, match="expected a numpy array, got "
+    with pytest.raises(TypeError, match="expected a numpy array or a CPU "
+                                        "array with __dlpack__, got "
                                         "FakeCudaArray"):
         library.softmax(FakeCudaArray((6, 2048), "<f4", 1 << 40), y)
 

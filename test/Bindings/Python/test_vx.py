@@ -903,8 +903,9 @@ def test_cli_compile(tmp_path, monkeypatch):
     assert result.returncode == 0, result.stderr
     assert f"vx: wrote {output} (matmul)" in result.stderr
     assert vx.runtime.read_metadata(str(output))["options"] == {
-        "allow_races": False, "detect_races": False, "openmp": True,
-        "reverse_parallel": False, "stages": 1, "threads_per_block": 0,
+        "allow_races": False, "chip": "", "detect_races": False,
+        "openmp": True, "ptx_sim": False, "reverse_parallel": False,
+        "sim_order": "", "stages": 1, "threads_per_block": 0,
         "via_gpu": False}
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
     assert result.returncode == 1 and "give it a path with -o" in result.stderr

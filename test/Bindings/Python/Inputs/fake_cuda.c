@@ -26,7 +26,8 @@ __attribute__((format(printf, 1, 2))) static void logLine(const char *format, ..
   fclose(log);
 }
 
-static char context, module;
+// One primary context per device (ordinals below 4).
+static char contexts[4], module;
 static CUstream lastRecorded;
 static CUdeviceptr nextAllocation = (CUdeviceptr)1 << 41;
 
@@ -36,7 +37,9 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *result, CUdevice device) {
-  *result = (CUcontext)&context;
+  if (device < 0 || device >= (CUdevice)sizeof(contexts))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *result = (CUcontext)&contexts[device];
   return CUDA_SUCCESS;
 }
 CUresult cuCtxPushCurrent(CUcontext c) { return CUDA_SUCCESS; }

@@ -7,6 +7,7 @@ import ctypes
 import glob
 import os
 import re
+import struct
 
 import numpy as np
 import pytest
@@ -548,6 +549,49 @@ def test_unsupported_instruction_is_named(sim):
 def test_a_cubin_is_rejected(sim):
     assert not sim.mgpuModuleLoad(b"\x7fELF" + b"\0" * 60, 64)
     assert "got a cubin; the simulator runs PTX" in take_error(sim)
+
+
+def fatbin(*entries):
+    """A fatbin of (kind, payload) entries: 1 PTX, 2 ELF."""
+    body = b"".join(struct.pack("<HHIQ", kind, 0x101, 64, len(payload)) +
+                    b"\0" * 48 + payload for kind, payload in entries)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+def test_the_ptx_of_a_fatbin_runs(sim):
+    image = fatbin((2, b"\x7fELF" + b"\0" * 60),
+                   (1, (HEADER + AXPY).encode() + b"\0" * 3))
+    module = sim.mgpuModuleLoad(image, len(image))
+    assert module and sim.mgpuModuleGetFunction(module, b"axpy")
+    sim.mgpuModuleUnload(module)
+    image = fatbin((2, b"\x7fELF" + b"\0" * 60))
+    assert not sim.mgpuModuleLoad(image, len(image))
+    assert "got a fatbin without PTX" in take_error(sim)
+
+
+def gpu_binary(text):
+    """The bytes of the first gpu.binary object in printed MLIR."""
+    literal = re.search(r'properties = \{[^}]*\}, "((?:[^"\\]|\\.)*)"',
+                        text).group(1)
+    return re.sub(rb"\\([0-9A-Fa-f]{2}|\\|\")",
+                  lambda m: (bytes.fromhex(m.group(1).decode())
+                             if len(m.group(1)) == 2 else m.group(1)),
+                  literal.encode("latin-1"))
+
+
+def test_a_vx_fatbin_with_compressed_ptx_runs(sim):
+    # fatbinary compresses the PTX with zstd: libzstd.so.1 reads it.
+    with open(os.path.join(ROOT, "examples", "softmax.mlir")) as f:
+        module = vx.parse(f.read())
+    try:
+        lowered = module.lower("ptx", chip="sm_80", format="fatbin")
+    except vx.VxError:
+        pytest.skip("no CUDA toolkit (fatbinary)")
+    image = gpu_binary(str(lowered))
+    handle = sim.mgpuModuleLoad(image, len(image))
+    assert handle, take_error(sim)
+    assert sim.mgpuModuleGetFunction(handle, b"softmax_kernel")
+    sim.mgpuModuleUnload(handle)
 
 
 def corpus_inputs():

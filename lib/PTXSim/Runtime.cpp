@@ -3,9 +3,9 @@
 // The functions of lib/Runtime/CudaRuntime.cpp, with the same names and
 // semantics, so that host code lowered by gpu-to-llvm and vx.runtime run
 // unchanged: modules are PTX text (gpu.binary format=isa, or the PTX of a
-// fatbin), "device" memory
-// is host memory recorded as global memory, streams are synchronous, and
-// every launch executes on the simulator. Errors print and exit(1), or,
+// fatbin), "device" memory is host memory recorded as global memory,
+// streams are synchronous, and every launch executes on the simulator.
+// Errors print and exit(1), or,
 // after vxCudaReportErrors, are kept for vxCudaTakeError while the
 // thread's later calls do nothing.
 //

@@ -936,10 +936,18 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       instr.op = Op::CpAsyncWaitAll;
       return;
     }
-    if (opcode == "cp.async.ca.shared.global" ||
-        opcode == "cp.async.cg.shared.global" ||
-        opcode == "cp.async.ca.shared::cta.global" ||
-        opcode == "cp.async.cg.shared::cta.global") {
+    // cp.async.{ca,cg}.shared{::cta}.global{.L2::{64,128,256}B}: the L2
+    // prefetch size is a hint.
+    std::string copy = opcode;
+    for (const char *hint : {".L2::64B", ".L2::128B", ".L2::256B"})
+      if (copy.size() > std::strlen(hint) &&
+          copy.compare(copy.size() - std::strlen(hint), std::string::npos,
+                       hint) == 0)
+        copy.resize(copy.size() - std::strlen(hint));
+    if (copy == "cp.async.ca.shared.global" ||
+        copy == "cp.async.cg.shared.global" ||
+        copy == "cp.async.ca.shared::cta.global" ||
+        copy == "cp.async.cg.shared::cta.global") {
       instr.op = Op::CpAsync;
       return;
     }

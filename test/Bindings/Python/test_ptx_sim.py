@@ -217,7 +217,7 @@ CP_ASYNC = """
   add.s64 %rd4, %rd1, %rd3;
   mov.u64 %rd5, tile;
   add.s64 %rd6, %rd5, %rd3;
-  cp.async.cg.shared.global [%rd6], [%rd4], 16, %r9;
+  cp.async.cg.shared.global.L2::128B [%rd6], [%rd4], 16, %r9;
   cp.async.commit_group;
   WAIT
   bar.sync 0;

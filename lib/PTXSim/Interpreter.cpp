@@ -103,10 +103,22 @@ Executor::Executor(const Module &module, const Function &kernel,
 }
 
 void Executor::run() {
-  for (ctaid[2] = 0; ctaid[2] < grid[2]; ++ctaid[2])
-    for (ctaid[1] = 0; ctaid[1] < grid[1]; ++ctaid[1])
-      for (ctaid[0] = 0; ctaid[0] < grid[0]; ++ctaid[0])
-        runBlock();
+  // Blocks run one after another, in the launch's order too: a kernel
+  // whose blocks depend on each other's order shows it.
+  uint64_t blocks = uint64_t(grid[0]) * grid[1] * grid[2];
+  std::vector<uint64_t> order(blocks);
+  for (uint64_t i = 0; i < blocks; ++i)
+    order[i] = i;
+  if (options.order == Order::Reverse)
+    std::reverse(order.begin(), order.end());
+  else if (options.order == Order::Shuffle)
+    std::shuffle(order.begin(), order.end(), random);
+  for (uint64_t index : order) {
+    ctaid[0] = index % grid[0];
+    ctaid[1] = index / grid[0] % grid[1];
+    ctaid[2] = index / (uint64_t(grid[0]) * grid[1]);
+    runBlock();
+  }
 }
 
 void Executor::runBlock() {

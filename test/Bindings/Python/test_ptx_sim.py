@@ -1065,3 +1065,28 @@ $L__done:
                    [np.zeros(1, dtype=np.int32)])
     assert ("thread (0,0,0): more than 2^26 backward branches without a "
             "synchronization point") in error
+
+
+LAST_BLOCK = """
+.visible .entry last(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  st.global.b32 [%rd1], %r1;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("order,last", [("forward", 3), ("reverse", 0)])
+def test_blocks_run_in_the_launch_order(sim, order, last):
+    out = np.full(1, -1, dtype=np.int32)
+    sim.vxSimSetOrder(order.encode())
+    try:
+        assert launch(sim, LAST_BLOCK, "last", (4, 1, 1), (1, 1, 1),
+                      [out]) is None
+    finally:
+        sim.vxSimSetOrder(b"forward")
+    assert out[0] == last

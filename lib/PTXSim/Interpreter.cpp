@@ -916,6 +916,26 @@ void Executor::runThread(Thread &thread) {
 
 namespace vx::ptxsim {
 
+/// The most shared memory a block may use (opted in), per compute
+/// capability (CUDA programming guide, technical specifications).
+static uint64_t getMaxSharedBytes(unsigned smVersion) {
+  switch (smVersion) {
+  case 70:
+  case 72:
+    return 96 * 1024;
+  case 75:
+    return 64 * 1024;
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 86:
+  case 89:
+    return 99 * 1024;
+  default:
+    return smVersion >= 90 ? 227 * 1024 : 48 * 1024;
+  }
+}
+
 std::shared_ptr<Module> loadModule(const std::string &ptx) {
   std::string error;
   std::shared_ptr<Module> module = parseModule(ptx, error);
@@ -955,9 +975,7 @@ void launchKernel(const Module &module, const std::string &name,
       error("block size differs from the kernel's .reqntid");
   }
   // The opt-in maximum of dynamic + static shared memory per block.
-  uint64_t limit = module.smVersion >= 90   ? 227 * 1024
-                   : module.smVersion >= 80 ? 163 * 1024
-                                            : 48 * 1024;
+  uint64_t limit = getMaxSharedBytes(module.smVersion);
   const SharedLayout &layout = module.sharedLayouts.at(&kernel);
   if (layout.dynamicOffset + dynamicSharedBytes > limit)
     error(std::to_string(layout.dynamicOffset + dynamicSharedBytes) +

@@ -1090,3 +1090,11 @@ def test_blocks_run_in_the_launch_order(sim, order, last):
     finally:
         sim.vxSimSetOrder(b"forward")
     assert out[0] == last
+
+
+def test_shared_memory_beyond_the_chip(sim):
+    # 227 KiB on sm_90a; one byte more does not launch.
+    error = launch(sim, LAST_BLOCK, "last", (1, 1, 1), (1, 1, 1),
+                   [np.zeros(1, dtype=np.int32)], smem=227 * 1024 + 1)
+    assert error == ("vx_ptx_sim: error: kernel last: 232449 bytes of shared "
+                     "memory exceed the 232448 bytes of sm_90a")

@@ -1291,6 +1291,15 @@ void Parser::parseInstruction(Function &function) {
     } while (accept(","));
   }
   expect(";");
+  // ld/st.vN move N elements: the register vector must have them.
+  if (instr.op == Op::Ld || instr.op == Op::St) {
+    const Operand &data = instr.ops[instr.op == Op::Ld ? 0 : 1];
+    unsigned count = data.kind == Operand::Vector ? data.vecCount : 1;
+    if (count != instr.vector)
+      fail(instr.line,
+           "'" + opcode + "' moves " + std::to_string(instr.vector) +
+               " element(s), its operand has " + std::to_string(count));
+  }
   function.code.push_back(instr);
 }
 

@@ -1098,3 +1098,11 @@ def test_shared_memory_beyond_the_chip(sim):
                    [np.zeros(1, dtype=np.int32)], smem=227 * 1024 + 1)
     assert error == ("vx_ptx_sim: error: kernel last: 232449 bytes of shared "
                      "memory exceed the 232448 bytes of sm_90a")
+
+
+def test_vector_access_with_the_wrong_register_count(sim):
+    ptx = AXPY.replace("ld.global.f32 %r7, [%rd7];",
+                       "ld.global.v2.f32 {%r7}, [%rd7];")
+    error = launch(sim, ptx, "axpy", (1, 1, 1), (1, 1, 1), [])
+    assert error == ("vx_ptx_sim: error: PTX line 25: 'ld.global.v2.f32' "
+                     "moves 2 element(s), its operand has 1")

@@ -275,6 +275,10 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   // cannot select as frem).
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createConvertGpuOpsToNVVMOps());
+  // The dynamic shared memory after the static symbols (the mbarriers).
+  VxExternDynamicSharedMemoryOptions dynamicShared;
+  dynamicShared.alignment = kDynamicSharedMemoryAlignment;
+  device.addPass(createVxExternDynamicSharedMemory(dynamicShared));
   device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());

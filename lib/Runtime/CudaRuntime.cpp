@@ -20,6 +20,7 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -28,7 +29,9 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -91,31 +94,34 @@ bool check(CUresult result, const char *call) {
 
 int32_t defaultDevice = 0;
 
-/// The primary context of the default device, created on first use; null
+/// The primary context of device `ordinal`, retained on first use; null
 /// (with the error reported) where there is no driver or device.
-CUcontext getPrimaryContext() {
-  static CUcontext primary = nullptr;
-  if (primary)
-    return primary;
+CUcontext getPrimaryContext(int32_t ordinal) {
+  static std::mutex mutex;
+  static std::map<int32_t, CUcontext> primaries;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = primaries.find(ordinal);
+  if (found != primaries.end())
+    return found->second;
   CUdevice device;
   CUcontext context;
   if (VX_CUDA_CHECK(cuInit(0)) ||
-      VX_CUDA_CHECK(cuDeviceGet(&device, defaultDevice)) ||
+      VX_CUDA_CHECK(cuDeviceGet(&device, ordinal)) ||
       VX_CUDA_CHECK(cuDevicePrimaryCtxRetain(&context, device)))
     return nullptr;
-  primary = context;
-  return primary;
+  primaries.emplace(ordinal, context);
+  return context;
 }
 
-/// Makes the primary context current while alive; `active()` is false when
-/// an earlier error is pending or the context cannot be made current, and
-/// the call it guards must then do nothing.
+/// Makes the primary context of the default device current while alive;
+/// `active()` is false when an earlier error is pending or the context
+/// cannot be made current, and the call it guards must then do nothing.
 class ScopedContext {
 public:
-  ScopedContext() {
+  ScopedContext() : device(defaultDevice) {
     if (failed())
       return;
-    CUcontext context = getPrimaryContext();
+    context = getPrimaryContext(device);
     pushed = context && !VX_CUDA_CHECK(cuCtxPushCurrent(context));
   }
   ~ScopedContext() {
@@ -123,8 +129,12 @@ public:
       VX_CUDA_CHECK(cuCtxPopCurrent(nullptr));
   }
   bool active() const { return pushed; }
+  CUcontext getContext() const { return context; }
+  int32_t getDevice() const { return device; }
 
 private:
+  int32_t device;
+  CUcontext context = nullptr;
   bool pushed = false;
 };
 
@@ -138,29 +148,118 @@ int64_t getTensorMapElementBytes(int64_t dataType) {
   return bytes[dataType];
 }
 
-/// A device copy of `map`, made once per distinct map and kept for the life
-/// of the process: kernels read a tensor map through a pointer (the ABI of
-/// nvgpu.tma.create.descriptor's lowering) and the host code never frees it,
-/// so repeated calls with the same tensor reuse one copy. Needs a current
-/// context; null with the error reported.
-void *getDeviceTensorMap(const CUtensorMap &map) {
-  static std::mutex mutex;
-  static std::map<std::string, CUdeviceptr> copies;
-  std::string key(reinterpret_cast<const char *>(&map), sizeof(map));
-  std::lock_guard<std::mutex> lock(mutex);
-  auto found = copies.find(key);
-  if (found != copies.end())
-    return reinterpret_cast<void *>(found->second);
-  CUdeviceptr copy = 0;
-  if (VX_CUDA_CHECK(cuMemAlloc(&copy, sizeof(map))))
-    return nullptr;
-  if (VX_CUDA_CHECK(cuMemcpyHtoD(copy, &map, sizeof(map)))) {
-    cuMemFree(copy);
-    return nullptr;
+constexpr int64_t kMaxTensorMapRank = 5;
+
+/// What a tensor map is made from: every input of cuTensorMapEncodeTiled
+/// (the element strides are always 1), and the context and device it is
+/// used in, in the driver's order (innermost dimension first). Equal keys
+/// make equal maps, so the device copy of one serves the other.
+struct TensorMapKey {
+  CUcontext context = nullptr;
+  int32_t device = 0;
+  const void *address = nullptr;
+  int64_t rank = 0, dataType = 0, interleave = 0, swizzle = 0, l2Promotion = 0,
+          oobFill = 0;
+  std::array<cuuint64_t, kMaxTensorMapRank> dims{};
+  std::array<cuuint64_t, kMaxTensorMapRank - 1> strides{};
+  std::array<cuuint32_t, kMaxTensorMapRank> box{};
+
+  auto tie() const {
+    return std::tie(context, device, address, rank, dataType, interleave,
+                    swizzle, l2Promotion, oobFill, dims, strides, box);
   }
-  copies.emplace(std::move(key), copy);
-  return reinterpret_cast<void *>(copy);
+  bool operator<(const TensorMapKey &other) const {
+    return tie() < other.tie();
+  }
+};
+
+/// The key of the tensor map of a memref of rank `rank` (1 to 5, innermost
+/// stride 1, checked by the caller) of `elementBytes`-byte elements, in
+/// boxes of `boxDims` (outermost first, as the lowering passes them).
+TensorMapKey makeTensorMapKey(int64_t rank,
+                              const StridedMemRefType<char, 1> &descriptor,
+                              int64_t elementBytes, int64_t dataType,
+                              int64_t interleave, int64_t swizzle,
+                              int64_t l2Promotion, int64_t oobFill,
+                              const int64_t *boxDims) {
+  const int64_t *sizes = descriptor.sizes;
+  const int64_t *strides = sizes + rank;
+  TensorMapKey key;
+  key.address = descriptor.data + descriptor.offset * elementBytes;
+  key.rank = rank;
+  key.dataType = dataType;
+  key.interleave = interleave;
+  key.swizzle = swizzle;
+  key.l2Promotion = l2Promotion;
+  key.oobFill = oobFill;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    key.dims[dim] = sizes[rank - 1 - dim];
+    key.box[dim] = boxDims[rank - 1 - dim];
+  }
+  // The strides in bytes of all but the innermost dimension.
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    key.strides[dim] = strides[rank - 2 - dim] * elementBytes;
+  return key;
 }
+
+/// The device copies of the tensor maps, one per key, made on first use
+/// and kept for the life of the process: kernels read a tensor map through
+/// a pointer (the ABI of nvgpu.tma.create.descriptor's lowering), and each
+/// copy is written once, at an address no other map ever has (so the
+/// kernels need no acquire fence against an older map cached there). A
+/// call with a known key is one lookup under a shared lock; the encoding
+/// and copy of a new one run outside any lock.
+class TensorMapCache {
+public:
+  /// The copy for `key`, made in the current context (`key.context`);
+  /// null with the error reported.
+  void *get(const TensorMapKey &key) {
+    {
+      std::shared_lock<std::shared_mutex> lock(mutex);
+      auto found = copies.find(key);
+      if (found != copies.end())
+        return reinterpret_cast<void *>(found->second);
+    }
+    CUdeviceptr copy = encode(key);
+    if (!copy)
+      return nullptr;
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    auto [entry, inserted] = copies.emplace(key, copy);
+    // Another thread made the same map meanwhile: keep one.
+    if (!inserted)
+      cuMemFree(copy);
+    return reinterpret_cast<void *>(entry->second);
+  }
+
+private:
+  static CUdeviceptr encode(const TensorMapKey &key) {
+    std::array<cuuint32_t, kMaxTensorMapRank> elementStrides;
+    elementStrides.fill(1);
+    CUtensorMap map;
+    std::memset(&map, 0, sizeof(map));
+    if (VX_CUDA_CHECK(cuTensorMapEncodeTiled(
+            &map, static_cast<CUtensorMapDataType>(key.dataType),
+            static_cast<cuuint32_t>(key.rank), const_cast<void *>(key.address),
+            key.dims.data(), key.strides.data(), key.box.data(),
+            elementStrides.data(),
+            static_cast<CUtensorMapInterleave>(key.interleave),
+            static_cast<CUtensorMapSwizzle>(key.swizzle),
+            static_cast<CUtensorMapL2promotion>(key.l2Promotion),
+            static_cast<CUtensorMapFloatOOBfill>(key.oobFill))))
+      return 0;
+    CUdeviceptr copy = 0;
+    if (VX_CUDA_CHECK(cuMemAlloc(&copy, sizeof(map))))
+      return 0;
+    if (VX_CUDA_CHECK(cuMemcpyHtoD(copy, &map, sizeof(map)))) {
+      cuMemFree(copy);
+      return 0;
+    }
+    return copy;
+  }
+
+  std::shared_mutex mutex;
+  std::map<TensorMapKey, CUdeviceptr> copies;
+};
 
 } // namespace
 
@@ -364,7 +463,9 @@ void mgpuMemHostUnregister(void *pointer) {
 /// The tensor map of a tiled TMA copy from the memref of rank `rank` that
 /// `descriptor` describes, in boxes of `boxDims` (outermost first), for
 /// nvgpu.tma.create.descriptor, whose lowering calls it with these arguments
-/// (the enums as int64_t); returns a device pointer to the map. Unlike
+/// (the enums as int64_t) before each launch; returns a device pointer to
+/// the map, encoded and copied on the first call with these arguments in
+/// the current context (TensorMapCache), looked up on the others. Unlike
 /// upstream's CudaRuntimeWrappers, the memref's offset counts, and an
 /// innermost stride other than 1 is an error rather than ignored. The
 /// driver checks the rest (alignment of the address and the strides, box
@@ -376,10 +477,10 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
                                      int64_t oobFill, int64_t *boxDims) {
   if (failed())
     return nullptr;
-  constexpr int64_t kMaxRank = 5;
-  if (rank < 1 || rank > kMaxRank) {
+  if (rank < 1 || rank > kMaxTensorMapRank) {
     reportError("mgpuTensorMapEncodeTiledMemref: a tensor map has rank 1 to " +
-                std::to_string(kMaxRank) + ", got " + std::to_string(rank));
+                std::to_string(kMaxTensorMapRank) + ", got " +
+                std::to_string(rank));
     return nullptr;
   }
   int64_t elementBytes = getTensorMapElementBytes(dataType);
@@ -388,41 +489,23 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
                 std::to_string(dataType));
     return nullptr;
   }
-  int64_t *sizes = descriptor->sizes;
-  int64_t *strides = sizes + rank;
-  if (strides[rank - 1] != 1) {
+  int64_t innermostStride = descriptor->sizes[2 * rank - 1];
+  if (innermostStride != 1) {
     reportError("mgpuTensorMapEncodeTiledMemref: the innermost stride must "
                 "be 1, got " +
-                std::to_string(strides[rank - 1]));
+                std::to_string(innermostStride));
     return nullptr;
   }
-  // The driver lists dimensions innermost first, and the strides (in bytes)
-  // of all but the innermost.
-  cuuint64_t globalDim[kMaxRank], globalStrides[kMaxRank - 1];
-  cuuint32_t box[kMaxRank], elementStrides[kMaxRank];
-  for (int64_t dim = 0; dim < rank; ++dim) {
-    globalDim[dim] = sizes[rank - 1 - dim];
-    box[dim] = boxDims[rank - 1 - dim];
-    elementStrides[dim] = 1;
-  }
-  for (int64_t dim = 0; dim + 1 < rank; ++dim)
-    globalStrides[dim] = strides[rank - 2 - dim] * elementBytes;
   ScopedContext context;
   if (!context.active())
     return nullptr;
-  CUtensorMap map;
-  std::memset(&map, 0, sizeof(map));
-  if (VX_CUDA_CHECK(cuTensorMapEncodeTiled(
-          &map, static_cast<CUtensorMapDataType>(dataType),
-          static_cast<cuuint32_t>(rank),
-          descriptor->data + descriptor->offset * elementBytes, globalDim,
-          globalStrides, box, elementStrides,
-          static_cast<CUtensorMapInterleave>(interleave),
-          static_cast<CUtensorMapSwizzle>(swizzle),
-          static_cast<CUtensorMapL2promotion>(l2Promotion),
-          static_cast<CUtensorMapFloatOOBfill>(oobFill))))
-    return nullptr;
-  return getDeviceTensorMap(map);
+  TensorMapKey key =
+      makeTensorMapKey(rank, *descriptor, elementBytes, dataType, interleave,
+                       swizzle, l2Promotion, oobFill, boxDims);
+  key.context = context.getContext();
+  key.device = context.getDevice();
+  static TensorMapCache cache;
+  return cache.get(key);
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,

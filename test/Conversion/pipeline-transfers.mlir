@@ -108,6 +108,12 @@
 // TMA: nvgpu.mbarrier.init %[[BARRIERS]][%{{.*}}], %{{.*}}, predicate = %[[ELECTED]]
 // TMA: nvgpu.mbarrier.init %[[BARRIERS]]
 // TMA: nvgpu.mbarrier.init %[[BARRIERS]]
+// The loading thread makes the initialized barriers visible to the async
+// proxy and brings the tensor map in, before the barrier that publishes them.
+// TMA-NEXT: scf.if %[[ELECTED]] {
+// TMA-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// TMA-NEXT: nvgpu.tma.prefetch.descriptor %[[MAP]]
+// TMA-NEXT: }
 // TMA-NEXT: gpu.barrier
 // TMA: scf.for
 // TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%[[JSLOT:.*]]], %{{.*}}, predicate = %[[ELECTED]]
@@ -116,7 +122,15 @@
 // TMA: %[[LOADS:.*]] = arith.divui %[[K]], %[[C3]] : index
 // TMA-NEXT: %[[PARITY:.*]] = arith.index_castui %[[LOADS]] : index to i1
 // TMA: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]][%[[SLOT]]], %[[PARITY]]
-// TMA: scf.if
+// Once per step, before the load that overwrites the slot the previous step
+// read (no barrier here: one thread per CTA).
+// TMA-NEXT: scf.if %[[ELECTED]] {
+// TMA-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// TMA-NEXT: }
+// TMA-NEXT: arith.addi
+// TMA-NEXT: arith.cmpi ult
+// TMA-NEXT: scf.if
+// TMA-NOT: nvvm.fence.proxy
 // TMA: nvgpu.tma.async.load %[[MAP]]
 // TMA-NOT: nvgpu.device_async
 // TMA: memref.load %[[TILE]]
@@ -128,8 +142,15 @@
 // TMA1: scf.if
 // TMA1-NEXT: arith.constant
 // TMA1-NEXT: arith.constant
-// TMA1-NEXT: nvgpu.mbarrier.init %[[BARRIERS]]
+// TMA1-NEXT: nvgpu.mbarrier.init %[[BARRIERS]][%{{.*}}], %{{.*}}, predicate = %[[ELECTED:.*]] :
+// TMA1-NEXT: scf.if %[[ELECTED]] {
+// TMA1-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// TMA1-NEXT: nvgpu.tma.prefetch.descriptor
+// TMA1-NEXT: }
 // TMA1-NEXT: gpu.barrier
+// TMA1-NEXT: }
+// TMA1-NEXT: scf.if %[[ELECTED]] {
+// TMA1-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // TMA1-NEXT: }
 // TMA1-NOT: scf.if
 // TMA1: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]]
@@ -139,10 +160,16 @@
 // TMA1-NOT: nvgpu.device_async
 // TMA1-LABEL: func.func @cta_rows
 
+// PTXTMA: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
+// PTXTMA: .shared .align 8 .b8 __mbarrier[24];
 // PTXTMA: mbarrier.init.shared.b64
+// PTXTMA: fence.proxy.async.shared::cta;
+// PTXTMA-NEXT: prefetch.tensormap
 // PTXTMA: bar.sync
 // PTXTMA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTXTMA: mbarrier.try_wait.parity.shared.b64
+// PTXTMA: fence.proxy.async.shared::cta;
+// PTXTMA: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTXTMA-NOT: cp.async.wait_group
 
 // out[r] = sum of row r of in, 8 columns per step.

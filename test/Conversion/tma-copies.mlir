@@ -10,9 +10,13 @@
 // assembles: tma-copies-ptx.mlir).
 // RUN: vx-opt %s --test-vx-tma-copies --vx-to-nvvm="chip=sm_90a" | FileCheck %s --check-prefix=NVVM
 // NVVM: %[[MAP:[0-9]+]] = llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.*}}) : (i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
-// NVVM: gpu.launch_func @rows_kernel::@rows_kernel {{.*}} %[[MAP]] : !llvm.ptr
+// NVVM: gpu.launch_func @rows_kernel::@rows_kernel {{.*}}%[[MAP]] : !llvm.ptr
 // NVVM: llvm.func @rows_kernel(
 // NVVM: mbarrier.init.shared.b64
+// NVVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// NVVM-NEXT: nvvm.prefetch tensormap
+// NVVM: nvvm.barrier0
+// NVVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // NVVM: mbarrier.arrive.expect_tx.shared.b64
 // NVVM: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // NVVM: mbarrier.try_wait.parity.shared.b64
@@ -33,8 +37,17 @@
 // CHECK: %[[ELECTED:[a-z0-9_]+]] = arith.andi %[[XY0]], %[[Z0]] : i1
 // CHECK: %[[BARRIERS:[a-z0-9_]+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
 // CHECK: nvgpu.mbarrier.init %[[BARRIERS]][%{{.*}}], %{{.*}}, predicate = %[[ELECTED]]
+// The elected thread fences the barriers' initialization and prefetches the
+// tensor map before the barrier; again, once, before each load.
+// CHECK-NEXT: scf.if %[[ELECTED]] {
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvgpu.tma.prefetch.descriptor %[[MAP]]
+// CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[ROW:[a-z0-9_]+]] = arith.muli %[[BX]], %{{.*}} : index
+// CHECK: scf.if %[[ELECTED]] {
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: }
 // CHECK: %[[BYTES:[a-z0-9_]+]] = arith.constant 2048 : index
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%[[INDEX:[a-z0-9_]+]]], %[[BYTES]], predicate = %[[ELECTED]]
 // CHECK: %[[COL:[a-z0-9_]+]] = arith.constant 0 : index

@@ -52,7 +52,7 @@ func.func @used_atomic_result(%a: memref<4x8xf32>, %out: memref<4xf32>) {
 // The CTA's smem scratch (one buffer per instance) against the shared
 // memory of the largest chip.
 func.func @too_much_shared_memory(%a: memref<4x8xf32>) {
-  // expected-error @below {{'vx.spawn' op needs 262144 bytes of shared memory per CTA (262144 bytes of smem scratch per instance), more than the 232432 bytes of dynamic shared memory that any chip gives a CTA}}
+  // expected-error @below {{'vx.spawn' op needs 262144 bytes of shared memory per CTA (262144 bytes of smem scratch per instance), more than the 232320 bytes of dynamic shared memory that any chip gives a CTA}}
   vx.spawn on tensor_core grid [4] semantics [parallel] threads 32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -19,7 +19,7 @@
 // STAGES-NEGATIVE: error: convert-vx-to-gpu: stages must be at least 1, got -2
 // CHIP: error: convert-vx-to-gpu: chip 'gfx90a' is not an NVIDIA chip that LLVM 22 knows
 // COMPLEX: error: 'vx.scratch' op in shared memory needs integers, floats or index, or vectors of byte-sized ones, got 'complex<f32>'
-// BUDGET: error: 'vx.spawn' op needs 1048576 bytes of shared memory per CTA (32 instances per CTA x 32768 bytes of smem scratch per instance), more than the 232432 bytes of dynamic shared memory that any chip gives a CTA
+// BUDGET: error: 'vx.spawn' op needs 1048576 bytes of shared memory per CTA (32 instances per CTA x 32768 bytes of smem scratch per instance), more than the 232320 bytes of dynamic shared memory that any chip gives a CTA
 func.func @flags() {
   vx.spawn on tensor_core grid [4] semantics [parallel] {
     %s = vx.scratch smem : memref<4xcomplex<f32>>

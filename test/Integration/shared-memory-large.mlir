@@ -9,9 +9,9 @@
 // (ptxas on this kernel: test/Pipelines/ptxas.mlir.)
 
 // CHECK: max |big - reference| = 0
-// BUDGET: error: 'vx.spawn' op needs 307200 bytes of shared memory per CTA (3 instances per CTA x 102400 bytes of smem scratch per instance), more than the 232432 bytes of dynamic shared memory that any chip gives a CTA
+// BUDGET: error: 'vx.spawn' op needs 307200 bytes of shared memory per CTA (3 instances per CTA x 102400 bytes of smem scratch per instance), more than the 232320 bytes of dynamic shared memory that any chip gives a CTA
 // BUDGET: note: smem scratch of 102400 bytes per instance
-// TURING: error: 'vx.spawn' op needs 102400 bytes of shared memory per CTA (102400 bytes of smem scratch per instance), more than the 65520 bytes of dynamic shared memory that 'sm_75' gives a CTA
+// TURING: error: 'vx.spawn' op needs 102400 bytes of shared memory per CTA (102400 bytes of smem scratch per instance), more than the 65408 bytes of dynamic shared memory that 'sm_75' gives a CTA
 
 // 25600 f32 = 100 KiB of shared memory per instance: out[i] is the sum of
 // the buffer after every element j got i + j.

@@ -40,9 +40,9 @@
 // SM75: .target sm_75
 // SM75-NOT: cp.async
 // Every smem buffer is a 16-byte aligned part of the dynamic shared memory,
-// whose symbol is 16-byte aligned, so 16-byte chunks are aligned at one
+// whose symbol is 128-byte aligned, so 16-byte chunks are aligned at one
 // thread per block too.
-// ASYNC-DAG: .shared .align 16 .b8 __dynamic_shmem__0
+// ASYNC-DAG: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
 // ASYNC-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // ASYNC-DAG: cp.async.commit_group;
 // ASYNC-DAG: cp.async.wait_group {{.*}}1;

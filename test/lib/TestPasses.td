@@ -21,13 +21,17 @@ def TestVxTMACopies : Pass<"test-vx-tma-copies", "ModuleOp"> {
     map encoded before the launch, one mbarrier per copy created at the top
     of the body, the load issued by thread (0, 0, 0) where the copy was, and
     a wait by every thread right after it, for the phase of the iteration of
-    the loop around it. Every thread of the block must reach the copy. Other
+    the loop around it. Thread (0, 0, 0) fences (TMA.h, fenceBeforeTMALoads)
+    after the initialization, with the tensor maps, and before each load,
+    which may overwrite what the threads accessed before the input's last
+    barrier. Every thread of the block must reach the copy. Other
     copies into workgroup memory stay, with a remark that says why.
 
     Example: `vx-opt --test-vx-tma-copies --vx-to-ptx="chip=sm_90a"`.
   }];
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
-                           "memref::MemRefDialect", "nvgpu::NVGPUDialect"];
+                           "memref::MemRefDialect", "nvgpu::NVGPUDialect",
+                           "NVVM::NVVMDialect", "scf::SCFDialect"];
 }
 
 #endif // VX_TEST_PASSES

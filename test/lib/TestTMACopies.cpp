@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -98,13 +99,15 @@ static void lowerToTMA(gpu::LaunchOp launch, ArrayRef<TMACopy> copies) {
   Value barriers = createTMABarriers(builder, loc, copies.size());
   // One arrival per phase: the elected thread's, with the tile's bytes.
   initTMABarriers(builder, loc, barriers, copies.size(), /*arrivals=*/1,
-                  elected);
+                  elected, descriptors);
 
   for (auto [index, found] : llvm::enumerate(copies)) {
     memref::CopyOp copy = found.copy;
     builder.setInsertionPoint(copy);
     Location copyLoc = copy.getLoc();
     Value barrier = arith::ConstantIndexOp::create(builder, copyLoc, index);
+    // The copy may overwrite what the threads accessed before the barrier.
+    fenceBeforeTMALoads(builder, copyLoc, elected);
     issueTMALoad(builder, copyLoc, found.tile, descriptors[index],
                  copy.getTarget(), barriers, barrier, elected);
     waitTMALoad(builder, copyLoc, barriers, barrier,

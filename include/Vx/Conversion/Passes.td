@@ -97,15 +97,20 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     with one parallel point and one instance per CTA, such transfers of
     tiles of rank 2 or more are TMA loads (`nvgpu.tma.async.load`, tensor
     maps encoded on the host) with an mbarrier per slot and parity waits,
-    also with one stage (one slot, loaded in its own step).
+    also with one stage (one slot, loaded in its own step). The issuing
+    thread fences (`nvvm.fence.proxy` async.shared, once after the barrier
+    before each step's loads, and after the mbarrier initialization with
+    `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
+    requires between generic-proxy accesses and TMA.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
                            "cf::ControlFlowDialect", "gpu::GPUDialect",
                            "memref::MemRefDialect",
-                           "nvgpu::NVGPUDialect", "scf::SCFDialect",
-                           "ub::UBDialect", "vector::VectorDialect"];
+                           "nvgpu::NVGPUDialect", "NVVM::NVVMDialect",
+                           "scf::SCFDialect", "ub::UBDialect",
+                           "vector::VectorDialect"];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
            "Threads per CTA of spawns without a threads clause (1-1024; 0: "

@@ -44,6 +44,16 @@ LogicalResult checkPtxasChip(StringRef toolkit, StringRef chip,
 /// on sm_90 and sm_100).
 int64_t getMaxSharedMemoryPerBlock(unsigned smNumber);
 
+/// The alignment, in bytes, of a kernel's dynamic shared memory (the
+/// `.extern .shared` array that ptxas places after the static symbols): a
+/// TMA destination's, so that slots at multiples of it need no alignment
+/// at run time.
+constexpr int64_t kDynamicSharedMemoryAlignment = 128;
+
+/// The bytes of one mbarrier object (PTX ISA, "Size and alignment of
+/// mbarrier object").
+constexpr int64_t kMBarrierBytes = 8;
+
 /// The CUDA toolkit that gpu-module-to-binary takes ptxas and libdevice
 /// from: CUDA_HOME when set, else the first of the toolkit of the ptxas on
 /// PATH (through symlinks) and /usr/local/cuda that holds both

@@ -117,6 +117,34 @@ def VxNoAliasKernelArguments : Pass<"vx-noalias-kernel-arguments"> {
   }];
 }
 
+def VxExternDynamicSharedMemory : Pass<"vx-extern-dynamic-shared-memory"> {
+  let summary = "Declare dynamic shared memory as an extern .shared array";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` to an internal
+    zero-size `llvm.mlir.global` in address space 3, which LLVM's NVPTX back
+    end prints as a one-byte static `.shared` variable. ptxas then lays it
+    out among the static symbols (the mbarriers of `nvgpu.mbarrier.create`
+    among them): the dynamic shared memory of the launch starts at that
+    byte and overwrites what follows it. This pass gives every zero-size
+    global of address space 3 without an initializer external linkage, so
+    that it is printed as `.extern .shared .align A .b8 name[];`, the
+    dynamic array that ptxas places after all static shared memory (what
+    CUDA's `extern __shared__ char smem[];` is), and raises its alignment to
+    at least `alignment` bytes. `vx-to-nvvm` and `vx-to-ptx` run it on each
+    `gpu.module` after the device lowering.
+
+    Example: `llvm.mlir.global internal @__dynamic_shmem__0() {addr_space =
+    3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>` becomes
+    `llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32,
+    alignment = 128 : i64} : !llvm.array<0 x i8>`.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "128",
+           "The least alignment in bytes of the dynamic shared memory (a "
+           "power of 2)">,
+  ];
+}
+
 def VxScopeLoopAllocas : Pass<"vx-scope-loop-allocas"> {
   let summary = "Release each loop iteration's stack allocations at its end";
   let description = [{

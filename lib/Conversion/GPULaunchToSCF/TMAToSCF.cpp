@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,12 +43,19 @@ enum MBarrierField : int64_t {
 };
 } // namespace
 
+/// The fences of the TMA path, which order accesses between the proxies of
+/// a GPU: the CPU has one, so they do nothing there.
+static bool isTMAFence(Operation *op) {
+  return isa<nvgpu::TmaPrefetchOp, nvgpu::TmaFenceOp, NVVM::FenceProxyOp,
+             NVVM::FenceMbarrierInitOp>(op);
+}
+
 static bool isTMAOp(Operation *op) {
   return isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
              nvgpu::MBarrierArriveOp, nvgpu::MBarrierArriveNoCompleteOp,
              nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTestWaitOp,
-             nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp,
-             nvgpu::TmaPrefetchOp, nvgpu::TmaFenceOp>(op);
+             nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp>(op) ||
+         isTMAFence(op);
 }
 
 bool vx::isMBarrierWait(Operation *op) {
@@ -408,7 +416,7 @@ void TMALowering::lowerOp(Operation *op) {
           completeIfDone(load.getBarriers(), load.getMbarId());
         });
       })
-      .Case<nvgpu::TmaPrefetchOp, nvgpu::TmaFenceOp>([](Operation *) {});
+      .Default([](Operation *) {}); // The fences: nothing to do.
 }
 
 void TMALowering::run() {

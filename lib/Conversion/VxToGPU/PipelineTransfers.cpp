@@ -307,9 +307,14 @@ public:
     builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
     // One arrival per load of a step (each announces its bytes). A CTA runs
     // one parallel point, so the first step initializes the barriers once.
-    if (tma)
-      initTMABarriers(builder, loc, barriers, stages, transfers.size(),
-                      elected);
+    if (tma) {
+      SmallVector<Value> descriptors =
+          llvm::map_to_vector(slotBuffers, [](const SlotBuffer &buffer) {
+            return buffer.descriptor;
+          });
+      initTMABarriers(builder, loc, barriers, stages, transfers.size(), elected,
+                      descriptors);
+    }
     if (stages > 1) {
       auto first = scf::ForOp::create(builder, loc, zero, distance, one);
       builder.setInsertionPoint(first.getBody()->getTerminator());
@@ -321,6 +326,7 @@ public:
     if (stages == 1) {
       if (sharedByThreads)
         gpu::BarrierOp::create(builder, loc);
+      fenceBeforeTMALoads(builder, loc, elected);
       issue(builder, loc, step);
     }
     if (tma) {
@@ -339,6 +345,9 @@ public:
     if (stages > 1) {
       if (sharedByThreads)
         gpu::BarrierOp::create(builder, loc);
+      // The loads overwrite the slot that the previous step accessed.
+      if (tma)
+        fenceBeforeTMALoads(builder, loc, elected);
       issueGuarded(builder, loc,
                    arith::AddIOp::create(builder, loc, step, distance));
     }
@@ -544,9 +553,16 @@ SmallVector<Operation *> vx::pipelineTransfers(SpawnOp spawn,
     scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
   int64_t padBytes = getPadBytes(tma) * transfers.size();
+  // TMA's mbarriers are static shared memory, which the limit leaves room
+  // for up to the dynamic array's alignment; those beyond count here.
   auto extraBytes = [&](int64_t stages) {
+    int64_t barrierBytes = tma ? llvm::alignTo(stages * kMBarrierBytes,
+                                               kDynamicSharedMemoryAlignment) -
+                                     kDynamicSharedMemoryAlignment
+                               : 0;
     return (stages * slotBytes + padBytes - scratchBytes) *
-           target.instancesPerCTA;
+               target.instancesPerCTA +
+           barrierBytes;
   };
   int64_t stages = requested;
   while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)

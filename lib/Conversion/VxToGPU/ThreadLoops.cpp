@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -67,6 +68,36 @@ static bool isShuffleable(Type type) {
                                  type.getIntOrFloatBitWidth() == 64);
 }
 
+/// arith's identity of `kind` for `type`. arith sizes the integer
+/// identities with getIntOrFloatBitWidth, which `index` does not have (what
+/// it read made a signed minimum start from -1, or an attribute whose
+/// printing never ends); index is 64-bit on every Vx target, so its
+/// identities are i64's.
+static TypedAttr getIdentityAttr(arith::AtomicRMWKind kind, Type type,
+                                 OpBuilder &builder, Location loc) {
+  if (!type.isIndex())
+    return arith::getIdentityValueAttr(kind, type, builder, loc);
+  auto identity = cast<IntegerAttr>(
+      arith::getIdentityValueAttr(kind, builder.getI64Type(), builder, loc));
+  return builder.getIndexAttr(identity.getValue().getSExtValue());
+}
+
+/// The kind of a single-op integer combiner.
+static std::optional<arith::AtomicRMWKind> getIntegerKind(Operation &op) {
+  using K = arith::AtomicRMWKind;
+  return TypeSwitch<Operation *, std::optional<K>>(&op)
+      .Case([](arith::AddIOp) { return K::addi; })
+      .Case([](arith::MulIOp) { return K::muli; })
+      .Case([](arith::AndIOp) { return K::andi; })
+      .Case([](arith::OrIOp) { return K::ori; })
+      .Case([](arith::XOrIOp) { return K::xori; })
+      .Case([](arith::MinSIOp) { return K::mins; })
+      .Case([](arith::MaxSIOp) { return K::maxs; })
+      .Case([](arith::MinUIOp) { return K::minu; })
+      .Case([](arith::MaxUIOp) { return K::maxu; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 /// The identity of the combiner `reducer` (the region of one scf.reduce
 /// operand) when it is a single commutative arith op, or the compare and
 /// select form of a minimum or maximum.
@@ -84,7 +115,11 @@ getCombinerIdentity(Block &reducer, OpBuilder &builder, Location loc) {
     Operation &op = *ops.begin();
     if (op.getNumResults() != 1 || op.getResult(0) != result || !readsBoth(&op))
       return std::nullopt;
-    return arith::getNeutralElement(&op);
+    if (!result.getType().isIndex())
+      return arith::getNeutralElement(&op);
+    if (std::optional<arith::AtomicRMWKind> kind = getIntegerKind(op))
+      return getIdentityAttr(*kind, result.getType(), builder, loc);
+    return std::nullopt;
   }
   // cmp(a, b) ? a : b, the form convert-scf-to-openmp recognizes.
   if (std::distance(ops.begin(), ops.end()) != 2)
@@ -126,7 +161,7 @@ getCombinerIdentity(Block &reducer, OpBuilder &builder, Location loc) {
   }
   if (!kind)
     return std::nullopt;
-  return arith::getIdentityValueAttr(*kind, result.getType(), builder, loc);
+  return getIdentityAttr(*kind, result.getType(), builder, loc);
 }
 
 /// `reducer` applied to `lhs` and `rhs`, its ops cloned at the builder.

@@ -228,12 +228,12 @@ static SmallVector<std::optional<int64_t>> getStaticExtents(SpawnOp spawn,
 }
 
 /// The dynamic shared memory a CTA may use on `chip` (the largest of any
-/// chip when none is named): the chip's limit less the aligned byte of
-/// static shared memory that the symbol of the dynamic shared memory takes
-/// in LLVM's PTX.
+/// chip when none is named): the chip's limit less the static shared
+/// memory before the dynamic array, the mbarriers of a TMA pipeline padded
+/// to the array's alignment (the pipeline counts those beyond it).
 static int64_t getSharedMemoryLimit(StringRef chip) {
   return getMaxSharedMemoryPerBlock(getSMNumber(chip).value_or(90)) -
-         kSmemAlignment;
+         kDynamicSharedMemoryAlignment;
 }
 
 /// Whether `spawn` can run on the device (and on `chip`, when named):

@@ -15,9 +15,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -248,13 +250,41 @@ Value vx::createTMABarriers(OpBuilder &builder, Location loc, int64_t count) {
 }
 
 void vx::initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
-                         int64_t count, int64_t arrivals, Value elected) {
+                         int64_t count, int64_t arrivals, Value elected,
+                         ValueRange descriptors) {
   Value arrivalCount = arith::ConstantIndexOp::create(builder, loc, arrivals);
   for (int64_t index = 0; index < count; ++index)
     nvgpu::MBarrierInitOp::create(
         builder, loc, barriers, arrivalCount,
         arith::ConstantIndexOp::create(builder, loc, index), elected);
+  // The CUDA C++ Programming Guide's TMA example: the initialized barriers
+  // made visible to the async proxy, which completes their transactions.
+  fenceBeforeTMALoads(builder, loc, elected, descriptors);
   gpu::BarrierOp::create(builder, loc);
+}
+
+void vx::fenceBeforeTMALoads(OpBuilder &builder, Location loc, Value elected,
+                             ValueRange descriptors) {
+  auto branch = scf::IfOp::create(builder, loc, elected);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+  // PTX ISA, "Parallel Synchronization and Communication Instructions:
+  // membar/fence": a proxy fence between accesses of one location through
+  // the generic and the async proxy.
+  MLIRContext *context = builder.getContext();
+  NVVM::FenceProxyOp::create(
+      builder, loc,
+      NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  // The tensor maps, which the host wrote through the generic proxy, into
+  // the tensormap proxy's cache before their first use: prefetch.tensormap
+  // (PTX 8.0). The acquire fence (fence.proxy.tensormap::generic.acquire,
+  // nvgpu.tma.fence.descriptor) needs PTX 8.3, and what it guards against,
+  // an older map cached at the same address, cannot happen: the runtime
+  // writes each distinct map once, at its own address (CudaRuntime.cpp).
+  for (Value descriptor : descriptors)
+    nvgpu::TmaPrefetchOp::create(builder, loc, descriptor,
+                                 /*predicate=*/Value());
 }
 
 /// `destination` (the tile's shape) as the box's shape, which has the unit

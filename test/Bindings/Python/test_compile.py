@@ -449,9 +449,10 @@ def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
     geometry = (f"launch {launch.kernel} grid={','.join(map(str, launch.grid))} "
                 f"block={','.join(map(str, launch.block))}")
     first = f"memref0={hex(1 << 40)},{hex(1 << 40)},0"
-    # On sm_90 the A and B tiles are TMA loads: before each launch the host
-    # encodes their tensor maps (a 256x32 and a 32x384 tensor, boxes of the
-    # 128x8 and 8x128 tiles), copied to the device once.
+    # On sm_90 the A and B tiles are TMA loads: before the first launch the
+    # host encodes their tensor maps (a 256x32 and a 32x384 tensor, boxes of
+    # the 128x8 and 8x128 tiles) and copies them to the device; the other
+    # launches, with the same arrays, find them in the cache.
     maps = [f"tensormap type=7 address={hex(address)} dims={dims} "
             f"strides={stride} box={box} element_strides=1,1 interleave=0 "
             "swizzle=0 l2=0 oob=0"
@@ -463,11 +464,11 @@ def test_cuda_library_host_code_with_a_fake_driver(matmul, tmp_path):
         maps[0], "alloc 128 at 0x20000000000", "copy 128 bytes to 0x20000000000",
         maps[1], "alloc 128 at 0x20000000100", "copy 128 bytes to 0x20000000100",
         f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        *maps, f"{geometry} stream=0x1234 {first}",       # no wait on a caller's stream
+        f"{geometry} stream=0x1234 {first}",              # no wait on a caller's stream
         "wait (nil) after 0x77",                          # the array's stream first
-        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)",
-        *maps, f"{geometry} stream=(nil) {first}",        # the failing launch
-        *maps, f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
+        f"{geometry} stream=(nil) {first}", "synchronize (nil)",
+        f"{geometry} stream=(nil) {first}",               # the failing launch
+        f"{geometry} stream=(nil) {first}", "synchronize (nil)"]
 
 
 TENSOR_MAP_CLIENT = r"""
@@ -498,6 +499,21 @@ first = call(tensor, (1, 16, 64))
 print("map", hex(first))
 print("again", call(tensor, (1, 16, 64)) == first)
 print("other box", call(tensor, (1, 32, 64)) != first)
+# Each encode input is part of the key: the fill (NaN), the data type (i32),
+# the tensor's offset and its outer stride each make another map.
+fill = encode(3, ctypes.byref(tensor), 7, 0, 0, 0, 1, (ctypes.c_int64 * 5)(1, 16, 64))
+print("other fill", fill not in (first, None))
+print("other type", call(tensor, (1, 16, 64), data_type=3) not in (first, fill))
+shifted = MemRef(base, base, 32, (2, 128, 64), (8192, 64, 1))
+print("other offset", call(shifted, (1, 16, 64)) != first)
+wider = MemRef(base, base, 16, (2, 128, 64), (16384, 64, 1))
+print("other stride", call(wider, (1, 16, 64)) != first)
+# Another device has its own context, its own copy of an equal map.
+runtime.mgpuSetDefaultDevice(1)
+second = call(tensor, (1, 16, 64))
+print("other device", second not in (first, None), call(tensor, (1, 16, 64)) == second)
+runtime.mgpuSetDefaultDevice(0)
+print("back", call(tensor, (1, 16, 64)) == first)
 runtime.vxCudaReportErrors()
 for memref, box, rank, data_type in (
         (MemRef(base, base, 0, (2, 128, 64), (8192, 128, 2)), (1, 16, 64), 3, 7),
@@ -515,8 +531,9 @@ def test_tensor_map_encoding_with_a_fake_driver(tmp_path):
     """mgpuTensorMapEncodeTiledMemref, which host code lowered from
     nvgpu.tma.create.descriptor calls, against a driver that logs: the
     memref's sizes and strides reach cuTensorMapEncodeTiled innermost first
-    (strides in bytes, the offset in the address), one device copy per
-    distinct map, and bad arguments are errors reported like the others."""
+    (strides in bytes, the offset in the address), each distinct map (per
+    encode inputs, context and device) is encoded and copied once and then
+    only looked up, and bad arguments are errors reported like the others."""
     fake = tmp_path / "driver"
     fake.mkdir()
     subprocess.run(["cc", "-shared", "-fPIC", "-I/usr/local/cuda/include",
@@ -531,21 +548,33 @@ def test_tensor_map_encoding_with_a_fake_driver(tmp_path):
     assert result.returncode == 0, result.stderr
     copy = hex(1 << 41)
     assert result.stdout.splitlines() == [
-        f"map {copy}", "again True", "other box True",
+        f"map {copy}", "again True", "other box True", "other fill True",
+        "other type True", "other offset True", "other stride True",
+        "other device True True", "back True",
         "error None mgpuTensorMapEncodeTiledMemref: the innermost stride must be 1, got 2",
         "error None mgpuTensorMapEncodeTiledMemref: a tensor map has rank 1 to 5, got 6",
         "error None mgpuTensorMapEncodeTiledMemref: unknown data type 13",
         "error None cuTensorMapEncodeTiled failed with CUDA_ERROR_INVALID_VALUE "
         "(from the fake driver)"]
-    encoded = (f"tensormap type=7 address={hex((1 << 40) + 64)} dims=64,128,2 "
-               "strides=256,32768 box=64,{},1 element_strides=1,1,1 "
-               "interleave=0 swizzle=0 l2=0 oob=0")
+    def encoded(box=16, data_type=7, offset=16, stride=32768, oob=0):
+        return (f"tensormap type={data_type} address={hex((1 << 40) + 4 * offset)} "
+                f"dims=64,128,2 strides=256,{stride} box=64,{box},1 "
+                f"element_strides=1,1,1 interleave=0 swizzle=0 l2=0 oob={oob}")
+
+    def copied(index):
+        at = hex((1 << 41) + 256 * index)
+        return [f"alloc 128 at {at}", f"copy 128 bytes to {at}"]
+
+    # One encoding and copy per distinct map, none for a repeated one.
     assert log.read_text().splitlines() == [
-        encoded.format(16), "alloc 128 at " + copy, f"copy 128 bytes to {copy}",
-        encoded.format(16),
-        encoded.format(32), f"alloc 128 at {hex((1 << 41) + 256)}",
-        f"copy 128 bytes to {hex((1 << 41) + 256)}",
-        encoded.format(8)]
+        encoded(), *copied(0),
+        encoded(box=32), *copied(1),
+        encoded(oob=1), *copied(2),
+        encoded(data_type=3), *copied(3),
+        encoded(offset=32), *copied(4),
+        encoded(stride=65536), *copied(5),
+        encoded(), *copied(6),                            # device 1
+        encoded(box=8)]
 
 
 def test_cuda_arguments_are_checked_against_the_signature():

@@ -77,10 +77,24 @@ Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count);
 
 /// Initializes the `count` mbarriers of `barriers` for `arrivals` arrivals
 /// per phase (one per load of a phase) from the thread where `elected`
-/// holds, followed by a barrier so that every thread of the CTA (which all
-/// reach it) sees them initialized.
+/// holds, which then fences them and the tensor maps `descriptors` for its
+/// loads (fenceBeforeTMALoads), followed by a barrier so that every thread
+/// of the CTA (which all reach it) sees them initialized.
 void initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
-                     int64_t count, int64_t arrivals, Value elected);
+                     int64_t count, int64_t arrivals, Value elected,
+                     ValueRange descriptors);
+
+/// Makes what the CTA did before, in the generic proxy, visible to the TMA
+/// loads that the thread where `elected` holds issues next (they run in
+/// the async proxy): `fence.proxy.async.shared::cta` orders the shared
+/// memory accesses, the threads' before the last barrier included (mbarrier
+/// initialization; the stores, cp.async copies and reads of a slot that a
+/// load overwrites), and each tensor map of `descriptors`, written by the
+/// host, is brought into the tensormap proxy (nvgpu.tma.prefetch.descriptor)
+/// before the first load that reads it. Placed once after that barrier, not
+/// per access.
+void fenceBeforeTMALoads(OpBuilder &builder, Location loc, Value elected,
+                         ValueRange descriptors = {});
 
 /// Starts the load of `tile` (its tensor map `descriptor`) into
 /// `destination`, shared memory of the type matchTMATile accepted, from the

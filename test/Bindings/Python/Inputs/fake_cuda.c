@@ -26,7 +26,8 @@ __attribute__((format(printf, 1, 2))) static void logLine(const char *format, ..
   fclose(log);
 }
 
-static char context, module;
+// One primary context per device (ordinals below 4).
+static char contexts[4], module;
 static CUstream lastRecorded;
 static CUdeviceptr nextAllocation = (CUdeviceptr)1 << 41;
 
@@ -35,8 +36,16 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return CUDA_SUCCESS;
 }
+/// An sm_90 device (vx.kernel picks the chip from it).
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
+                              CUdevice device) {
+  *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  return CUDA_SUCCESS;
+}
 CUresult cuDevicePrimaryCtxRetain(CUcontext *result, CUdevice device) {
-  *result = (CUcontext)&context;
+  if (device < 0 || device >= (CUdevice)sizeof(contexts))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *result = (CUcontext)&contexts[device];
   return CUDA_SUCCESS;
 }
 CUresult cuCtxPushCurrent(CUcontext c) { return CUDA_SUCCESS; }

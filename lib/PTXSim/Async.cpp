@@ -408,10 +408,12 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
     uint64_t rest = linear;
     bool inside = true;
     uint64_t address = map.address;
+    int64_t coordinates[5];
     for (unsigned d = 0; d < map.rank; ++d) {
       int64_t index = static_cast<int64_t>(rest % map.box[d]);
       rest /= map.box[d];
       int64_t coordinate = copy.coords[d] + index;
+      coordinates[d] = coordinate;
       if (coordinate < 0 || coordinate >= static_cast<int64_t>(map.dims[d]))
         inside = false;
       else
@@ -427,10 +429,18 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
       std::memset(destination, 0, elementBytes);
       continue;
     }
-    if (!isGlobal(address, elementBytes))
+    if (!isGlobal(address, elementBytes)) {
+      // Name the element as the PTX does (innermost first) and the usual
+      // cause: a host tensor the kernel reaches without registering it.
+      std::string element;
+      for (unsigned d = 0; d < map.rank; ++d)
+        element += (d ? "," : "") + std::to_string(coordinates[d]);
       fail(threads[copy.thread], copy.line,
-           "TMA source element at " + hex(address) +
-               " is outside every allocation");
+           "TMA source element {" + element + "} of the tensor at " +
+               hex(map.address) + " (" + hex(address) +
+               ") is outside every allocation (host memory not "
+               "registered, or freed?)");
+    }
     std::memcpy(destination, reinterpret_cast<const void *>(address),
                 elementBytes);
   }

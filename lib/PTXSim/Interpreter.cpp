@@ -631,8 +631,20 @@ void Executor::runThread(Thread &thread) {
       break;
     }
     case Op::Setp: {
-      bool result = compare(instr, value(ops[1]), value(ops[2]));
-      bool complement = !result;
+      // PTX ISA, half precision comparison (setp): .f16x2 / .bf16x2 compare
+      // each half, the low one into p and the high one into q of `p|q`;
+      // other types set q to the complement of p.
+      bool result, second;
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        Instruction lane = instr;
+        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        uint64_t a = value(ops[1]), b = value(ops[2]);
+        result = compare(lane, a & 0xffff, b & 0xffff);
+        second = compare(lane, a >> 16 & 0xffff, b >> 16 & 0xffff);
+      } else {
+        result = compare(instr, value(ops[1]), value(ops[2]));
+        second = !result;
+      }
       if (instr.boolOp != BoolOp::None) {
         bool c = value(ops[3]);
         auto combine = [&](bool x) {
@@ -641,11 +653,11 @@ void Executor::runThread(Thread &thread) {
                                               : x != c;
         };
         result = combine(result);
-        complement = combine(complement);
+        second = combine(second);
       }
       set(ops[0], result);
       if (instr.flags & FlagPair)
-        set(ops[PairOperand], complement);
+        set(ops[PairOperand], second);
       break;
     }
     case Op::Selp:

@@ -1105,9 +1105,9 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       (instr.type2 == Type::None || instr.type2 == Type::F16x2 ||
        instr.type2 == Type::BF16x2))
     unsupported();
-  if ((instr.op == Op::Setp || instr.op == Op::Atom || instr.op == Op::Red) &&
+  if ((instr.op == Op::Atom || instr.op == Op::Red) &&
       (instr.type == Type::F16x2 || instr.type == Type::BF16x2))
-    unsupported(); // two predicates, or packed atomics
+    unsupported(); // packed atomics
   if (instr.type == Type::B128)
     unsupported();
 }

@@ -321,18 +321,24 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
             .replace("WORDS", str(columns * ROWS)))
 
 
-def encode_map(lib, tensor, columns, swizzle):
-    """mgpuTensorMapEncodeTiledMemref for a 2-D f32 tensor, as the host code
-    of nvgpu.tma.create.descriptor calls it."""
-    descriptor = (ctypes.c_int64 * 7)(
-        tensor.ctypes.data, tensor.ctypes.data, 0, *tensor.shape,
-        tensor.shape[1], 1)
-    box = (ctypes.c_int64 * 2)(ROWS, columns)
-    lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+def encode_tiled(lib, view, box, swizzle=0):
+    """mgpuTensorMapEncodeTiledMemref for an f32 numpy view (any rank and
+    strides, outermost first like a memref), as the host code of
+    nvgpu.tma.create.descriptor calls it."""
+    strides = [stride // 4 for stride in view.strides]
+    descriptor = (ctypes.c_int64 * (3 + 2 * view.ndim))(
+        view.ctypes.data, view.ctypes.data, 0, *view.shape, *strides)
+    box = (ctypes.c_int64 * view.ndim)(*box)
     # CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7.
     return lib.mgpuTensorMapEncodeTiledMemref(
-        2, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
+        view.ndim, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
         ctypes.addressof(box))
+
+
+def encode_map(lib, tensor, columns, swizzle):
+    """The tensor map of a registered 2-D tensor, ROWS x `columns` boxes."""
+    lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+    return encode_tiled(lib, tensor, (ROWS, columns), swizzle)
 
 
 def run_tma(lib, ptx, swizzle, x, y, smem=0):
@@ -931,6 +937,47 @@ def test_packed_half_precision(sim):
     np.testing.assert_array_equal(out, -exact.astype(np.float16))
 
 
+SETP_HALF2 = """
+.visible .entry setp_half2(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  ld.global.b32 %r2, [%rd5];
+  ld.global.b32 %r3, [%rd6];
+  setp.TYPE.f16x2 %p1|%p2, %r2, %r3;
+  selp.u32 %r4, 1, 0, %p1;
+  selp.u32 %r5, 2, 0, %p2;
+  or.b32 %r6, %r4, %r5;
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r6;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("cmp", ["lt", "nan", "geu"])
+def test_packed_half_comparison_sets_a_predicate_per_half(sim, cmp):
+    # setp.f16x2 p|q: p from the low halves, q from the high ones.
+    a = np.array([1, 2, np.nan, -1, 3, 3, -np.inf, 0] * 4, dtype=np.float16)
+    b = np.array([2, 1, 0, np.nan, 3, 4, 0, -0.0] * 4, dtype=np.float16)
+    out = np.full(16, -1, dtype=np.int32)
+    assert launch(sim, SETP_HALF2.replace("TYPE", cmp), "setp_half2",
+                  (1, 1, 1), (16, 1, 1), [a, b, out]) is None
+    with np.errstate(invalid="ignore"):
+        result = {"lt": a < b, "nan": np.isnan(a) | np.isnan(b),
+                  "geu": ~(a < b)}[cmp]
+    pairs = result.reshape(16, 2).astype(np.int32)
+    np.testing.assert_array_equal(out, pairs[:, 0] | 2 * pairs[:, 1])
+
+
 def test_trap_aborts_the_kernel(sim):
     ptx = ".visible .entry aborts()\n{\n  trap;\n  ret;\n}\n"
     error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])
@@ -1028,6 +1075,59 @@ def test_tma_with_negative_coordinates(sim):
     box = np.zeros((ROWS, 32), dtype=np.float32)
     box[3:, 5:] = tensor[:ROWS - 3, :32 - 5]
     np.testing.assert_array_equal(out, box.reshape(-1))
+
+
+def tma_4d_ptx():
+    """tma_ptx(32) with a 4-d copy at coordinates (x, y, z, w), innermost
+    first as cp.async.bulk.tensor takes them (PTX ISA 9.7.9.27)."""
+    return (tma_ptx(32)
+            .replace(".param .u32 y)",
+                     ".param .u32 y, .param .u32 z, .param .u32 w)")
+            .replace("ld.param.u32 %r2, [y];", "ld.param.u32 %r2, [y];\n"
+                     "  ld.param.u32 %r10, [z];\n  ld.param.u32 %r11, [w];")
+            .replace("tensor.2d", "tensor.4d")
+            .replace("{%r1, %r2}", "{%r1, %r2, %r10, %r11}"))
+
+
+def run_tma_4d(lib, register):
+    """A 2x2x8x8 box of a 3x4x20x40 view whose outer strides are padded
+    (the second dimension is 4 of 5), at an origin that hangs over the
+    edge of every dimension but the outermost."""
+    base = np.arange(3 * 5 * 20 * 40, dtype=np.float32).reshape(3, 5, 20, 40)
+    view = base[:, :4]
+    if register:
+        lib.mgpuMemHostRegister(base.ctypes.data, base.nbytes)
+    tensor_map = encode_tiled(lib, view, (2, 2, ROWS, 8))
+    assert tensor_map, take_error(lib)
+    out = np.full(2 * 2 * ROWS * 8, -1, dtype=np.float32)
+    x, y, z, w = 36, 14, 3, 1
+    error = launch(lib, tma_4d_ptx(), "tile_copy", (1, 1, 1), (32, 1, 1),
+                   [ctypes.c_uint64(tensor_map), out] +
+                   [ctypes.c_int32(c) for c in (x, y, z, w)])
+    if register:
+        lib.mgpuMemHostUnregister(base.ctypes.data)
+    box = np.zeros((2, 2, ROWS, 8), dtype=np.float32)
+    inside = view[w:w + 2, z:z + 2, y:y + ROWS, x:x + 8]
+    box[tuple(slice(0, n) for n in inside.shape)] = inside
+    return error, view, out, box
+
+
+def test_tma_4d_box_dimensions_and_strides(sim):
+    # Attention's K/V maps are 4-d (SIM_BUGS.md): dims and box innermost
+    # first, byte strides of all but the innermost, out-of-bound zeros.
+    error, _, out, box = run_tma_4d(sim, register=True)
+    assert error is None
+    np.testing.assert_array_equal(out, box.reshape(-1))
+
+
+def test_tma_from_unregistered_host_memory(sim):
+    error, view, _, _ = run_tma_4d(sim, register=False)
+    # The first element of the box: {x, y, z, w} = {36,14,3,1}.
+    address = view.ctypes.data + 4 * (36 + 14 * 40 + 3 * 800 + 1 * 4000)
+    assert (f"TMA source element {{36,14,3,1}} of the tensor at "
+            f"{view.ctypes.data:#x} ({address:#x}) is outside every "
+            f"allocation (host memory not registered, or freed?) at PTX "
+            f"line 29: @%p1 cp.async.bulk.tensor.4d") in error
 
 
 def test_mbarrier_used_before_its_init_is_visible(sim):

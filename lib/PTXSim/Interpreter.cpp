@@ -470,11 +470,21 @@ void Executor::runThread(Thread &thread) {
     case Op::Max:
     case Op::Div:
     case Op::Rem:
-      if (isFloat(instr.type))
+      if (instr.type == Type::S16x2 || instr.type == Type::U16x2) {
+        // PTX ISA 9.7.1 (add/sub/min/max .s16x2/.u16x2): per half.
+        Instruction lane = instr;
+        lane.type = instr.type == Type::S16x2 ? Type::S16 : Type::U16;
+        uint64_t a = value(ops[1]), b = value(ops[2]);
+        set(ops[0], integerBinary(instr.op, lane, a & 0xffff, b & 0xffff) |
+                        integerBinary(instr.op, lane, a >> 16 & 0xffff,
+                                      b >> 16 & 0xffff)
+                            << 16);
+      } else if (isFloat(instr.type)) {
         set(ops[0], floatOp(instr.op, instr, value(ops[1]), value(ops[2]), 0));
-      else
+      } else {
         set(ops[0],
             integerBinary(instr.op, instr, value(ops[1]), value(ops[2])));
+      }
       break;
     case Op::Mul:
       if (isFloat(instr.type))

@@ -38,6 +38,8 @@ unsigned getTypeBytes(Type type) {
   case Type::U32:
   case Type::S32:
   case Type::F32:
+  case Type::S16x2:
+  case Type::U16x2:
   case Type::F16x2:
   case Type::BF16x2:
     return 4;
@@ -75,7 +77,8 @@ const TypeName typeNames[] = {
     {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
     {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
     {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
-    {"f32", Type::F32},     {"f64", Type::F64},
+    {"f32", Type::F32},     {"f64", Type::F64},   {"s16x2", Type::S16x2},
+    {"u16x2", Type::U16x2},
 };
 
 bool lookupType(const std::string &name, Type &type) {
@@ -1088,6 +1091,10 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     unsupported(); // the pre-Volta forms without a member mask
   if (instr.op == Op::Vote && instr.subOp == SubOp::VoteUni)
     unsupported();
+  if ((instr.type == Type::S16x2 || instr.type == Type::U16x2) &&
+      instr.op != Op::Add && instr.op != Op::Sub && instr.op != Op::Min &&
+      instr.op != Op::Max)
+    unsupported(); // the packed integer forms Vx emits
   if ((instr.op == Op::Atom || instr.op == Op::Red) &&
       instr.subOp == SubOp::None)
     unsupported();

@@ -34,6 +34,8 @@ enum class Type : uint8_t {
   S16,
   S32,
   S64,
+  S16x2, // packed 16-bit integers (sm_90 add/sub/min/max)
+  U16x2,
   F16,
   F16x2,
   BF16,

@@ -978,6 +978,30 @@ def test_packed_half_comparison_sets_a_predicate_per_half(sim, cmp):
     np.testing.assert_array_equal(out, pairs[:, 0] | 2 * pairs[:, 1])
 
 
+@pytest.mark.parametrize("op", ["add.s16x2", "sub.s16x2", "min.s16x2",
+                                "max.s16x2", "min.u16x2", "max.u16x2"])
+def test_packed_16_bit_integers(sim, op):
+    # sm_90's add/sub/min/max on two 16-bit halves, wrapping.
+    rng = np.random.default_rng(6)
+    signed = op.endswith("s16x2")
+    dtype = np.int16 if signed else np.uint16
+    info = np.iinfo(dtype)
+    a, b = (rng.integers(info.min, info.max, 32, endpoint=True).astype(dtype)
+            for _ in range(2))
+    out = np.zeros(32, dtype=dtype)
+    compare = SETP_HALF2[SETP_HALF2.index("setp.TYPE"):
+                         SETP_HALF2.index("add.s64 %rd7")]
+    ptx = SETP_HALF2.replace("setp_half2", "packed").replace(
+        compare, f"{op} %r6, %r2, %r3;\n  ")
+    assert launch(sim, ptx, "packed", (1, 1, 1), (16, 1, 1),
+                  [a, b, out]) is None
+    wide_a, wide_b = a.astype(np.int64), b.astype(np.int64)
+    expected = {"add": wide_a + wide_b, "sub": wide_a - wide_b,
+                "min": np.minimum(wide_a, wide_b),
+                "max": np.maximum(wide_a, wide_b)}[op[:3]]
+    np.testing.assert_array_equal(out, expected.astype(dtype))
+
+
 def test_trap_aborts_the_kernel(sim):
     ptx = ".visible .entry aborts()\n{\n  trap;\n  ret;\n}\n"
     error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])

@@ -324,6 +324,7 @@ struct SharedLayout {
 struct Module {
   std::string target; // sm_80, sm_90a
   unsigned smVersion = 0;
+  unsigned ptxVersion = 0;        // .version X.Y as 10 * X + Y
   std::vector<std::string> lines; // the source, for messages
   std::vector<std::unique_ptr<Function>> functions;
   std::map<std::string, Function *> functionsByName;

@@ -7,7 +7,9 @@ import ctypes
 import glob
 import os
 import re
+import shutil
 import struct
+import subprocess
 
 import numpy as np
 import pytest
@@ -59,7 +61,8 @@ def take_error(lib):
     return error.decode() if error else None
 
 
-HEADER = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+# PTX 8.3: fence.proxy.tensormap (the TMA tests' descriptor fence).
+HEADER = ".version 8.3\n.target sm_90a\n.address_size 64\n"
 
 
 def launch(lib, ptx, kernel, grid, block, args, smem=0):
@@ -636,9 +639,26 @@ def test_every_emitted_ptx_parses(sim, name, paths):
                 continue  # rejected for this chip (e.g. a launch limit)
             for kernel, text in ptx.items():
                 handle = sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
-                assert handle, f"{kernel} ({chip}, stages={stages}): " + \
-                    take_error(sim)
+                if not handle:
+                    error = take_error(sim)
+                    # Hand-written tests may use instructions newer than
+                    # the chip (mbarrier.try_wait at sm_80): ptxas must
+                    # refuse them too.
+                    assert "requires .target" in error, \
+                        f"{kernel} ({chip}, stages={stages}): {error}"
+                    assert_ptxas_refuses(text, chip)
+                    continue
                 sim.mgpuModuleUnload(handle)
+
+
+def assert_ptxas_refuses(text, chip):
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.path.exists(ptxas):
+        return
+    result = subprocess.run([ptxas, f"-arch={chip}", "-o", os.devnull, "-"],
+                            input=text.encode(), capture_output=True)
+    assert result.returncode != 0
+    assert re.search(rb"requires (\.target|PTX ISA \.version)", result.stderr)
 
 
 CALLS = """
@@ -1152,6 +1172,60 @@ def test_tma_from_unregistered_host_memory(sim):
             f"{view.ctypes.data:#x} ({address:#x}) is outside every "
             f"allocation (host memory not registered, or freed?) at PTX "
             f"line 29: @%p1 cp.async.bulk.tensor.4d") in error
+
+
+TMA_AT_SM80 = """.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 map)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 128 .b8 tile[256];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [map];
+  mov.u32 %r1, bar;
+  mov.u32 %r2, tile;
+  mov.u32 %r3, 0;
+  INSTRUCTION
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("target,instruction,expected", [
+    # SIM_BUGS.md item 1: ptxas refuses it, the simulator ran it.
+    ("sm_80", "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::"
+     "complete_tx::bytes [%r2], [%rd1, {%r3}], [%r1];",
+     "'cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx"
+     "::bytes' (cp.async.bulk.tensor) requires .target sm_90 or higher, the "
+     "module's is sm_80"),
+    ("sm_80", "mbarrier.arrive.expect_tx.shared.b64 %rd2, [%r1], 16;",
+     "(mbarrier expect_tx) requires .target sm_90"),
+    ("sm_80", "fence.proxy.async.shared::cta;",
+     "(fence.proxy.async) requires .target sm_90"),
+    ("sm_80", "prefetch.tensormap [%rd1];",
+     "(prefetch.tensormap) requires .target sm_90"),
+    ("sm_75", "cp.async.ca.shared.global [%r2], [%rd1], 4;",
+     "(cp.async) requires .target sm_80 or higher, the module's is sm_75"),
+    ("sm_90", "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;",
+     "'fence.proxy.tensormap::generic.acquire.gpu' (fence.proxy.tensormap) "
+     "requires PTX ISA .version 8.3 or later, the module's is 8.0"),
+])
+def test_instructions_above_the_target_are_refused(sim, target, instruction,
+                                                   expected):
+    text = (TMA_AT_SM80.replace("sm_80", target)
+            .replace("INSTRUCTION", instruction))
+    assert not sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
+    error = take_error(sim)
+    assert "PTX line 14: '" in error and expected in error
+    assert_ptxas_refuses(text, target)
+    # At sm_90a and PTX 8.3 the same module loads.
+    text = (text.replace(f".target {target}", ".target sm_90a")
+            .replace(".version 8.0", ".version 8.3"))
+    module = sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
+    assert module, take_error(sim)
+    sim.mgpuModuleUnload(module)
 
 
 def test_mbarrier_used_before_its_init_is_visible(sim):

@@ -367,16 +367,14 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
                ") with no fence.proxy.async since");
     // Earlier generic accesses of the destination must be ordered before
     // the copy is issued.
-    const ByteShadow &byte = shadow[b];
-    for (const Access *access : {&byte.write, &byte.read[0], &byte.read[1]})
-      if (!isOrderedBefore(thread, *access))
-        fail(thread, instr,
-             "race on shared memory " + describeShared(b) +
-                 ": the TMA write conflicts with an access by " +
-                 describeThread(threads[access->thread]) + " at PTX line " +
-                 std::to_string(access->line) + ": " +
-                 getLineText(module, access->line) +
-                 ", with no barrier between them");
+    if (const Access *access = findUnorderedAccess(thread, shadow[b]))
+      fail(thread, instr,
+           "race on shared memory " + describeShared(b) +
+               ": the TMA write conflicts with an access by " +
+               describeThread(threads[access->thread]) + " at PTX line " +
+               std::to_string(access->line) + ": " +
+               getLineText(module, access->line) +
+               ", with no barrier between them");
   }
   TensorCopy copy;
   copy.sharedOffset = offset;
@@ -447,7 +445,8 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
   for (uint32_t b = copy.sharedOffset; b < copy.sharedOffset + copy.bytes;
        ++b) {
     pending[b] = 0;
-    shadow[b] = ByteShadow();
+    clearReads(shadow[b]);
+    shadow[b].write = Access();
   }
   pendingBytes -= copy.bytes;
 }

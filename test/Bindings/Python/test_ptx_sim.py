@@ -502,6 +502,55 @@ def test_missing_barrier_is_a_race(sim):
                   (1, 1, 1), (32, 1, 1), [np.zeros(1)]) is None
 
 
+READERS_THEN_WRITER = """
+.visible .entry readers(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .shared .align 4 .b32 word;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shr.u32 %r3, %r1, 5;
+  mov.u32 %r4, word;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.b32 [%r4], 7;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 ld.shared.b32 %r5, [%r4];
+  setp.eq.u32 %p3, %r3, 1;
+  @%p3 bra $L__done;
+  BARRIER
+  setp.eq.u32 %p1, %r1, 64;
+  @%p1 st.shared.b32 [%r4], 8;
+$L__done:
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("order", ["forward", "reverse", "shuffle:3"])
+def test_write_after_three_unordered_reads(sim, order):
+    # Threads 0, 32 and 64 read the word; warps 0 and 2 then meet at
+    # barrier 1 and thread 64 writes it: ordered after the reads of threads
+    # 0 and 64, not after thread 32's. Two read slots per byte lost one of
+    # the three reads, in forward order thread 32's.
+    sim.vxSimSetOrder(order.encode())
+    error = launch(sim, READERS_THEN_WRITER.replace("BARRIER",
+                                                    "bar.sync 1, 64;"),
+                   "readers", (1, 1, 1), (96, 1, 1), [np.zeros(1)])
+    sim.vxSimSetOrder(b"forward")
+    assert ("kernel readers, block (0,0,0), thread (64,0,0): race on shared "
+            "memory word+0: write conflicts with a read by thread (32,0,0) at "
+            "PTX line 18: @%p2 ld.shared.b32 %r5, [%r4];, with no barrier "
+            "between them at PTX line 23: @%p1 st.shared.b32 [%r4], 8;"
+            ) in error
+    # With every warp at the barrier, no race.
+    ordered = READERS_THEN_WRITER.replace("BARRIER", "bar.sync 1, 96;").replace(
+        "@%p3 bra $L__done;", "")
+    assert launch(sim, ordered, "readers", (1, 1, 1), (96, 1, 1),
+                  [np.zeros(1)]) is None
+
+
 DIVERGENT = """
 .visible .entry divergent()
 {

@@ -126,15 +126,19 @@ struct Mbarrier {
   std::vector<TensorCopy> inFlight;
 };
 
-/// Racecheck's record of one shared byte: its last write and up to two
-/// reads not ordered before each other.
+/// Racecheck's record of one shared byte: its last write and the reads
+/// since that a later write must be ordered after. Two fit inline; more
+/// reads, each unordered with all the others (at most one per thread),
+/// go to a set of the executor's pool (`moreReads` is its index + 1).
+constexpr uint16_t NoThread = 0xffff;
 struct Access {
-  uint16_t thread = 0xffff;
+  uint16_t thread = NoThread;
   uint32_t clock = 0;
   uint32_t line = 0;
 };
 struct ByteShadow {
   Access write, read[2];
+  uint32_t moreReads = 0;
 };
 
 class Executor {
@@ -163,7 +167,6 @@ private:
   }
   std::string describeThread(const Thread &thread) const;
   std::string describeWait(const Thread &thread) const;
-  void joinClocks(const std::vector<Thread *> &threads);
 
   // Memory.cpp
   uint8_t *translate(Thread &thread, const Instruction &instr, Space space,
@@ -175,6 +178,22 @@ private:
   bool isGlobal(uint64_t address, uint64_t bytes);
   std::string describeShared(uint32_t offset) const;
   void resetShared();
+
+  // RaceCheck.cpp
+  void joinClocks(const std::vector<Thread *> &group);
+  bool isOrderedBefore(const Thread &thread, const Access &access) const;
+  /// The first recorded read of `byte` that is not ordered before
+  /// `thread`'s next access, or null.
+  const Access *findUnorderedRead(const Thread &thread,
+                                  const ByteShadow &byte) const;
+  /// The same for its write, then its reads.
+  const Access *findUnorderedAccess(const Thread &thread,
+                                    const ByteShadow &byte) const;
+  void recordRead(const Thread &thread, ByteShadow &byte, const Access &read);
+  /// Forgets the reads of `byte`, returning its set to the pool.
+  void clearReads(ByteShadow &byte);
+  void checkRace(Thread &thread, const Instruction &instr, uint32_t offset,
+                 uint32_t bytes, bool write, const uint8_t *stored);
 
   // Async.cpp
   void issueCpAsync(Thread &thread, const Instruction &instr);
@@ -212,6 +231,8 @@ private:
 
   std::vector<uint8_t> shared;
   std::vector<ByteShadow> shadow;
+  std::vector<std::vector<Access>> readSets; // ByteShadow::moreReads
+  std::vector<uint32_t> freeReadSets;
   // Per shared byte: 0, or the owner of an async copy that has not landed
   // (thread + 1 for cp.async, mbarrier offset | TensorPending for TMA).
   std::vector<uint32_t> pending;

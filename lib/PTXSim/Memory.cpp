@@ -4,10 +4,7 @@
 // registered host ranges, module variables, tensor maps); every access must
 // lie inside one. Shared memory is laid out as ptxas does and starts
 // poisoned (0xff bytes, a NaN as f32); each byte's shadow records its last
-// write and unordered reads, and a conflicting access from another thread
-// that no barrier or mbarrier phase orders is a race (like compute-sanitizer
-// racecheck, PTX ISA 8 memory consistency model: bar.sync and mbarrier
-// completion are the synchronizing operations modeled).
+// write and unordered reads for racecheck (RaceCheck.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +88,13 @@ void Executor::resetShared() {
   size_t bytes = layout.dynamicOffset + dynamicSharedBytes;
   shared.assign(bytes, 0xff);
   shadow.assign(bytes, ByteShadow());
+  // Every read set back to the pool, keeping its capacity for the next
+  // block.
+  freeReadSets.clear();
+  for (uint32_t set = 0; set < readSets.size(); ++set) {
+    readSets[set].clear();
+    freeReadSets.push_back(set + 1);
+  }
   pending.assign(bytes, 0);
   genericWriteEpoch.assign(bytes, 0);
   isMbarrier.assign(bytes, 0);
@@ -185,50 +189,8 @@ void Executor::checkShared(Thread &thread, const Instruction &instr,
       genericWriteEpoch[b] = proxyFenceEpoch;
     }
   // Atomics do not race with each other; racecheck watches plain accesses.
-  if (atomic)
-    return;
-  uint32_t self = thread.linear;
-  auto ordered = [&](const Access &access) {
-    return access.thread == 0xffff || access.thread == self ||
-           thread.clock[access.thread] >= access.clock;
-  };
-  auto race = [&](const Access &other, bool otherIsWrite, uint32_t b) {
-    fail(thread, instr,
-         std::string("race on shared memory ") + describeShared(b) + ": " +
-             (write ? "write" : "read") + " conflicts with a " +
-             (otherIsWrite ? "write" : "read") + " by " +
-             describeThread(threads[other.thread]) + " at PTX line " +
-             std::to_string(other.line) + ": " +
-             getLineText(module, other.line) +
-             ", with no barrier between them");
-  };
-  Access self_access{static_cast<uint16_t>(self), thread.clock[self],
-                     instr.line};
-  for (uint32_t b = offset; b < offset + bytes; ++b) {
-    ByteShadow &byte = shadow[b];
-    if (!ordered(byte.write) &&
-        !(write && stored && stored[b - offset] == shared[b]))
-      race(byte.write, true, b);
-    if (write) {
-      // Like racecheck, a store of the value the byte already holds is no
-      // hazard (threads that all write the same data).
-      bool sameValue = stored && stored[b - offset] == shared[b];
-      for (const Access &read : byte.read)
-        if (!ordered(read) && !sameValue)
-          race(read, false, b);
-      byte.write = self_access;
-      byte.read[0] = byte.read[1] = Access();
-      continue;
-    }
-    // Keep the reads a later write must be ordered after: replace one that
-    // this read is ordered after, else the older slot.
-    if (ordered(byte.read[0]))
-      byte.read[0] = self_access;
-    else if (ordered(byte.read[1]))
-      byte.read[1] = self_access;
-    else
-      byte.read[1] = self_access;
-  }
+  if (!atomic)
+    checkRace(thread, instr, offset, bytes, write, stored);
 }
 
 } // namespace vx::ptxsim

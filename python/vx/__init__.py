@@ -13,6 +13,11 @@ them to libraries that run without MLIR.
     lib = vx.runtime.load(path)        # pure Python: no MLIR in the process
     lib = vx.runtime.load(path, simulate=True)   # a CUDA library on the simulator
 
+    @vx.kernel                         # kernels in Python (vx/tracer.py)
+    def saxpy(a, x, y):
+        with vx.spawn(grid=[x.shape[0]], semantics=[vx.parallel]) as (i,):
+            y[i] = a * x[i] + y[i]
+
 Keyword options are the options of the stage's vx-opt pipeline with `_` for
 `-`: `m.lower("ptx", chip="sm_100a", threads_per_block=128)` runs
 `--vx-to-ptx="chip=sm_100a threads-per-block=128"`.
@@ -24,6 +29,8 @@ This module itself is pure Python: the names that need the compiler (the
 
 from typing import NamedTuple, Optional, Tuple
 
+# The names of @vx.kernel (vx.tracer: vx.kernel, vx.spawn, ...) load on
+# first use too.
 __all__ = ["STAGES", "Diagnostic", "Launch", "Library", "Module",
            "SimulationError", "VxError", "compile", "parse", "pipeline", "run"]
 
@@ -34,9 +41,17 @@ class Diagnostic(NamedTuple):
     severity: str   # "error", "warning", "remark" or "note"
     message: str
     location: str   # "file:line:col" where the IR has one
+    # Every "file:line:col" of the location, innermost first: a call-site
+    # location's callee, then its callers (traced helper functions).
+    chain: Tuple[str, ...] = ()
 
     def __str__(self):
         return f"{self.location}: {self.severity}: {self.message}"
+
+
+def _diagnostic(fields) -> Diagnostic:
+    severity, message, location, *chain = fields
+    return Diagnostic(severity, message, location, tuple(chain[0]) if chain else ())
 
 
 class VxError(Exception):
@@ -46,7 +61,7 @@ class VxError(Exception):
 
     def __init__(self, summary, diagnostics=()):
         self.summary = summary
-        self.diagnostics = [Diagnostic(*d) for d in diagnostics]
+        self.diagnostics = [_diagnostic(d) for d in diagnostics]
         # Multi-line messages (an op dump in a "see current operation" note)
         # stay whole in `diagnostics`; the message shows their first line.
         lines = [summary] + ["  " + str(d).split("\n")[0] for d in self.diagnostics]
@@ -75,6 +90,18 @@ class Launch(NamedTuple):
 _COMPILER_NAMES = ("STAGES", "Module", "compile", "parse", "pipeline", "run")
 
 
+def _tracer():
+    """vx.tracer (@vx.kernel), or None in a package with only vx.runtime
+    (vx.compile's runtime-only copies)."""
+    import importlib
+    try:
+        # Not `from . import tracer`: its hasattr(vx, "tracer") would come
+        # back to __getattr__.
+        return importlib.import_module(".tracer", __name__)
+    except ImportError:
+        return None
+
+
 def __getattr__(name):
     if name in _COMPILER_NAMES:
         from . import _compiler
@@ -85,8 +112,15 @@ def __getattr__(name):
     if name == "runtime":
         from . import runtime
         return runtime
+    tracer = _tracer()
+    if tracer is not None and name in tracer.__all__:
+        # Kept here: kernels look vx.exp & co. up on every traced op.
+        value = globals()[name] = getattr(tracer, name)
+        return value
     raise AttributeError(f"module 'vx' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_COMPILER_NAMES) + ["Library", "runtime"])
+    tracer = _tracer()
+    return sorted(list(globals()) + list(_COMPILER_NAMES) + ["Library", "runtime"]
+                  + (tracer.__all__ if tracer else []))

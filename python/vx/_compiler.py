@@ -3,7 +3,8 @@ it libMLIR): parsing, lowering, vx.run and vx.compile with their compile
 cache. `vx/__init__.py` re-exports the public names lazily.
 
 Compile cache: a compiled library is kept in memory and on disk, keyed on
-the module's text, the target, the options, Vx's version (and the build of
+the module's text (without locations, except under detect_races, whose
+reports name them), the target, the options, Vx's version (and the build of
 the extension) and the host CPU. The disk cache is `$VX_CACHE_DIR`, else
 `$XDG_CACHE_HOME/vx`, else `~/.cache/vx`; an entry is a directory written
 under a temporary name and renamed into place, so concurrent processes see
@@ -22,7 +23,7 @@ import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import Diagnostic, Launch, VxError, _config, _vx
+from . import Diagnostic, Launch, VxError, _config, _diagnostic, _vx
 from .runtime import ABI_VERSION, CUDA_RUNTIME, Library
 
 __all__ = ["STAGES", "Module", "compile", "parse", "pipeline", "run"]
@@ -98,7 +99,7 @@ class Module:
     def __init__(self, native, stage, diagnostics=()):
         self._native = native
         self._stage = stage
-        self._diagnostics = [Diagnostic(*d) for d in diagnostics]
+        self._diagnostics = [_diagnostic(d) for d in diagnostics]
         self._text = None
 
     @property
@@ -380,9 +381,13 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
               for_run: bool = False) -> Tuple[str, Dict[str, Any]]:
     """(library path, metadata) of `module` compiled for `target`, from the
     memory or disk cache when there."""
+    # The text has no locations (a kernel moved in its file compiles to the
+    # same library), except where the code reports them: detect-races.
+    text = (module._native.text_with_locations() if options.get("detect_races")
+            else _module_text(module))
     key = hashlib.sha256(json.dumps(
         [_CACHE_FORMAT, _version(), _vx.host_target(native=for_run), target, for_run,
-         sorted(options.items()), _module_text(module)]).encode()).hexdigest()
+         sorted(options.items()), text]).encode()).hexdigest()
     with _lock:
         if key in _memory_cache:
             return _memory_cache[key]
@@ -475,6 +480,24 @@ def _copy_atomically(source: str, destination: str) -> None:
     os.replace(temporary, destination)
 
 
+#: The options after which vx.run is a plain call of the library's function
+#: (`vx.kernel` calls that function directly, the fast path).
+PLAIN_RUN_OPTIONS = frozenset({"openmp", "reverse_parallel", "via_gpu",
+                               "threads_per_block", "stages", "allow_races",
+                               "chip", "tf32"})
+
+
+def _run_library(module: "Module", options: Dict[str, Any]) -> Library:
+    """The CPU library that vx.run calls `module`'s functions in, with
+    `options` (compiled and loaded once; the compile checks the options)."""
+    library, metadata = _compiled(module, "cpu", options, for_run=True)
+    with _lock:
+        loaded = _run_libraries.get(library)
+        if loaded is None:
+            loaded = _run_libraries[library] = Library(library, metadata)
+    return loaded
+
+
 def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
     """Runs func.func @fn of `module` on the CPU through --vx-to-llvm with
     `options` (openmp, reverse_parallel, via_gpu, ptx_sim, chip, sim_order,
@@ -497,11 +520,7 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
                          f"mapping on the CPU)")
     pipeline("llvm", **options)
     module._native.signature(fn)
-    library, metadata = _compiled(module, "cpu", options, for_run=True)
-    with _lock:
-        loaded = _run_libraries.get(library)
-        if loaded is None:
-            loaded = _run_libraries[library] = Library(library, metadata)
+    loaded = _run_library(module, options)
     if not options.get("detect_races"):
         return loaded.function(fn)(*args)
     detector = _race_detector()

@@ -35,8 +35,10 @@ using namespace mlir;
 
 namespace {
 
-/// One diagnostic as Python sees it: (severity, message, location).
-using DiagnosticTuple = std::tuple<std::string, std::string, std::string>;
+/// One diagnostic as Python sees it: (severity, message, location, chain),
+/// the chain being every file location in it (formatLocation's form).
+using DiagnosticTuple = std::tuple<std::string, std::string, std::string,
+                                   std::vector<std::string>>;
 
 /// A failure with the diagnostics that explain it; translated to vx.VxError.
 struct DiagnosedError {
@@ -63,6 +65,18 @@ std::string formatLocation(Location loc) {
   else
     loc.print(os);
   return text;
+}
+
+/// Every file location in `loc`, innermost first: a call site's callee,
+/// then its callers (the Python tracer's locations through helpers).
+std::vector<std::string> getLocationChain(Location loc) {
+  std::vector<std::string> chain;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
+      chain.push_back(formatLocation(fileLoc));
+    return WalkResult::advance();
+  });
+  return chain;
 }
 
 const char *getSeverityName(DiagnosticSeverity severity) {
@@ -101,7 +115,8 @@ private:
   void record(Diagnostic &diagnostic) {
     diagnostics.emplace_back(getSeverityName(diagnostic.getSeverity()),
                              diagnostic.str(),
-                             formatLocation(diagnostic.getLocation()));
+                             formatLocation(diagnostic.getLocation()),
+                             getLocationChain(diagnostic.getLocation()));
   }
 
   std::vector<DiagnosticTuple> diagnostics;
@@ -195,6 +210,15 @@ public:
   }
 
   std::string str() { return printOp(module.get()); }
+
+  /// The module's text with every op's location: what the code of
+  /// detect-races, which reports the locations of accesses, depends on.
+  std::string textWithLocations() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags().enableDebugInfo());
+    return text;
+  }
 
   void verify() {
     DiagnosticCollector diagnostics(getContext());
@@ -458,6 +482,7 @@ PYBIND11_MODULE(_vx, m) {
 
   py::class_<PyModule>(m, "Module")
       .def("__str__", &PyModule::str)
+      .def("text_with_locations", &PyModule::textWithLocations)
       .def("verify", &PyModule::verify)
       .def("run_pipeline", &PyModule::runPipeline, py::arg("pipeline"))
       .def("count_ops", &PyModule::countOps, py::arg("name"))

@@ -55,7 +55,7 @@ def installed_files(output):
 EXPECTED = ["__init__.py", "__main__.py", "_compiler.py", "_config.py",
             "_vx" + next(n for n in os.listdir(os.path.dirname(vx.__file__))
                          if n.startswith("_vx"))[3:], "libvx_ptx_sim.so",
-            "libvx_race_runtime.so", "py.typed", "runtime.py"]
+            "libvx_race_runtime.so", "py.typed", "runtime.py", "tracer.py"]
 if os.path.exists(os.path.join(os.path.dirname(vx.__file__), "libvx_cuda_runtime.so")):
     EXPECTED.insert(5, "libvx_cuda_runtime.so")
 

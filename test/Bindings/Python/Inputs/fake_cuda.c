@@ -36,6 +36,12 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return CUDA_SUCCESS;
 }
+/// An sm_90 device (vx.kernel picks the chip from it).
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
+                              CUdevice device) {
+  *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  return CUDA_SUCCESS;
+}
 CUresult cuDevicePrimaryCtxRetain(CUcontext *result, CUdevice device) {
   if (device < 0 || device >= (CUdevice)sizeof(contexts))
     return CUDA_ERROR_INVALID_DEVICE;

@@ -1,0 +1,399 @@
+//===- Arithmetic.cpp - PTX arithmetic on register bits -------------------===//
+//
+// The results the PTX ISA gives each arithmetic instruction per type
+// (PTX ISA 9.7.1 integer, 9.7.3 floating point, 9.7.4 half precision,
+// 9.7.9.21 cvt, 9.7.3.1 setp comparisons).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arithmetic.h"
+
+#include <algorithm>
+
+namespace vx::ptxsim {
+
+namespace {
+
+uint64_t saturateSigned(__int128 value, unsigned bytes) {
+  __int128 max = (static_cast<__int128>(1) << (bytes * 8 - 1)) - 1;
+  __int128 min = -max - 1;
+  return static_cast<uint64_t>(std::clamp(value, min, max)) & maskOf(bytes);
+}
+
+double minMax(Op op, double a, double b, bool propagateNaN) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (propagateNaN || (std::isnan(a) && std::isnan(b)))
+      return NAN;
+    return std::isnan(a) ? b : a;
+  }
+  if (a == b) // -0 orders below +0
+    return op == Op::Min ? (std::signbit(a) ? a : b)
+                         : (std::signbit(a) ? b : a);
+  return op == Op::Min ? std::min(a, b) : std::max(a, b);
+}
+
+/// A float binary/ternary operation on one scalar lane of `type`.
+uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
+                     uint64_t b, uint64_t c) {
+  bool ftz = instr.flags & FlagFtz;
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
+  if (type == Type::F32) {
+    float x = toF32(a), y = toF32(b), z = toF32(c);
+    if (ftz) {
+      x = flushF32(x);
+      y = flushF32(y);
+      z = flushF32(z);
+    }
+    float result;
+    {
+      RoundingScope scope(rounding);
+      volatile float vx = x, vy = y, vz = z;
+      switch (op) {
+      case Op::Add:
+        result = vx + vy;
+        break;
+      case Op::Sub:
+        result = vx - vy;
+        break;
+      case Op::Mul:
+        result = vx * vy;
+        break;
+      case Op::Div:
+        result = vx / vy;
+        break;
+      case Op::Fma:
+      case Op::Mad:
+        result = std::fma(static_cast<float>(vx), static_cast<float>(vy),
+                          static_cast<float>(vz));
+        break;
+      case Op::Min:
+      case Op::Max:
+        result = static_cast<float>(minMax(op, x, y, instr.flags & FlagNaN));
+        break;
+      default:
+        result = 0;
+      }
+    }
+    if (ftz)
+      result = flushF32(result);
+    if ((instr.flags & FlagSat) && !std::isnan(result))
+      result = std::clamp(result, 0.0f, 1.0f);
+    else if ((instr.flags & FlagSat))
+      result = 0.0f;
+    return fromF32(result);
+  }
+  double x = readFloat(a, type), y = readFloat(b, type), z = readFloat(c, type);
+  double result;
+  {
+    RoundingScope scope(type == Type::F64 ? rounding : Rounding::Rn);
+    volatile double vx = x, vy = y, vz = z;
+    switch (op) {
+    case Op::Add:
+      result = vx + vy;
+      break;
+    case Op::Sub:
+      result = vx - vy;
+      break;
+    case Op::Mul:
+      result = vx * vy;
+      break;
+    case Op::Div:
+      result = vx / vy;
+      break;
+    case Op::Fma:
+    case Op::Mad:
+      result = std::fma(static_cast<double>(vx), static_cast<double>(vy),
+                        static_cast<double>(vz));
+      break;
+    case Op::Min:
+    case Op::Max:
+      result = minMax(op, x, y, instr.flags & FlagNaN);
+      break;
+    default:
+      result = 0;
+    }
+  }
+  if (instr.flags & FlagSat)
+    result = std::isnan(result) ? 0.0 : std::clamp(result, 0.0, 1.0);
+  return writeFloat(result, type, type == Type::F64 ? Rounding::Rn : rounding);
+}
+
+} // namespace
+
+uint64_t integerBinary(Op op, const Instruction &instr, uint64_t a,
+                       uint64_t b) {
+  unsigned bytes = getTypeBytes(instr.type);
+  bool sign = isSigned(instr.type);
+  int64_t sa = signExtend(a, bytes), sb = signExtend(b, bytes);
+  uint64_t ua = a & maskOf(bytes), ub = b & maskOf(bytes);
+  switch (op) {
+  case Op::Add:
+    if (instr.flags & FlagSat)
+      return saturateSigned(static_cast<__int128>(sa) + sb, bytes);
+    return (a + b) & maskOf(bytes);
+  case Op::Sub:
+    if (instr.flags & FlagSat)
+      return saturateSigned(static_cast<__int128>(sa) - sb, bytes);
+    return (a - b) & maskOf(bytes);
+  case Op::Div:
+    // Division by zero has no trap in PTX; the hardware returns all ones.
+    if (ub == 0)
+      return maskOf(bytes);
+    if (sign)
+      return (sb == -1 ? static_cast<uint64_t>(-sa) : sa / sb) & maskOf(bytes);
+    return ua / ub;
+  case Op::Rem:
+    if (ub == 0)
+      return ua;
+    if (sign)
+      return (sb == -1 ? 0 : sa % sb) & maskOf(bytes);
+    return ua % ub;
+  case Op::Min:
+    return sign ? static_cast<uint64_t>(std::min(sa, sb)) & maskOf(bytes)
+                : std::min(ua, ub);
+  case Op::Max:
+    return sign ? static_cast<uint64_t>(std::max(sa, sb)) & maskOf(bytes)
+                : std::max(ua, ub);
+  default:
+    return 0;
+  }
+}
+
+uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b) {
+  unsigned bytes = getTypeBytes(instr.type);
+  bool sign = isSigned(instr.type);
+  __int128 wa = sign ? static_cast<__int128>(signExtend(a, bytes))
+                     : static_cast<__int128>(a & maskOf(bytes));
+  __int128 wb = sign ? static_cast<__int128>(signExtend(b, bytes))
+                     : static_cast<__int128>(b & maskOf(bytes));
+  unsigned __int128 product = static_cast<unsigned __int128>(wa * wb);
+  if (!sign && bytes == 8)
+    product = static_cast<unsigned __int128>(a) * b;
+  if (instr.flags & FlagWide)
+    return static_cast<uint64_t>(product) & maskOf(bytes * 2);
+  if (instr.flags & FlagHi)
+    return static_cast<uint64_t>(product >> (bytes * 8)) & maskOf(bytes);
+  return static_cast<uint64_t>(product) & maskOf(bytes);
+}
+
+uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
+                 uint64_t c) {
+  if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+    Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+    uint64_t low =
+        floatScalar(op, instr, lane, a & 0xffff, b & 0xffff, c & 0xffff);
+    uint64_t high = floatScalar(op, instr, lane, (a >> 16) & 0xffff,
+                                (b >> 16) & 0xffff, (c >> 16) & 0xffff);
+    return low | (high << 16);
+  }
+  return floatScalar(op, instr, instr.type, a, b, c);
+}
+
+uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a) {
+  if (op == Op::Neg)
+    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
+  if (op == Op::Abs) {
+    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
+    if (type == Type::F32 && (instr.flags & FlagFtz))
+      return fromF32(flushF32(toF32(result)));
+    return result;
+  }
+  double x = readFloat(a, type);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
+  double result;
+  switch (op) {
+  case Op::Ex2:
+    result = std::exp2(x);
+    break;
+  case Op::Lg2:
+    result = std::log2(x);
+    break;
+  case Op::Sin:
+    result = std::sin(x);
+    break;
+  case Op::Cos:
+    result = std::cos(x);
+    break;
+  case Op::Sqrt:
+    result = std::sqrt(x);
+    break;
+  case Op::Rsqrt:
+    result = 1.0 / std::sqrt(x);
+    break;
+  case Op::Rcp:
+    result = 1.0 / x;
+    break;
+  default:
+    result = 0;
+  }
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
+  uint64_t bits = writeFloat(result, type, rounding);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+bool compare(const Instruction &instr, uint64_t a, uint64_t b) {
+  Type type = instr.type;
+  if (isFloat(type)) {
+    double x = readFloat(a, type), y = readFloat(b, type);
+    if (type == Type::F32 && (instr.flags & FlagFtz)) {
+      x = flushF32(static_cast<float>(x));
+      y = flushF32(static_cast<float>(y));
+    }
+    bool unordered = std::isnan(x) || std::isnan(y);
+    switch (instr.cmp) {
+    case Cmp::Eq:
+      return !unordered && x == y;
+    case Cmp::Ne:
+      return !unordered && x != y;
+    case Cmp::Lt:
+      return !unordered && x < y;
+    case Cmp::Le:
+      return !unordered && x <= y;
+    case Cmp::Gt:
+      return !unordered && x > y;
+    case Cmp::Ge:
+      return !unordered && x >= y;
+    case Cmp::Equ:
+      return unordered || x == y;
+    case Cmp::Neu:
+      return unordered || x != y;
+    case Cmp::Ltu:
+      return unordered || x < y;
+    case Cmp::Leu:
+      return unordered || x <= y;
+    case Cmp::Gtu:
+      return unordered || x > y;
+    case Cmp::Geu:
+      return unordered || x >= y;
+    case Cmp::Num:
+      return !unordered;
+    case Cmp::Nan:
+      return unordered;
+    default:
+      return false;
+    }
+  }
+  unsigned bytes = getTypeBytes(type);
+  int64_t sa = signExtend(a, bytes), sb = signExtend(b, bytes);
+  uint64_t ua = a & maskOf(bytes), ub = b & maskOf(bytes);
+  bool sign = isSigned(type);
+  switch (instr.cmp) {
+  case Cmp::Eq:
+    return ua == ub;
+  case Cmp::Ne:
+    return ua != ub;
+  case Cmp::Lt:
+    return sign ? sa < sb : ua < ub;
+  case Cmp::Le:
+    return sign ? sa <= sb : ua <= ub;
+  case Cmp::Gt:
+    return sign ? sa > sb : ua > ub;
+  case Cmp::Ge:
+    return sign ? sa >= sb : ua >= ub;
+  case Cmp::Lo:
+    return ua < ub;
+  case Cmp::Ls:
+    return ua <= ub;
+  case Cmp::Hi:
+    return ua > ub;
+  case Cmp::Hs:
+    return ua >= ub;
+  default:
+    return false;
+  }
+}
+
+uint64_t convert(const Instruction &instr, uint64_t value) {
+  Type to = instr.type, from = instr.type2;
+  unsigned toBytes = getTypeBytes(to), fromBytes = getTypeBytes(from);
+  bool saturate = instr.flags & FlagSat;
+  if (!isFloat(to) && !isFloat(from)) {
+    __int128 wide = isSigned(from)
+                        ? static_cast<__int128>(signExtend(value, fromBytes))
+                        : static_cast<__int128>(value & maskOf(fromBytes));
+    if (saturate) {
+      __int128 max = isSigned(to)
+                         ? (static_cast<__int128>(1) << (toBytes * 8 - 1)) - 1
+                         : static_cast<__int128>(maskOf(toBytes));
+      __int128 min = isSigned(to) ? -max - 1 : 0;
+      wide = std::clamp(wide, min, max);
+    }
+    return static_cast<uint64_t>(wide) & maskOf(toBytes);
+  }
+  if (isFloat(from) && !isFloat(to)) {
+    // Float to integer rounds per .rni/.rzi/.rmi/.rpi and saturates to the
+    // destination's range; NaN becomes 0.
+    double x = readFloat(value, from);
+    if (from == Type::F32 && (instr.flags & FlagFtz))
+      x = flushF32(static_cast<float>(x));
+    if (std::isnan(x))
+      return 0;
+    x = roundIntegral(x, instr.rounding);
+    if (isSigned(to)) {
+      double max = std::ldexp(1.0, toBytes * 8 - 1);
+      if (x >= max)
+        return static_cast<uint64_t>(max - 1) & maskOf(toBytes);
+      if (x < -max)
+        return static_cast<uint64_t>(static_cast<int64_t>(-max)) &
+               maskOf(toBytes);
+      return static_cast<uint64_t>(static_cast<int64_t>(x)) & maskOf(toBytes);
+    }
+    if (x <= 0)
+      return 0;
+    if (x >= std::ldexp(1.0, toBytes * 8))
+      return maskOf(toBytes);
+    return static_cast<uint64_t>(x);
+  }
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
+  if (!isFloat(from)) {
+    // Integer to float: exact in long double for 64-bit sources, then one
+    // rounding to the destination.
+    if (to == Type::F32 || to == Type::F64) {
+      RoundingScope scope(rounding);
+      if (isSigned(from)) {
+        volatile int64_t v = signExtend(value, fromBytes);
+        if (to == Type::F32) {
+          volatile float f = static_cast<float>(v);
+          return fromF32(f);
+        }
+        volatile double d = static_cast<double>(v);
+        return fromF64(d);
+      }
+      volatile uint64_t v = value & maskOf(fromBytes);
+      if (to == Type::F32) {
+        volatile float f = static_cast<float>(v);
+        return fromF32(f);
+      }
+      volatile double d = static_cast<double>(v);
+      return fromF64(d);
+    }
+    double x = isSigned(from)
+                   ? static_cast<double>(signExtend(value, fromBytes))
+                   : static_cast<double>(value & maskOf(fromBytes));
+    return writeFloat(x, to, rounding);
+  }
+  // Float to float: exact widening, rounded narrowing, or rounding to an
+  // integral value in the same type (cvt.rzi.f32.f32).
+  double x = readFloat(value, from);
+  if (from == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
+  bool integral =
+      instr.rounding == Rounding::Rni || instr.rounding == Rounding::Rzi ||
+      instr.rounding == Rounding::Rmi || instr.rounding == Rounding::Rpi;
+  if (integral)
+    x = roundIntegral(x, instr.rounding);
+  if (saturate)
+    x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+  uint64_t bits = writeFloat(x, to, integral ? Rounding::Rn : rounding);
+  if (to == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+} // namespace vx::ptxsim

@@ -367,16 +367,14 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
                ") with no fence.proxy.async since");
     // Earlier generic accesses of the destination must be ordered before
     // the copy is issued.
-    const ByteShadow &byte = shadow[b];
-    for (const Access *access : {&byte.write, &byte.read[0], &byte.read[1]})
-      if (!isOrderedBefore(thread, *access))
-        fail(thread, instr,
-             "race on shared memory " + describeShared(b) +
-                 ": the TMA write conflicts with an access by " +
-                 describeThread(threads[access->thread]) + " at PTX line " +
-                 std::to_string(access->line) + ": " +
-                 getLineText(module, access->line) +
-                 ", with no barrier between them");
+    if (const Access *access = findUnorderedAccess(thread, shadow[b]))
+      fail(thread, instr,
+           "race on shared memory " + describeShared(b) +
+               ": the TMA write conflicts with an access by " +
+               describeThread(threads[access->thread]) + " at PTX line " +
+               std::to_string(access->line) + ": " +
+               getLineText(module, access->line) +
+               ", with no barrier between them");
   }
   TensorCopy copy;
   copy.sharedOffset = offset;
@@ -408,10 +406,12 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
     uint64_t rest = linear;
     bool inside = true;
     uint64_t address = map.address;
+    int64_t coordinates[5];
     for (unsigned d = 0; d < map.rank; ++d) {
       int64_t index = static_cast<int64_t>(rest % map.box[d]);
       rest /= map.box[d];
       int64_t coordinate = copy.coords[d] + index;
+      coordinates[d] = coordinate;
       if (coordinate < 0 || coordinate >= static_cast<int64_t>(map.dims[d]))
         inside = false;
       else
@@ -427,17 +427,26 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
       std::memset(destination, 0, elementBytes);
       continue;
     }
-    if (!isGlobal(address, elementBytes))
+    if (!isGlobal(address, elementBytes)) {
+      // Name the element as the PTX does (innermost first) and the usual
+      // cause: a host tensor the kernel reaches without registering it.
+      std::string element;
+      for (unsigned d = 0; d < map.rank; ++d)
+        element += (d ? "," : "") + std::to_string(coordinates[d]);
       fail(threads[copy.thread], copy.line,
-           "TMA source element at " + hex(address) +
-               " is outside every allocation");
+           "TMA source element {" + element + "} of the tensor at " +
+               hex(map.address) + " (" + hex(address) +
+               ") is outside every allocation (host memory not "
+               "registered, or freed?)");
+    }
     std::memcpy(destination, reinterpret_cast<const void *>(address),
                 elementBytes);
   }
   for (uint32_t b = copy.sharedOffset; b < copy.sharedOffset + copy.bytes;
        ++b) {
     pending[b] = 0;
-    shadow[b] = ByteShadow();
+    clearReads(shadow[b]);
+    shadow[b].write = Access();
   }
   pendingBytes -= copy.bytes;
 }

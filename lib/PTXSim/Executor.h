@@ -126,8 +126,10 @@ struct Mbarrier {
   std::vector<TensorCopy> inFlight;
 };
 
-/// Racecheck's record of one shared byte: its last write and up to two
-/// reads not ordered before each other.
+/// Racecheck's record of one shared byte: its last write and the reads
+/// since that a later write must be ordered after. Two fit inline; more
+/// reads, each unordered with all the others (at most one per thread),
+/// go to a set of the executor's pool (`moreReads` is its index + 1).
 constexpr uint16_t NoThread = 0xffff;
 struct Access {
   uint16_t thread = NoThread;
@@ -136,6 +138,7 @@ struct Access {
 };
 struct ByteShadow {
   Access write, read[2];
+  uint32_t moreReads = 0;
 };
 
 class Executor {
@@ -179,6 +182,16 @@ private:
   // RaceCheck.cpp
   void joinClocks(const std::vector<Thread *> &group);
   bool isOrderedBefore(const Thread &thread, const Access &access) const;
+  /// The first recorded read of `byte` that is not ordered before
+  /// `thread`'s next access, or null.
+  const Access *findUnorderedRead(const Thread &thread,
+                                  const ByteShadow &byte) const;
+  /// The same for its write, then its reads.
+  const Access *findUnorderedAccess(const Thread &thread,
+                                    const ByteShadow &byte) const;
+  void recordRead(const Thread &thread, ByteShadow &byte, const Access &read);
+  /// Forgets the reads of `byte`, returning its set to the pool.
+  void clearReads(ByteShadow &byte);
   void checkRace(Thread &thread, const Instruction &instr, uint32_t offset,
                  uint32_t bytes, bool write, const uint8_t *stored);
 
@@ -218,6 +231,8 @@ private:
 
   std::vector<uint8_t> shared;
   std::vector<ByteShadow> shadow;
+  std::vector<std::vector<Access>> readSets; // ByteShadow::moreReads
+  std::vector<uint32_t> freeReadSets;
   // Per shared byte: 0, or the owner of an async copy that has not landed
   // (thread + 1 for cp.async, mbarrier offset | TensorPending for TMA).
   std::vector<uint32_t> pending;

@@ -103,10 +103,22 @@ Executor::Executor(const Module &module, const Function &kernel,
 }
 
 void Executor::run() {
-  for (ctaid[2] = 0; ctaid[2] < grid[2]; ++ctaid[2])
-    for (ctaid[1] = 0; ctaid[1] < grid[1]; ++ctaid[1])
-      for (ctaid[0] = 0; ctaid[0] < grid[0]; ++ctaid[0])
-        runBlock();
+  // Blocks run one after another, in the launch's order too: a kernel
+  // whose blocks depend on each other's order shows it.
+  uint64_t blocks = uint64_t(grid[0]) * grid[1] * grid[2];
+  std::vector<uint64_t> order(blocks);
+  for (uint64_t i = 0; i < blocks; ++i)
+    order[i] = i;
+  if (options.order == Order::Reverse)
+    std::reverse(order.begin(), order.end());
+  else if (options.order == Order::Shuffle)
+    std::shuffle(order.begin(), order.end(), random);
+  for (uint64_t index : order) {
+    ctaid[0] = index % grid[0];
+    ctaid[1] = index / grid[0] % grid[1];
+    ctaid[2] = index / (uint64_t(grid[0]) * grid[1]);
+    runBlock();
+  }
 }
 
 void Executor::runBlock() {
@@ -458,11 +470,21 @@ void Executor::runThread(Thread &thread) {
     case Op::Max:
     case Op::Div:
     case Op::Rem:
-      if (isFloat(instr.type))
+      if (instr.type == Type::S16x2 || instr.type == Type::U16x2) {
+        // PTX ISA 9.7.1 (add/sub/min/max .s16x2/.u16x2): per half.
+        Instruction lane = instr;
+        lane.type = instr.type == Type::S16x2 ? Type::S16 : Type::U16;
+        uint64_t a = value(ops[1]), b = value(ops[2]);
+        set(ops[0], integerBinary(instr.op, lane, a & 0xffff, b & 0xffff) |
+                        integerBinary(instr.op, lane, a >> 16 & 0xffff,
+                                      b >> 16 & 0xffff)
+                            << 16);
+      } else if (isFloat(instr.type)) {
         set(ops[0], floatOp(instr.op, instr, value(ops[1]), value(ops[2]), 0));
-      else
+      } else {
         set(ops[0],
             integerBinary(instr.op, instr, value(ops[1]), value(ops[2])));
+      }
       break;
     case Op::Mul:
       if (isFloat(instr.type))
@@ -619,8 +641,20 @@ void Executor::runThread(Thread &thread) {
       break;
     }
     case Op::Setp: {
-      bool result = compare(instr, value(ops[1]), value(ops[2]));
-      bool complement = !result;
+      // PTX ISA, half precision comparison (setp): .f16x2 / .bf16x2 compare
+      // each half, the low one into p and the high one into q of `p|q`;
+      // other types set q to the complement of p.
+      bool result, second;
+      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
+        Instruction lane = instr;
+        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
+        uint64_t a = value(ops[1]), b = value(ops[2]);
+        result = compare(lane, a & 0xffff, b & 0xffff);
+        second = compare(lane, a >> 16 & 0xffff, b >> 16 & 0xffff);
+      } else {
+        result = compare(instr, value(ops[1]), value(ops[2]));
+        second = !result;
+      }
       if (instr.boolOp != BoolOp::None) {
         bool c = value(ops[3]);
         auto combine = [&](bool x) {
@@ -629,11 +663,11 @@ void Executor::runThread(Thread &thread) {
                                               : x != c;
         };
         result = combine(result);
-        complement = combine(complement);
+        second = combine(second);
       }
       set(ops[0], result);
       if (instr.flags & FlagPair)
-        set(ops[PairOperand], complement);
+        set(ops[PairOperand], second);
       break;
     }
     case Op::Selp:
@@ -904,6 +938,26 @@ void Executor::runThread(Thread &thread) {
 
 namespace vx::ptxsim {
 
+/// The most shared memory a block may use (opted in), per compute
+/// capability (CUDA programming guide, technical specifications).
+static uint64_t getMaxSharedBytes(unsigned smVersion) {
+  switch (smVersion) {
+  case 70:
+  case 72:
+    return 96 * 1024;
+  case 75:
+    return 64 * 1024;
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 86:
+  case 89:
+    return 99 * 1024;
+  default:
+    return smVersion >= 90 ? 227 * 1024 : 48 * 1024;
+  }
+}
+
 std::shared_ptr<Module> loadModule(const std::string &ptx) {
   std::string error;
   std::shared_ptr<Module> module = parseModule(ptx, error);
@@ -943,9 +997,7 @@ void launchKernel(const Module &module, const std::string &name,
       error("block size differs from the kernel's .reqntid");
   }
   // The opt-in maximum of dynamic + static shared memory per block.
-  uint64_t limit = module.smVersion >= 90   ? 227 * 1024
-                   : module.smVersion >= 80 ? 163 * 1024
-                                            : 48 * 1024;
+  uint64_t limit = getMaxSharedBytes(module.smVersion);
   const SharedLayout &layout = module.sharedLayouts.at(&kernel);
   if (layout.dynamicOffset + dynamicSharedBytes > limit)
     error(std::to_string(layout.dynamicOffset + dynamicSharedBytes) +

@@ -88,6 +88,13 @@ void Executor::resetShared() {
   size_t bytes = layout.dynamicOffset + dynamicSharedBytes;
   shared.assign(bytes, 0xff);
   shadow.assign(bytes, ByteShadow());
+  // Every read set back to the pool, keeping its capacity for the next
+  // block.
+  freeReadSets.clear();
+  for (uint32_t set = 0; set < readSets.size(); ++set) {
+    readSets[set].clear();
+    freeReadSets.push_back(set + 1);
+  }
   pending.assign(bytes, 0);
   genericWriteEpoch.assign(bytes, 0);
   isMbarrier.assign(bytes, 0);

@@ -38,6 +38,8 @@ unsigned getTypeBytes(Type type) {
   case Type::U32:
   case Type::S32:
   case Type::F32:
+  case Type::S16x2:
+  case Type::U16x2:
   case Type::F16x2:
   case Type::BF16x2:
     return 4;
@@ -75,7 +77,8 @@ const TypeName typeNames[] = {
     {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
     {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
     {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
-    {"f32", Type::F32},     {"f64", Type::F64},
+    {"f32", Type::F32},     {"f64", Type::F64},   {"s16x2", Type::S16x2},
+    {"u16x2", Type::U16x2},
 };
 
 bool lookupType(const std::string &name, Type &type) {
@@ -333,6 +336,7 @@ private:
   void parseRegDecl(Function &function);
   void parseInstruction(Function &function);
   void decodeOpcode(Instruction &instr, const std::string &opcode);
+  void checkTarget(const Instruction &instr, const std::string &opcode);
   Operand parseOperand(Function &function, Instruction &instr, unsigned index);
   Operand parseAddress(Function &function, Instruction &instr, unsigned index);
   uint32_t lookupReg(const std::string &name) const;
@@ -390,7 +394,16 @@ void Parser::parseModuleDirective() {
       expectIdent();
     return;
   }
-  // .version X.Y / .address_size 64
+  if (word == ".version") {
+    // The lexer keeps X.Y as one number.
+    std::string version = next().text;
+    size_t dot = version.find('.');
+    module->ptxVersion =
+        10 * std::atoi(version.c_str()) +
+        (dot == std::string::npos ? 0 : std::atoi(version.c_str() + dot + 1));
+    return;
+  }
+  // .address_size 64
   next();
 }
 
@@ -800,6 +813,101 @@ Space parseSpace(const std::string &word, bool &known) {
   return Space::Generic;
 }
 
+namespace {
+
+/// The oldest .target and PTX ISA .version of each instruction (or form)
+/// the simulator implements that is newer than sm_70 / PTX 6.0, from the
+/// "Target ISA notes" and "PTX ISA notes" of each in the PTX ISA.
+struct TargetRequirement {
+  const char *feature;
+  unsigned smVersion;
+  unsigned ptxVersion; // 10 * major + minor
+};
+const TargetRequirement targetRequirements[] = {
+    {"cp.async", 80, 70},                     // 9.7.9.25
+    {"mbarrier", 80, 70},                     // 9.7.13.15
+    {"mbarrier.try_wait", 90, 78},            // 9.7.13.15
+    {"mbarrier expect_tx", 90, 80},           // 9.7.13.15
+    {"cp.async.bulk.tensor", 90, 80},         // 9.7.9.25
+    {"fence.proxy.async", 90, 80},            // 9.7.13.4
+    {"fence.mbarrier_init", 90, 80},          // 9.7.13.4
+    {"fence.proxy.tensormap", 90, 83},        // 9.7.13.4
+    {"prefetch.tensormap", 90, 80},           // prefetch
+    {"16-bit integer .s16x2/.u16x2", 90, 80}, // add, sub, min, max
+};
+
+/// The entry of `targetRequirements` that `instr` needs, or null.
+const TargetRequirement *getTargetRequirement(const Instruction &instr) {
+  const char *feature = nullptr;
+  switch (instr.op) {
+  case Op::CpAsync:
+  case Op::CpAsyncCommit:
+  case Op::CpAsyncWait:
+  case Op::CpAsyncWaitAll:
+    feature = "cp.async";
+    break;
+  case Op::CpAsyncBulkTensor:
+    feature = "cp.async.bulk.tensor";
+    break;
+  case Op::MbarInit:
+  case Op::MbarInval:
+  case Op::MbarArrive:
+  case Op::MbarTestWait:
+    feature = instr.flags & FlagExpectTx ? "mbarrier expect_tx" : "mbarrier";
+    break;
+  case Op::MbarExpectTx:
+    feature = "mbarrier expect_tx";
+    break;
+  case Op::MbarTryWait:
+    feature = "mbarrier.try_wait";
+    break;
+  case Op::FenceProxyAsync:
+    feature = "fence.proxy.async";
+    break;
+  case Op::FenceMbarrierInit:
+    feature = "fence.mbarrier_init";
+    break;
+  case Op::FenceTensormapAcquire:
+    feature = "fence.proxy.tensormap";
+    break;
+  case Op::PrefetchTensormap:
+    feature = "prefetch.tensormap";
+    break;
+  default:
+    if (instr.type == Type::S16x2 || instr.type == Type::U16x2)
+      feature = "16-bit integer .s16x2/.u16x2";
+  }
+  if (!feature)
+    return nullptr;
+  for (const TargetRequirement &requirement : targetRequirements)
+    if (std::strcmp(requirement.feature, feature) == 0)
+      return &requirement;
+  return nullptr;
+}
+
+} // namespace
+
+/// An instruction newer than the module's .target or .version is an error,
+/// as ptxas makes it ("Feature ... requires .target sm_90 or higher").
+void Parser::checkTarget(const Instruction &instr, const std::string &opcode) {
+  const TargetRequirement *requirement = getTargetRequirement(instr);
+  if (!requirement)
+    return;
+  if (module->smVersion < requirement->smVersion)
+    fail("'" + opcode + "' (" + requirement->feature +
+         ") requires .target sm_" + std::to_string(requirement->smVersion) +
+         " or higher, the module's is " +
+         (module->target.empty() ? "missing" : module->target));
+  if (module->ptxVersion < requirement->ptxVersion)
+    fail("'" + opcode + "' (" + requirement->feature +
+         ") requires PTX ISA .version " +
+         std::to_string(requirement->ptxVersion / 10) + "." +
+         std::to_string(requirement->ptxVersion % 10) +
+         " or later, the module's is " +
+         std::to_string(module->ptxVersion / 10) + "." +
+         std::to_string(module->ptxVersion % 10));
+}
+
 /// Decodes the dotted opcode into `instr`; an unknown opcode or modifier is
 /// an error naming the whole opcode.
 void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
@@ -936,10 +1044,18 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       instr.op = Op::CpAsyncWaitAll;
       return;
     }
-    if (opcode == "cp.async.ca.shared.global" ||
-        opcode == "cp.async.cg.shared.global" ||
-        opcode == "cp.async.ca.shared::cta.global" ||
-        opcode == "cp.async.cg.shared::cta.global") {
+    // cp.async.{ca,cg}.shared{::cta}.global{.L2::{64,128,256}B}: the L2
+    // prefetch size is a hint.
+    std::string copy = opcode;
+    for (const char *hint : {".L2::64B", ".L2::128B", ".L2::256B"})
+      if (copy.size() > std::strlen(hint) &&
+          copy.compare(copy.size() - std::strlen(hint), std::string::npos,
+                       hint) == 0)
+        copy.resize(copy.size() - std::strlen(hint));
+    if (copy == "cp.async.ca.shared.global" ||
+        copy == "cp.async.cg.shared.global" ||
+        copy == "cp.async.ca.shared::cta.global" ||
+        copy == "cp.async.cg.shared::cta.global") {
       instr.op = Op::CpAsync;
       return;
     }
@@ -1080,6 +1196,10 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     unsupported(); // the pre-Volta forms without a member mask
   if (instr.op == Op::Vote && instr.subOp == SubOp::VoteUni)
     unsupported();
+  if ((instr.type == Type::S16x2 || instr.type == Type::U16x2) &&
+      instr.op != Op::Add && instr.op != Op::Sub && instr.op != Op::Min &&
+      instr.op != Op::Max)
+    unsupported(); // the packed integer forms Vx emits
   if ((instr.op == Op::Atom || instr.op == Op::Red) &&
       instr.subOp == SubOp::None)
     unsupported();
@@ -1097,9 +1217,9 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
       (instr.type2 == Type::None || instr.type2 == Type::F16x2 ||
        instr.type2 == Type::BF16x2))
     unsupported();
-  if ((instr.op == Op::Setp || instr.op == Op::Atom || instr.op == Op::Red) &&
+  if ((instr.op == Op::Atom || instr.op == Op::Red) &&
       (instr.type == Type::F16x2 || instr.type == Type::BF16x2))
-    unsupported(); // two predicates, or packed atomics
+    unsupported(); // packed atomics
   if (instr.type == Type::B128)
     unsupported();
 }
@@ -1265,6 +1385,7 @@ void Parser::parseInstruction(Function &function) {
     fail("expected an instruction, got '" + peek().text + "'");
   std::string opcode = next().text;
   decodeOpcode(instr, opcode);
+  checkTarget(instr, opcode);
   if (instr.op == Op::Call)
     parseCall(function, instr);
   // Operands up to ';'; the `p` of a `d|p` destination goes aside.
@@ -1283,6 +1404,15 @@ void Parser::parseInstruction(Function &function) {
     } while (accept(","));
   }
   expect(";");
+  // ld/st.vN move N elements: the register vector must have them.
+  if (instr.op == Op::Ld || instr.op == Op::St) {
+    const Operand &data = instr.ops[instr.op == Op::Ld ? 0 : 1];
+    unsigned count = data.kind == Operand::Vector ? data.vecCount : 1;
+    if (count != instr.vector)
+      fail(instr.line,
+           "'" + opcode + "' moves " + std::to_string(instr.vector) +
+               " element(s), its operand has " + std::to_string(count));
+  }
   function.code.push_back(instr);
 }
 

@@ -34,6 +34,8 @@ enum class Type : uint8_t {
   S16,
   S32,
   S64,
+  S16x2, // packed 16-bit integers (sm_90 add/sub/min/max)
+  U16x2,
   F16,
   F16x2,
   BF16,
@@ -322,6 +324,7 @@ struct SharedLayout {
 struct Module {
   std::string target; // sm_80, sm_90a
   unsigned smVersion = 0;
+  unsigned ptxVersion = 0;        // .version X.Y as 10 * X + Y
   std::vector<std::string> lines; // the source, for messages
   std::vector<std::unique_ptr<Function>> functions;
   std::map<std::string, Function *> functionsByName;

@@ -2,9 +2,10 @@
 //
 // The functions of lib/Runtime/CudaRuntime.cpp, with the same names and
 // semantics, so that host code lowered by gpu-to-llvm and vx.runtime run
-// unchanged: modules are PTX text (gpu.binary format=isa), "device" memory
-// is host memory recorded as global memory, streams are synchronous, and
-// every launch executes on the simulator. Errors print and exit(1), or,
+// unchanged: modules are PTX text (gpu.binary format=isa, or the PTX of a
+// fatbin), "device" memory is host memory recorded as global memory,
+// streams are synchronous, and every launch executes on the simulator.
+// Errors print and exit(1), or,
 // after vxCudaReportErrors, are kept for vxCudaTakeError while the
 // thread's later calls do nothing.
 //
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 
@@ -133,6 +135,88 @@ bool fitsItsRange(const char *function, const void *pointer, size_t bytes) {
   return false;
 }
 
+/// The first bytes of a fatbin (its magic 0xba55ed50, little endian).
+const unsigned char fatbinMagic[4] = {0x50, 0xed, 0x55, 0xba};
+
+/// Decompresses a zstd frame with the system's libzstd, loaded when first
+/// needed (fatbinary compresses PTX with zstd by default); false with
+/// `error` set where it is missing or the frame is bad.
+bool decompressZstd(const unsigned char *frame, size_t bytes, std::string &text,
+                    std::string &error) {
+  using ContentSize = unsigned long long (*)(const void *, size_t);
+  using FrameSize = size_t (*)(const void *, size_t);
+  using Decompress = size_t (*)(void *, size_t, const void *, size_t);
+  using IsError = unsigned (*)(size_t);
+  static void *library = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    error = "the fatbin's PTX is zstd-compressed and libzstd.so.1 is missing";
+    return false;
+  }
+  auto contentSize =
+      reinterpret_cast<ContentSize>(dlsym(library, "ZSTD_getFrameContentSize"));
+  auto frameSize = reinterpret_cast<FrameSize>(
+      dlsym(library, "ZSTD_findFrameCompressedSize"));
+  auto decompress =
+      reinterpret_cast<Decompress>(dlsym(library, "ZSTD_decompress"));
+  auto isError = reinterpret_cast<IsError>(dlsym(library, "ZSTD_isError"));
+  error = "the fatbin's compressed PTX cannot be read";
+  if (!contentSize || !frameSize || !decompress || !isError)
+    return false;
+  // The payload is padded after the frame.
+  size_t compressed = frameSize(frame, bytes);
+  unsigned long long size = contentSize(frame, bytes);
+  if (isError(compressed) || size >= (1ull << 32))
+    return false;
+  text.resize(size);
+  size_t written = decompress(text.data(), size, frame, compressed);
+  if (isError(written))
+    return false;
+  text.resize(strnlen(text.data(), written));
+  error.clear();
+  return true;
+}
+
+/// The PTX of a fatbin: a header {magic, version (2 bytes), header size
+/// (2), size of the entries (8)}, then entries {kind (2: 1 PTX, 2 ELF), 2
+/// bytes, header size (4), payload size (8), ...} each followed by its
+/// payload. False with `error` set where there is no readable PTX.
+bool extractFatbinPtx(const unsigned char *data, size_t size, std::string &text,
+                      std::string &error) {
+  auto read = [&](size_t offset, size_t bytes) {
+    uint64_t value = 0;
+    if (offset + bytes <= size)
+      std::memcpy(&value, data + offset, bytes);
+    return value;
+  };
+  size_t headerSize = read(6, 2);
+  size_t end = std::min<uint64_t>(size, headerSize + read(8, 8));
+  const unsigned char zstdMagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+  for (size_t entry = headerSize; entry + 16 <= end;) {
+    uint64_t kind = read(entry, 2), entryHeader = read(entry + 4, 4),
+             payloadSize = read(entry + 8, 8);
+    size_t payload = entry + entryHeader;
+    if (!entryHeader || payload + payloadSize > end)
+      break;
+    if (kind == 1) {
+      if (payloadSize >= 4 && std::memcmp(data + payload, zstdMagic, 4) == 0)
+        return decompressZstd(data + payload, payloadSize, text, error);
+      text.assign(
+          reinterpret_cast<const char *>(data + payload),
+          strnlen(reinterpret_cast<const char *>(data + payload), payloadSize));
+      if (text.find(".version") != std::string::npos)
+        return true;
+      error = "the fatbin's PTX is compressed in a format the simulator "
+              "cannot read";
+      return false;
+    }
+    payload += payloadSize;
+    entry = payload;
+  }
+  error = "got a fatbin without PTX; the simulator runs PTX (gpu.binary "
+          "format=isa or fatbin: --vx-to-ptx=\"format=isa\")";
+  return false;
+}
+
 } // namespace
 
 extern "C" {
@@ -192,22 +276,27 @@ void *mgpuModuleLoad(void *data, size_t size) {
   if (failed())
     return nullptr;
   const unsigned char *bytes = static_cast<const unsigned char *>(data);
-  bool elf = size >= 4 && std::memcmp(bytes,
-                                      "\x7f"
-                                      "ELF",
-                                      4) == 0;
-  bool fatbin = size >= 4 && bytes[0] == 0x50 && bytes[1] == 0xed &&
-                bytes[2] == 0x55 && bytes[3] == 0xba;
-  if (elf || fatbin) {
+  std::string text;
+  if (size >= 4 && std::memcmp(bytes,
+                               "\x7f"
+                               "ELF",
+                               4) == 0) {
     reportError("mgpuModuleLoad",
-                std::string("got a ") + (elf ? "cubin" : "fatbin") +
-                    "; the simulator runs PTX (gpu.binary format=isa: "
-                    "--vx-to-ptx=\"format=isa\")");
+                "got a cubin; the simulator runs PTX (gpu.binary format=isa "
+                "or fatbin: --vx-to-ptx=\"format=isa\")");
     return nullptr;
   }
+  if (size >= 4 && std::memcmp(bytes, fatbinMagic, 4) == 0) {
+    std::string error;
+    if (!extractFatbinPtx(bytes, size, text, error)) {
+      reportError("mgpuModuleLoad", error);
+      return nullptr;
+    }
+  } else {
+    text.assign(static_cast<const char *>(data),
+                strnlen(static_cast<const char *>(data), size));
+  }
   try {
-    std::string text(static_cast<const char *>(data),
-                     strnlen(static_cast<const char *>(data), size));
     return new SimModule{loadModule(text)};
   } catch (const SimError &e) {
     reportError(e.what());

@@ -11,6 +11,8 @@
 // On sm_90 the tiles are TMA loads issued by thread 0 of the CTA.
 // RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --convert-vx-to-gpu="chip=sm_90a stages=3" | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --convert-vx-to-gpu="chip=sm_90a stages=3" | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
+// The same through vx-to-llvm's chip option.
+// RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true chip=sm_90a stages=3" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="detect-races=true" | %mlir_runner -e main | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -7,6 +7,9 @@ import ctypes
 import glob
 import os
 import re
+import shutil
+import struct
+import subprocess
 
 import numpy as np
 import pytest
@@ -58,7 +61,8 @@ def take_error(lib):
     return error.decode() if error else None
 
 
-HEADER = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+# PTX 8.3: fence.proxy.tensormap (the TMA tests' descriptor fence).
+HEADER = ".version 8.3\n.target sm_90a\n.address_size 64\n"
 
 
 def launch(lib, ptx, kernel, grid, block, args, smem=0):
@@ -216,7 +220,7 @@ CP_ASYNC = """
   add.s64 %rd4, %rd1, %rd3;
   mov.u64 %rd5, tile;
   add.s64 %rd6, %rd5, %rd3;
-  cp.async.cg.shared.global [%rd6], [%rd4], 16, %r9;
+  cp.async.cg.shared.global.L2::128B [%rd6], [%rd4], 16, %r9;
   cp.async.commit_group;
   WAIT
   bar.sync 0;
@@ -320,18 +324,24 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
             .replace("WORDS", str(columns * ROWS)))
 
 
-def encode_map(lib, tensor, columns, swizzle):
-    """mgpuTensorMapEncodeTiledMemref for a 2-D f32 tensor, as the host code
-    of nvgpu.tma.create.descriptor calls it."""
-    descriptor = (ctypes.c_int64 * 7)(
-        tensor.ctypes.data, tensor.ctypes.data, 0, *tensor.shape,
-        tensor.shape[1], 1)
-    box = (ctypes.c_int64 * 2)(ROWS, columns)
-    lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+def encode_tiled(lib, view, box, swizzle=0):
+    """mgpuTensorMapEncodeTiledMemref for an f32 numpy view (any rank and
+    strides, outermost first like a memref), as the host code of
+    nvgpu.tma.create.descriptor calls it."""
+    strides = [stride // 4 for stride in view.strides]
+    descriptor = (ctypes.c_int64 * (3 + 2 * view.ndim))(
+        view.ctypes.data, view.ctypes.data, 0, *view.shape, *strides)
+    box = (ctypes.c_int64 * view.ndim)(*box)
     # CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7.
     return lib.mgpuTensorMapEncodeTiledMemref(
-        2, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
+        view.ndim, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
         ctypes.addressof(box))
+
+
+def encode_map(lib, tensor, columns, swizzle):
+    """The tensor map of a registered 2-D tensor, ROWS x `columns` boxes."""
+    lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+    return encode_tiled(lib, tensor, (ROWS, columns), swizzle)
 
 
 def run_tma(lib, ptx, swizzle, x, y, smem=0):
@@ -492,6 +502,55 @@ def test_missing_barrier_is_a_race(sim):
                   (1, 1, 1), (32, 1, 1), [np.zeros(1)]) is None
 
 
+READERS_THEN_WRITER = """
+.visible .entry readers(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .shared .align 4 .b32 word;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shr.u32 %r3, %r1, 5;
+  mov.u32 %r4, word;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.b32 [%r4], 7;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 ld.shared.b32 %r5, [%r4];
+  setp.eq.u32 %p3, %r3, 1;
+  @%p3 bra $L__done;
+  BARRIER
+  setp.eq.u32 %p1, %r1, 64;
+  @%p1 st.shared.b32 [%r4], 8;
+$L__done:
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("order", ["forward", "reverse", "shuffle:3"])
+def test_write_after_three_unordered_reads(sim, order):
+    # Threads 0, 32 and 64 read the word; warps 0 and 2 then meet at
+    # barrier 1 and thread 64 writes it: ordered after the reads of threads
+    # 0 and 64, not after thread 32's. Two read slots per byte lost one of
+    # the three reads, in forward order thread 32's.
+    sim.vxSimSetOrder(order.encode())
+    error = launch(sim, READERS_THEN_WRITER.replace("BARRIER",
+                                                    "bar.sync 1, 64;"),
+                   "readers", (1, 1, 1), (96, 1, 1), [np.zeros(1)])
+    sim.vxSimSetOrder(b"forward")
+    assert ("kernel readers, block (0,0,0), thread (64,0,0): race on shared "
+            "memory word+0: write conflicts with a read by thread (32,0,0) at "
+            "PTX line 18: @%p2 ld.shared.b32 %r5, [%r4];, with no barrier "
+            "between them at PTX line 23: @%p1 st.shared.b32 [%r4], 8;"
+            ) in error
+    # With every warp at the barrier, no race.
+    ordered = READERS_THEN_WRITER.replace("BARRIER", "bar.sync 1, 96;").replace(
+        "@%p3 bra $L__done;", "")
+    assert launch(sim, ordered, "readers", (1, 1, 1), (96, 1, 1),
+                  [np.zeros(1)]) is None
+
+
 DIVERGENT = """
 .visible .entry divergent()
 {
@@ -550,6 +609,49 @@ def test_a_cubin_is_rejected(sim):
     assert "got a cubin; the simulator runs PTX" in take_error(sim)
 
 
+def fatbin(*entries):
+    """A fatbin of (kind, payload) entries: 1 PTX, 2 ELF."""
+    body = b"".join(struct.pack("<HHIQ", kind, 0x101, 64, len(payload)) +
+                    b"\0" * 48 + payload for kind, payload in entries)
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+def test_the_ptx_of_a_fatbin_runs(sim):
+    image = fatbin((2, b"\x7fELF" + b"\0" * 60),
+                   (1, (HEADER + AXPY).encode() + b"\0" * 3))
+    module = sim.mgpuModuleLoad(image, len(image))
+    assert module and sim.mgpuModuleGetFunction(module, b"axpy")
+    sim.mgpuModuleUnload(module)
+    image = fatbin((2, b"\x7fELF" + b"\0" * 60))
+    assert not sim.mgpuModuleLoad(image, len(image))
+    assert "got a fatbin without PTX" in take_error(sim)
+
+
+def gpu_binary(text):
+    """The bytes of the first gpu.binary object in printed MLIR."""
+    literal = re.search(r'properties = \{[^}]*\}, "((?:[^"\\]|\\.)*)"',
+                        text).group(1)
+    return re.sub(rb"\\([0-9A-Fa-f]{2}|\\|\")",
+                  lambda m: (bytes.fromhex(m.group(1).decode())
+                             if len(m.group(1)) == 2 else m.group(1)),
+                  literal.encode("latin-1"))
+
+
+def test_a_vx_fatbin_with_compressed_ptx_runs(sim):
+    # fatbinary compresses the PTX with zstd: libzstd.so.1 reads it.
+    with open(os.path.join(ROOT, "examples", "softmax.mlir")) as f:
+        module = vx.parse(f.read())
+    try:
+        lowered = module.lower("ptx", chip="sm_80", format="fatbin")
+    except vx.VxError:
+        pytest.skip("no CUDA toolkit (fatbinary)")
+    image = gpu_binary(str(lowered))
+    handle = sim.mgpuModuleLoad(image, len(image))
+    assert handle, take_error(sim)
+    assert sim.mgpuModuleGetFunction(handle, b"softmax_kernel")
+    sim.mgpuModuleUnload(handle)
+
+
 def corpus_inputs():
     """Each example, benchmark kernel and integration test, as its first RUN
     line concatenates it (`cat A %s B | vx-opt`)."""
@@ -586,9 +688,26 @@ def test_every_emitted_ptx_parses(sim, name, paths):
                 continue  # rejected for this chip (e.g. a launch limit)
             for kernel, text in ptx.items():
                 handle = sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
-                assert handle, f"{kernel} ({chip}, stages={stages}): " + \
-                    take_error(sim)
+                if not handle:
+                    error = take_error(sim)
+                    # Hand-written tests may use instructions newer than
+                    # the chip (mbarrier.try_wait at sm_80): ptxas must
+                    # refuse them too.
+                    assert "requires .target" in error, \
+                        f"{kernel} ({chip}, stages={stages}): {error}"
+                    assert_ptxas_refuses(text, chip)
+                    continue
                 sim.mgpuModuleUnload(handle)
+
+
+def assert_ptxas_refuses(text, chip):
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.path.exists(ptxas):
+        return
+    result = subprocess.run([ptxas, f"-arch={chip}", "-o", os.devnull, "-"],
+                            input=text.encode(), capture_output=True)
+    assert result.returncode != 0
+    assert re.search(rb"requires (\.target|PTX ISA \.version)", result.stderr)
 
 
 CALLS = """
@@ -887,6 +1006,71 @@ def test_packed_half_precision(sim):
     np.testing.assert_array_equal(out, -exact.astype(np.float16))
 
 
+SETP_HALF2 = """
+.visible .entry setp_half2(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [b];
+  ld.param.u64 %rd3, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  ld.global.b32 %r2, [%rd5];
+  ld.global.b32 %r3, [%rd6];
+  setp.TYPE.f16x2 %p1|%p2, %r2, %r3;
+  selp.u32 %r4, 1, 0, %p1;
+  selp.u32 %r5, 2, 0, %p2;
+  or.b32 %r6, %r4, %r5;
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r6;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("cmp", ["lt", "nan", "geu"])
+def test_packed_half_comparison_sets_a_predicate_per_half(sim, cmp):
+    # setp.f16x2 p|q: p from the low halves, q from the high ones.
+    a = np.array([1, 2, np.nan, -1, 3, 3, -np.inf, 0] * 4, dtype=np.float16)
+    b = np.array([2, 1, 0, np.nan, 3, 4, 0, -0.0] * 4, dtype=np.float16)
+    out = np.full(16, -1, dtype=np.int32)
+    assert launch(sim, SETP_HALF2.replace("TYPE", cmp), "setp_half2",
+                  (1, 1, 1), (16, 1, 1), [a, b, out]) is None
+    with np.errstate(invalid="ignore"):
+        result = {"lt": a < b, "nan": np.isnan(a) | np.isnan(b),
+                  "geu": ~(a < b)}[cmp]
+    pairs = result.reshape(16, 2).astype(np.int32)
+    np.testing.assert_array_equal(out, pairs[:, 0] | 2 * pairs[:, 1])
+
+
+@pytest.mark.parametrize("op", ["add.s16x2", "sub.s16x2", "min.s16x2",
+                                "max.s16x2", "min.u16x2", "max.u16x2"])
+def test_packed_16_bit_integers(sim, op):
+    # sm_90's add/sub/min/max on two 16-bit halves, wrapping.
+    rng = np.random.default_rng(6)
+    signed = op.endswith("s16x2")
+    dtype = np.int16 if signed else np.uint16
+    info = np.iinfo(dtype)
+    a, b = (rng.integers(info.min, info.max, 32, endpoint=True).astype(dtype)
+            for _ in range(2))
+    out = np.zeros(32, dtype=dtype)
+    compare = SETP_HALF2[SETP_HALF2.index("setp.TYPE"):
+                         SETP_HALF2.index("add.s64 %rd7")]
+    ptx = SETP_HALF2.replace("setp_half2", "packed").replace(
+        compare, f"{op} %r6, %r2, %r3;\n  ")
+    assert launch(sim, ptx, "packed", (1, 1, 1), (16, 1, 1),
+                  [a, b, out]) is None
+    wide_a, wide_b = a.astype(np.int64), b.astype(np.int64)
+    expected = {"add": wide_a + wide_b, "sub": wide_a - wide_b,
+                "min": np.minimum(wide_a, wide_b),
+                "max": np.maximum(wide_a, wide_b)}[op[:3]]
+    np.testing.assert_array_equal(out, expected.astype(dtype))
+
+
 def test_trap_aborts_the_kernel(sim):
     ptx = ".visible .entry aborts()\n{\n  trap;\n  ret;\n}\n"
     error = launch(sim, ptx, "aborts", (1, 1, 1), (1, 1, 1), [])
@@ -986,6 +1170,113 @@ def test_tma_with_negative_coordinates(sim):
     np.testing.assert_array_equal(out, box.reshape(-1))
 
 
+def tma_4d_ptx():
+    """tma_ptx(32) with a 4-d copy at coordinates (x, y, z, w), innermost
+    first as cp.async.bulk.tensor takes them (PTX ISA 9.7.9.27)."""
+    return (tma_ptx(32)
+            .replace(".param .u32 y)",
+                     ".param .u32 y, .param .u32 z, .param .u32 w)")
+            .replace("ld.param.u32 %r2, [y];", "ld.param.u32 %r2, [y];\n"
+                     "  ld.param.u32 %r10, [z];\n  ld.param.u32 %r11, [w];")
+            .replace("tensor.2d", "tensor.4d")
+            .replace("{%r1, %r2}", "{%r1, %r2, %r10, %r11}"))
+
+
+def run_tma_4d(lib, register):
+    """A 2x2x8x8 box of a 3x4x20x40 view whose outer strides are padded
+    (the second dimension is 4 of 5), at an origin that hangs over the
+    edge of every dimension but the outermost."""
+    base = np.arange(3 * 5 * 20 * 40, dtype=np.float32).reshape(3, 5, 20, 40)
+    view = base[:, :4]
+    if register:
+        lib.mgpuMemHostRegister(base.ctypes.data, base.nbytes)
+    tensor_map = encode_tiled(lib, view, (2, 2, ROWS, 8))
+    assert tensor_map, take_error(lib)
+    out = np.full(2 * 2 * ROWS * 8, -1, dtype=np.float32)
+    x, y, z, w = 36, 14, 3, 1
+    error = launch(lib, tma_4d_ptx(), "tile_copy", (1, 1, 1), (32, 1, 1),
+                   [ctypes.c_uint64(tensor_map), out] +
+                   [ctypes.c_int32(c) for c in (x, y, z, w)])
+    if register:
+        lib.mgpuMemHostUnregister(base.ctypes.data)
+    box = np.zeros((2, 2, ROWS, 8), dtype=np.float32)
+    inside = view[w:w + 2, z:z + 2, y:y + ROWS, x:x + 8]
+    box[tuple(slice(0, n) for n in inside.shape)] = inside
+    return error, view, out, box
+
+
+def test_tma_4d_box_dimensions_and_strides(sim):
+    # Attention's K/V maps are 4-d (SIM_BUGS.md): dims and box innermost
+    # first, byte strides of all but the innermost, out-of-bound zeros.
+    error, _, out, box = run_tma_4d(sim, register=True)
+    assert error is None
+    np.testing.assert_array_equal(out, box.reshape(-1))
+
+
+def test_tma_from_unregistered_host_memory(sim):
+    error, view, _, _ = run_tma_4d(sim, register=False)
+    # The first element of the box: {x, y, z, w} = {36,14,3,1}.
+    address = view.ctypes.data + 4 * (36 + 14 * 40 + 3 * 800 + 1 * 4000)
+    assert (f"TMA source element {{36,14,3,1}} of the tensor at "
+            f"{view.ctypes.data:#x} ({address:#x}) is outside every "
+            f"allocation (host memory not registered, or freed?) at PTX "
+            f"line 29: @%p1 cp.async.bulk.tensor.4d") in error
+
+
+TMA_AT_SM80 = """.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 map)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 128 .b8 tile[256];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [map];
+  mov.u32 %r1, bar;
+  mov.u32 %r2, tile;
+  mov.u32 %r3, 0;
+  INSTRUCTION
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("target,instruction,expected", [
+    # SIM_BUGS.md item 1: ptxas refuses it, the simulator ran it.
+    ("sm_80", "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::"
+     "complete_tx::bytes [%r2], [%rd1, {%r3}], [%r1];",
+     "'cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx"
+     "::bytes' (cp.async.bulk.tensor) requires .target sm_90 or higher, the "
+     "module's is sm_80"),
+    ("sm_80", "mbarrier.arrive.expect_tx.shared.b64 %rd2, [%r1], 16;",
+     "(mbarrier expect_tx) requires .target sm_90"),
+    ("sm_80", "fence.proxy.async.shared::cta;",
+     "(fence.proxy.async) requires .target sm_90"),
+    ("sm_80", "prefetch.tensormap [%rd1];",
+     "(prefetch.tensormap) requires .target sm_90"),
+    ("sm_75", "cp.async.ca.shared.global [%r2], [%rd1], 4;",
+     "(cp.async) requires .target sm_80 or higher, the module's is sm_75"),
+    ("sm_90", "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;",
+     "'fence.proxy.tensormap::generic.acquire.gpu' (fence.proxy.tensormap) "
+     "requires PTX ISA .version 8.3 or later, the module's is 8.0"),
+])
+def test_instructions_above_the_target_are_refused(sim, target, instruction,
+                                                   expected):
+    text = (TMA_AT_SM80.replace("sm_80", target)
+            .replace("INSTRUCTION", instruction))
+    assert not sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
+    error = take_error(sim)
+    assert "PTX line 14: '" in error and expected in error
+    assert_ptxas_refuses(text, target)
+    # At sm_90a and PTX 8.3 the same module loads.
+    text = (text.replace(f".target {target}", ".target sm_90a")
+            .replace(".version 8.0", ".version 8.3"))
+    module = sim.mgpuModuleLoadJIT(text.encode(), 0, 0)
+    assert module, take_error(sim)
+    sim.mgpuModuleUnload(module)
+
+
 def test_mbarrier_used_before_its_init_is_visible(sim):
     ptx = MBARRIER_DEADLOCK.replace("64;", "32;").replace(
         "  bar.sync 0;\n  mbarrier.arrive", "  mbarrier.arrive")
@@ -1021,3 +1312,44 @@ $L__done:
                    [np.zeros(1, dtype=np.int32)])
     assert ("thread (0,0,0): more than 2^26 backward branches without a "
             "synchronization point") in error
+
+
+LAST_BLOCK = """
+.visible .entry last(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  st.global.b32 [%rd1], %r1;
+  ret;
+}
+"""
+
+
+@pytest.mark.parametrize("order,last", [("forward", 3), ("reverse", 0)])
+def test_blocks_run_in_the_launch_order(sim, order, last):
+    out = np.full(1, -1, dtype=np.int32)
+    sim.vxSimSetOrder(order.encode())
+    try:
+        assert launch(sim, LAST_BLOCK, "last", (4, 1, 1), (1, 1, 1),
+                      [out]) is None
+    finally:
+        sim.vxSimSetOrder(b"forward")
+    assert out[0] == last
+
+
+def test_shared_memory_beyond_the_chip(sim):
+    # 227 KiB on sm_90a; one byte more does not launch.
+    error = launch(sim, LAST_BLOCK, "last", (1, 1, 1), (1, 1, 1),
+                   [np.zeros(1, dtype=np.int32)], smem=227 * 1024 + 1)
+    assert error == ("vx_ptx_sim: error: kernel last: 232449 bytes of shared "
+                     "memory exceed the 232448 bytes of sm_90a")
+
+
+def test_vector_access_with_the_wrong_register_count(sim):
+    ptx = AXPY.replace("ld.global.f32 %r7, [%rd7];",
+                       "ld.global.v2.f32 {%r7}, [%rd7];")
+    error = launch(sim, ptx, "axpy", (1, 1, 1), (1, 1, 1), [])
+    assert error == ("vx_ptx_sim: error: PTX line 25: 'ld.global.v2.f32' "
+                     "moves 2 element(s), its operand has 1")

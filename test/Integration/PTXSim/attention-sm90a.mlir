@@ -1,7 +1,5 @@
 // examples/attention.mlir on the PTX simulator for sm_90a, where its K and V
-// tiles are TMA loads. XFAIL until the sm_90 fixes of issue 26 are in (see
-// matmul-sm90a.mlir); remove the XFAIL with that merge.
-// XFAIL: *
+// tiles are TMA loads (see matmul-sm90a.mlir).
 // REQUIRES: ptxas
 // RUN: cat %S/../../../examples/attention.mlir %S/../attention.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %S/../attention.mlir
 // RUN: cat %S/../../../examples/attention.mlir %S/../attention.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_90a stages=4 sim-order=shuffle:2" | %mlir_runner_sim -e main | FileCheck %S/../attention.mlir

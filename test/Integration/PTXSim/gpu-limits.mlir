@@ -1,5 +1,5 @@
-// gpu-limits.mlir on the PTX simulator
-// (--vx-to-llvm="ptx-sim=true"), checked like the CPU and via-gpu runs; Inputs/gpu-memory.mlir registers the buffers.
+// gpu-limits.mlir on the PTX simulator (--vx-to-llvm="ptx-sim=true"), checked
+// like the CPU and via-gpu runs; Inputs/gpu-memory.mlir registers the buffers.
 // REQUIRES: ptxas
 // RUN: cat %S/../gpu-limits.mlir %S/../Inputs/report.mlir %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_80" | %mlir_runner_sim -e main | FileCheck %S/../gpu-limits.mlir
 // RUN: cat %S/../gpu-limits.mlir %S/../Inputs/report.mlir %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %S/../gpu-limits.mlir

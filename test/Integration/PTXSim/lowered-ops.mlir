@@ -1,6 +1,6 @@
-// lowered-ops.mlir on the PTX simulator
-// (--vx-to-llvm="ptx-sim=true"), checked like the CPU and via-gpu runs; the buffers @main allocates are registered
-// as a host program for a GPU registers them (--test-vx-register-host-memory).
+// lowered-ops.mlir on the PTX simulator (--vx-to-llvm="ptx-sim=true"), checked
+// like the CPU and via-gpu runs; the buffers @main allocates are registered as
+// a host program for a GPU registers them (--test-vx-register-host-memory).
 // REQUIRES: ptxas
 // RUN: cat %S/../lowered-ops.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_80" | %mlir_runner_sim -e main | FileCheck %S/../lowered-ops.mlir
 // RUN: cat %S/../lowered-ops.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %S/../lowered-ops.mlir

@@ -1,6 +1,6 @@
-// ../missing-barrier.mlir's kernel lacks a barrier: via-gpu shows it as
-// numbers that change with the thread order; the simulator stops it as a
-// shared-memory race in every order, naming both threads and PTX lines.
+// ../missing-barrier.mlir's kernel lacks a barrier: via-gpu shows it as numbers
+// that change with the thread order; the simulator stops it as a shared-memory
+// race in every order, naming both threads and PTX lines.
 // REQUIRES: ptxas
 // RUN: vx-opt %S/../missing-barrier.mlir --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_80" | not %mlir_runner_sim -e main 2>&1 | FileCheck %s
 // RUN: vx-opt %S/../missing-barrier.mlir --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_90a sim-order=reverse" | not %mlir_runner_sim -e main 2>&1 | FileCheck %s

@@ -1,5 +1,6 @@
 // shared-memory.mlir and shared-memory-large.mlir on the PTX simulator
-// (--vx-to-llvm="ptx-sim=true"), checked like the CPU and via-gpu runs; Inputs/gpu-memory.mlir registers the buffers.
+// (--vx-to-llvm="ptx-sim=true"), checked like the CPU and via-gpu runs;
+// Inputs/gpu-memory.mlir registers the buffers.
 // REQUIRES: ptxas
 // RUN: cat %S/../shared-memory.mlir %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_80" | %mlir_runner_sim -e main | FileCheck %S/../shared-memory.mlir
 // RUN: cat %S/../shared-memory.mlir %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %S/../shared-memory.mlir

@@ -1,6 +1,7 @@
-// examples/softmax.mlir on the PTX simulator
-// (--vx-to-llvm="ptx-sim=true"), checked like the CPU and via-gpu runs; the buffers @main allocates are registered
-// as a host program for a GPU registers them (--test-vx-register-host-memory).
+// examples/softmax.mlir on the PTX simulator (--vx-to-llvm="ptx-sim=true"),
+// checked like the CPU and via-gpu runs; the buffers @main allocates are
+// registered as a host program for a GPU registers them
+// (--test-vx-register-host-memory).
 // REQUIRES: ptxas
 // RUN: cat %S/../../../examples/softmax.mlir %S/../softmax.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_80" | %mlir_runner_sim -e main | FileCheck %S/../softmax.mlir
 // RUN: cat %S/../../../examples/softmax.mlir %S/../softmax.mlir | vx-opt --test-vx-register-host-memory --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %S/../softmax.mlir

@@ -545,8 +545,8 @@ def test_write_after_three_unordered_reads(sim, order):
             "between them at PTX line 23: @%p1 st.shared.b32 [%r4], 8;"
             ) in error
     # With every warp at the barrier, no race.
-    ordered = READERS_THEN_WRITER.replace("BARRIER", "bar.sync 1, 96;").replace(
-        "@%p3 bra $L__done;", "")
+    ordered = (READERS_THEN_WRITER.replace("BARRIER", "bar.sync 1, 96;")
+               .replace("@%p3 bra $L__done;", ""))
     assert launch(sim, ordered, "readers", (1, 1, 1), (96, 1, 1),
                   [np.zeros(1)]) is None
 

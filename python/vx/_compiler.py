@@ -291,29 +291,6 @@ def _module_text(module: "Module") -> str:
     return module._text
 
 
-#: The stage whose pipeline gives a target's diagnostics without serializing
-#: (no ptxas, no link).
-_DIAGNOSTIC_STAGES = {"cpu": "llvm", "cuda": "nvvm"}
-
-
-def _located_metadata(module: "Module", target: str, options: Dict[str, Any],
-                      metadata: Dict[str, Any], located: str) -> Dict[str, Any]:
-    """`metadata` with diagnostics at `module`'s own locations: a cache entry
-    compiled from the same code at other locations (moved in its file, or in
-    another file) keeps that compile's diagnostics, which are derived again
-    here from the MLIR lowering alone."""
-    digest = hashlib.sha256(located.encode()).hexdigest()
-    if not metadata["diagnostics"] or metadata.get("source_digest") == digest:
-        return metadata
-    stage = _DIAGNOSTIC_STAGES[target]
-    accepted = _vx.stage_option_defaults(stage)
-    lowered = module.lower(stage, **{name: value
-                                     for name, value in options.items()
-                                     if name.replace("_", "-") in accepted})
-    return dict(metadata, source_digest=digest,
-                diagnostics=[list(d) for d in lowered._diagnostics])
-
-
 def _linker() -> str:
     for name in ("clang-22", "clang", "cc"):
         found = shutil.which(name)
@@ -476,7 +453,7 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
         "options": _effective_options(_TARGET_STAGES[target], options),
         "host": _vx.host_target(native=for_run),
         "functions": functions, "report": report,
-        # Whose locations the diagnostics name (_located_metadata).
+        # Whose locations the diagnostics name (_compiled).
         "source_digest": hashlib.sha256(
             native.text_with_locations().encode()).hexdigest(),
         "runtime": ([CUDA_RUNTIME] if target == "cuda" else []) +
@@ -519,13 +496,26 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
         [_CACHE_FORMAT, _version(), _cuda_toolkit(),
          _vx.host_target(native=for_run), target, for_run,
          sorted(options.items()), text]).encode()).hexdigest()
+    library, metadata = _cache_entry(key, module, target, options, for_run)
+    # A library keeps its diagnostics, which name locations: one with
+    # diagnostics of the same code elsewhere is not this source's library.
+    digest = hashlib.sha256(located.encode()).hexdigest()
+    if metadata["diagnostics"] and metadata["source_digest"] != digest:
+        key = hashlib.sha256((key + digest).encode()).hexdigest()
+        library, metadata = _cache_entry(key, module, target, options, for_run)
+    return library, metadata
+
+
+def _cache_entry(key: str, module: "Module", target: str,
+                 options: Dict[str, Any],
+                 for_run: bool) -> Tuple[str, Dict[str, Any]]:
+    """(library path, metadata) of the cache entry `key`, built from
+    `module` when missing."""
     with _lock:
         cached = _memory_cache.get(key)
     # Another process may have evicted the entry since.
     if cached is not None and _cache.touch(os.path.dirname(cached[0])):
-        library, metadata = cached
-        return library, _located_metadata(module, target, options, metadata,
-                                          located)
+        return cached
 
     def build(work):
         metadata = _build(module, target, options, for_run, work)
@@ -537,8 +527,7 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
         result = (os.path.join(entry, _LIBRARY), json.load(source))
     with _lock:
         _memory_cache[key] = result
-    return result[0], _located_metadata(module, target, options, result[1],
-                                        located)
+    return result
 
 
 def _check_compilable(module, target: str) -> None:

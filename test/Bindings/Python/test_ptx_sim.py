@@ -629,7 +629,8 @@ def test_the_ptx_of_a_fatbin_runs(sim):
 
 def gpu_binary(text):
     """The bytes of the first gpu.binary object in printed MLIR."""
-    literal = re.search(r'properties = \{[^}]*\}, "((?:[^"\\]|\\.)*)"',
+    literal = re.search(r'#gpu\.object<#nvvm\.target<[^>]*>, '
+                        r'(?:properties = \{[^}]*\}, )?"((?:[^"\\]|\\.)*)"',
                         text).group(1)
     return re.sub(rb"\\([0-9A-Fa-f]{2}|\\|\")",
                   lambda m: (bytes.fromhex(m.group(1).decode())

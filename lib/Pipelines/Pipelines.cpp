@@ -240,6 +240,7 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createVxCarryBF16AsIntegers());
   SmallVector<std::string> dialects = {"builtin.module", "llvm"};
   if (openmp)
     dialects.push_back("omp");

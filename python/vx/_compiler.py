@@ -280,6 +280,7 @@ def _function_descriptions(native) -> List[Dict[str, Any]]:
 
 
 _UNDEFINED = re.compile(r"undefined (?:reference to|symbol:) [`']?([\w.$]+)")
+_IN_FUNCTION = re.compile(r"in function [`']([\w.$]+)'")
 
 
 def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
@@ -327,8 +328,19 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
         for callee, caller in calls:
             if not caller.startswith("vx_call_"):
                 users.setdefault(callee, caller.replace("_mlir_ciface_", ""))
+        # A routine the code generator calls (no call in the module): the
+        # linker names the function that needs it.
+        function = None
+        for line in result.stderr.splitlines():
+            caller = _IN_FUNCTION.search(line)
+            if caller:
+                function = caller.group(1)
+            for name in _UNDEFINED.findall(line):
+                if function:
+                    users.setdefault(name, function.replace("_mlir_ciface_", ""))
         if missing:
-            needs = "; ".join(f"@{users.get(name, '?')} needs @{name}"
+            needs = "; ".join(f"@{users[name]} needs @{name}" if name in users
+                              else f"the generated code needs @{name}"
                               for name in missing)
             raise VxError(f"{needs}, which neither the module nor the "
                           f"libraries it is linked with define",

@@ -276,6 +276,65 @@ func.func @copy(%src: memref<?x?xf32, strided<[?, ?], offset: ?>>,
     np.testing.assert_array_equal(base, expected)
 
 
+BF16_ROUNDING = """
+func.func @to_bf16(%x: memref<?xf32>, %bits: memref<?xi16>, %back: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  vx.spawn on tensor_core grid [%n] semantics [parallel] {
+    %i = vx.grid_index 0
+    %v = memref.load %x[%i] : memref<?xf32>
+    %b = arith.truncf %v : f32 to bf16
+    %w = arith.bitcast %b : bf16 to i16
+    memref.store %w, %bits[%i] : memref<?xi16>
+    %e = arith.extf %b : bf16 to f32
+    memref.store %e, %back[%i] : memref<?xf32>
+  }
+  return
+}
+"""
+
+
+def test_cpu_library_rounds_f32_to_bf16(tmp_path):
+    """arith.truncf to bf16 is integer arithmetic on the CPU (upstream's
+    bf16 expansion): no __truncsfbf2 to link, round to nearest even."""
+    special = np.array([
+        0x3F808000, 0x3F818000, 0x3F808001, 0x3F807FFF,  # ties, near ties
+        0x00008000, 0x00018000, 0x807FFFFF, 0x00000001,  # subnormals
+        0x7F7FFFFF, 0x7F7F7FFF, 0x7F800000, 0xFF800000,  # overflow, inf
+        0x80000000, 0x7FC00000, 0x7F800001, 0xFFA00000,  # -0, NaNs
+    ], dtype=np.uint32)
+    rng = np.random.default_rng(27)
+    bits = np.concatenate([special, rng.integers(0, 2**32, 4096,
+                                                 dtype=np.uint64).astype(np.uint32)])
+    x = bits.view(np.float32)
+    rounded = np.zeros(x.size, np.int16)
+    back = np.zeros_like(x)
+    library = vx.compile(vx.parse(BF16_ROUNDING), "cpu",
+                         output=str(tmp_path / "round.so"))
+    library.to_bf16(x, rounded, back)
+    wide = bits.astype(np.uint64)
+    expected = ((wide + 0x7FFF + ((wide >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(x)
+    got = rounded.view(np.uint16)
+    np.testing.assert_array_equal(got[~nan], expected[~nan])
+    # NaNs stay NaNs (signalling ones included), never infinities.
+    assert np.all((got[nan] & 0x7F80) == 0x7F80) and np.all(got[nan] & 0x7F)
+    np.testing.assert_array_equal(
+        back.view(np.uint32), got.astype(np.uint32) << 16)
+
+
+def test_link_error_names_the_missing_symbol(tmp_path):
+    """A routine that the code generator calls (f64 to bf16 has no
+    expansion) is named, not attributed to an unknown function."""
+    module = vx.parse(BF16_ROUNDING.replace("memref<?xf32>", "memref<?xf64>")
+                      .replace("f32 to bf16", "f64 to bf16")
+                      .replace("bf16 to f32", "bf16 to f64"))
+    with pytest.raises(vx.VxError) as error:
+        vx.compile(module, "cpu", output=str(tmp_path / "round.so"))
+    message = str(error.value)
+    assert "@to_bf16 needs @__truncdfbf2" in message and "@?" not in message
+
+
 def test_compile_errors(matmul):
     with pytest.raises(ValueError, match="unknown target 'tpu'"):
         vx.compile(matmul, "tpu")

@@ -2,6 +2,7 @@
 scripts/test.sh with PYTHONPATH=build/python_packages)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -333,6 +334,51 @@ def test_link_error_names_the_missing_symbol(tmp_path):
         vx.compile(module, "cpu", output=str(tmp_path / "round.so"))
     message = str(error.value)
     assert "@to_bf16 needs @__truncdfbf2" in message and "@?" not in message
+
+
+RACY_PREFIX = """
+func.func @prefix(%a: memref<8xi64>) {
+  %c1 = arith.constant 1 : index
+  vx.spawn on host grid [7] semantics [parallel] {
+    %i = vx.grid_index 0
+    %j = arith.addi %i, %c1 : index
+    %prev = memref.load %a[%i] : memref<8xi64>
+    %cur = memref.load %a[%j] : memref<8xi64>
+    %sum = arith.addi %prev, %cur : i64
+    memref.store %sum, %a[%j] : memref<8xi64>
+  }
+  return
+}"""
+
+RACE_CLIENT = """
+import numpy as np, sys, vx, vx.runtime
+lib = vx.runtime.load(sys.argv[1])
+for attempt in range(2):
+    try:
+        lib.prefix(np.ones(8, np.int64))
+    except vx.VxError as error:
+        print("raised:", str(error).splitlines()[0])
+print("alive")
+"""
+
+
+def test_cpu_library_with_detect_races_raises(tmp_path):
+    """A race in a library compiled with detect_races=True raises VxError
+    with the report (every call), and the process lives on."""
+    path = str(tmp_path / "lib" / "prefix.so")
+    vx.compile(vx.parse(RACY_PREFIX), "cpu", output=path, allow_races=True,
+               detect_races=True)
+    result = subprocess.run(
+        [sys.executable, "-c", RACE_CLIENT, path], capture_output=True,
+        text=True, env=dict(os.environ,
+                            PYTHONPATH=runtime_only_package(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "alive" and len(lines) == 3, result.stdout
+    for line in lines[:2]:
+        assert re.match(r"raised: vx: data race in the spawn at .* on element "
+                        r"\[[1-7]\] of argument 0 of @prefix", line), line
+    assert "data race" not in result.stderr
 
 
 def test_compile_errors(matmul):

@@ -330,22 +330,26 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
     number, an `owner` (the parallel point or instance that allocated them)
     and the byte offset. `kind`: bit 0 write, bit 1 read, bits 8-15 the
     atomic update's kind + 1, bit 16 out of bounds; `site` names the access
-    in the detector's reports. Not meant to be written by hand.
+    in the detector's reports. An `in_bounds` flag, when false, adds bit 16 at
+    run time: the check stays straight-line code, which the CTA mapping needs
+    where a once-per-instance access's index is only uniform to the threads
+    (a thread-loop reduction's result). Not meant to be written by hand.
 
     Example:
 
     ```mlir
     vx.race_access %epoch, %point, %instance, %execution, %iteration,
-        %owner, %address {kind = 1 : i64, root = -1 : i64, site = 3 : i64}
+        %owner, %address in_bounds(%within)
+        {kind = 1 : i64, root = -1 : i64, site = 3 : i64}
     ```
   }];
   let arguments = (ins I64:$epoch, Index:$parallelPoint, Index:$instance,
                        Index:$execution, Index:$iteration, Index:$owner,
-                       Index:$address, I64Attr:$root, I64Attr:$kind,
-                       I64Attr:$site);
+                       Index:$address, Optional<I1>:$inBounds, I64Attr:$root,
+                       I64Attr:$kind, I64Attr:$site);
   let assemblyFormat = [{
     $epoch `,` $parallelPoint `,` $instance `,` $execution `,` $iteration `,`
-    $owner `,` $address attr-dict
+    $owner `,` $address (`in_bounds` `(` $inBounds^ `)`)? attr-dict
   }];
 }
 

@@ -12,6 +12,7 @@
 #include "Vx/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -260,6 +261,11 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // bf16 conversions as integer arithmetic: the backend would call
+  // __truncsfbf2, which neither mlir-runner nor a library links.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -270,6 +276,7 @@ static void addLoopsToLLVM(OpPassManager &pm, bool openmp) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createVxCarryBF16AsIntegers());
   SmallVector<std::string> dialects = {"builtin.module", "llvm"};
   if (openmp)
     dialects.push_back("omp");

@@ -12,7 +12,8 @@
 //
 // On the first race the report goes to stderr and the process exits with
 // status 1 (mlir-runner). vxRaceSetMode(1) records it instead for the host
-// to fetch with vxRaceTakeReport (Python's vx.run); VX_RACE_CONTINUE=1 in
+// to fetch with vxRaceTakeReport (vx.runtime raises it after the call; the
+// kernel runs to completion); VX_RACE_CONTINUE=1 in
 // the environment reports the first race of every spawn execution and
 // exits with status 1 at the end (the soundness fuzzer).
 //

@@ -339,25 +339,11 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
     execution = loopExecution;
     iteration = loopIteration;
   }
-  if (inBounds) {
-    // Out of bounds: the kind carries the flag.
-    auto check = scf::IfOp::create(builder, loc, inBounds,
-                                   /*withElseRegion=*/true);
-    for (bool within : {true, false}) {
-      OpBuilder branch =
-          within ? check.getThenBodyBuilder() : check.getElseBodyBuilder();
-      RaceAccessOp::create(
-          branch, loc, epoch, parallelPoint, instance, execution, iteration,
-          owner, address, branch.getI64IntegerAttr(root),
-          branch.getI64IntegerAttr(within ? kind : kind | kOutOfBounds),
-          branch.getI64IntegerAttr(site));
-    }
-    return;
-  }
+  // Out of bounds: the runtime adds the flag to the kind.
   RaceAccessOp::create(
       builder, loc, epoch, parallelPoint, instance, execution, iteration, owner,
-      address, builder.getI64IntegerAttr(root), builder.getI64IntegerAttr(kind),
-      builder.getI64IntegerAttr(site));
+      address, inBounds, builder.getI64IntegerAttr(root),
+      builder.getI64IntegerAttr(kind), builder.getI64IntegerAttr(site));
 }
 
 /// The size of `memref` along `dim`: a constant where it is static, which
@@ -468,6 +454,18 @@ void SpawnInstrumenter::run() {
     instrument(op, analysis.getAccesses(op));
 }
 
+/// The kind of `access` as the runtime takes it: with the out-of-bounds bit
+/// where its `in_bounds` flag is false.
+static Value getKind(OpBuilder &builder, RaceAccessOp access) {
+  Location loc = access.getLoc();
+  Value kind = constantI64(builder, loc, access.getKind());
+  if (!access.getInBounds())
+    return kind;
+  return arith::SelectOp::create(
+      builder, loc, access.getInBounds(), kind,
+      constantI64(builder, loc, access.getKind() | kOutOfBounds));
+}
+
 namespace {
 
 struct VxInstrumentRacesPass
@@ -503,7 +501,7 @@ struct VxLowerRaceChecksPass
                      constantI64(builder, loc, access.getRoot()),
                      toI64(builder, loc, access.getOwner()),
                      toI64(builder, loc, access.getAddress()),
-                     constantI64(builder, loc, access.getKind())});
+                     getKind(builder, access)});
       access.erase();
     });
     module.walk([&](RaceThreadLoopOp loop) {

@@ -310,26 +310,10 @@ def _cuda_runtime_path() -> str:
 
 #: The runtime of detect-races (lib/Runtime/RaceDetector.cpp), in the package.
 RACE_RUNTIME = "libvx_race_runtime.so"
-_race_runtime = None
 
 
 def _race_runtime_path() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), RACE_RUNTIME)
-
-
-def _race_detector():
-    """The race detector's runtime, loaded from the package (the copy vx.run's
-    libraries link), set to record the first race instead of ending the
-    process: vx.run raises it as a VxError."""
-    global _race_runtime
-    with _lock:
-        if _race_runtime is None:
-            runtime = ctypes.CDLL(_race_runtime_path())
-            runtime.vxRaceSetMode.argtypes = [ctypes.c_int]
-            runtime.vxRaceTakeReport.restype = ctypes.c_char_p
-            runtime.vxRaceSetMode(1)
-            _race_runtime = runtime
-    return _race_runtime
 
 
 def _describe(kind_tuple) -> Dict[str, Any]:
@@ -371,6 +355,7 @@ def _function_descriptions(native) -> List[Dict[str, Any]]:
 
 
 _UNDEFINED = re.compile(r"undefined (?:reference to|symbol:) [`']?([\w.$]+)")
+_IN_FUNCTION = re.compile(r"in function [`']([\w.$]+)'")
 
 
 def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
@@ -394,7 +379,7 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
         command += ["-L" + package, "-Wl,-rpath," + package, "-lvx_ptx_sim"]
     if options.get("detect_races"):
         if for_run:
-            # The package's copy, the one _race_detector loads.
+            # The package's copy.
             package = os.path.dirname(_race_runtime_path())
             command += ["-L" + package, "-Wl,-rpath," + package]
         else:
@@ -423,8 +408,19 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
         for callee, caller in calls:
             if not caller.startswith("vx_call_"):
                 users.setdefault(callee, caller.replace("_mlir_ciface_", ""))
+        # A routine the code generator calls (no call in the module): the
+        # linker names the function that needs it.
+        function = None
+        for line in result.stderr.splitlines():
+            caller = _IN_FUNCTION.search(line)
+            if caller:
+                function = caller.group(1)
+            for name in _UNDEFINED.findall(line):
+                if function:
+                    users.setdefault(name, function.replace("_mlir_ciface_", ""))
         if missing:
-            needs = "; ".join(f"@{users.get(name, '?')} needs @{name}"
+            needs = "; ".join(f"@{users[name]} needs @{name}" if name in users
+                              else f"the generated code needs @{name}"
                               for name in missing)
             raise VxError(f"{needs}, which neither the module nor the "
                           f"libraries it is linked with define",
@@ -637,13 +633,5 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
                          f"mapping on the CPU)")
     pipeline("llvm", **options)
     module._native.signature(fn)
-    loaded = _run_library(module, options)
-    if not options.get("detect_races"):
-        return loaded.function(fn)(*args)
-    detector = _race_detector()
-    detector.vxRaceTakeReport()  # A stale report is not ours.
-    result = loaded.function(fn)(*args)
-    report = detector.vxRaceTakeReport()
-    if report:
-        raise VxError(report.decode())
-    return result
+    # A race raises VxError from vx.runtime (detect_races in the metadata).
+    return _run_library(module, options).function(fn)(*args)

@@ -513,6 +513,27 @@ def _check_no_overlap(views: List[Tuple[int, _ArrayView]]) -> None:
                              f"(Vx's aliasing contract)")
 
 
+# -- detect_races -------------------------------------------------------------
+
+def _race_reports(handle):
+    """The race detector that a library compiled with detect_races links
+    (looked up through the library: the copy it uses), set to record the
+    first race for _raise_race instead of ending the process. The kernel
+    then runs to completion: its numbers are wrong, and the call raises."""
+    runtime = ctypes.CDLL(None, handle=handle._handle)
+    runtime.vxRaceSetMode.argtypes = [ctypes.c_int]
+    runtime.vxRaceSetMode.restype = None
+    runtime.vxRaceTakeReport.restype = ctypes.c_char_p
+    runtime.vxRaceSetMode(1)
+    return runtime
+
+
+def _raise_race(runtime) -> None:
+    report = runtime.vxRaceTakeReport() if runtime else None
+    if report:
+        raise VxError(report.decode())
+
+
 # -- CUDA ----------------------------------------------------------------------
 
 _cuda_lock = threading.Lock()
@@ -819,12 +840,17 @@ class Function:
             return simulator.run(lambda: entry(packed), passed_views,
                                  self._library.sim_order)
 
+        races = self._library._races
+
         def call():
             for original, copy in copies:
                 copy[...] = original
+            if races:
+                races.vxRaceTakeReport()  # A stale report is not ours.
             run()
             for original, copy in copies:
                 original[...] = copy
+            _raise_race(races)
             return self._finish(result)
         call.keep_alive = (slots, keep)   # what `packed` points to
         return call
@@ -910,6 +936,7 @@ class Library:
         self._runtime = None
         self._simulator = None
         self._load_error: Optional[CudaError] = None
+        self._races = None
         self._functions = {f["name"]: f for f in metadata["functions"]}
         self._callables: Dict[str, Function] = {}
 
@@ -967,6 +994,8 @@ class Library:
         if self.target == "cuda":
             self._runtime = _load_cuda_runtime(os.path.dirname(self._load_path))
         self._handle = ctypes.CDLL(self._load_path)
+        if self.metadata.get("options", {}).get("detect_races"):
+            self._races = _race_reports(self._handle)
         if self._runtime is not None:
             try:
                 _raise_pending(self._runtime, f"could not load the kernels "

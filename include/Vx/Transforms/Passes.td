@@ -166,6 +166,25 @@ def VxScopeLoopAllocas : Pass<"vx-scope-loop-allocas"> {
   let dependentDialects = ["LLVM::LLVMDialect"];
 }
 
+def VxCarryBF16AsIntegers : Pass<"vx-carry-bf16-as-integers"> {
+  let summary = "Carry bf16 values between blocks as i16 (LLVM dialect)";
+  let description = [{
+    The x86 backend keeps a bf16 value that lives across blocks in an f32
+    register: it extends it at the definition and rounds it back with
+    `__truncsfbf2` at the use, which quiets signalling NaNs and flushes
+    subnormals. Copies must move bits (every route runs to the same
+    numbers), so on the CPU path every bf16 value (scalar or vector) used in
+    another block, and every bf16 block argument, crosses as i16 bits: a
+    bitcast where it is defined, one back where it is used, and stores of
+    a bitcast store the bits themselves. The last pass of `vx-to-llvm`.
+
+    Example: `%x = llvm.load %p : !llvm.ptr -> bf16` then, in another block,
+    `llvm.store %x, %q : bf16, !llvm.ptr` becomes a load, a bitcast to i16,
+    and a store of the i16 in the other block.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 def VxCheckLowered : Pass<"vx-check-lowered", "ModuleOp"> {
   let summary = "Fail, naming it, on the first op a pipeline left unlowered";
   let description = [{

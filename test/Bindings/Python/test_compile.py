@@ -2,6 +2,7 @@
 scripts/test.sh with PYTHONPATH=build/python_packages)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -274,6 +275,110 @@ func.func @copy(%src: memref<?x?xf32, strided<[?, ?], offset: ?>>,
     expected[:, 1::2] = base[:, 0::2]
     vx.run(module, "copy", base[:, 0::2], base[:, 1::2])
     np.testing.assert_array_equal(base, expected)
+
+
+BF16_ROUNDING = """
+func.func @to_bf16(%x: memref<?xf32>, %bits: memref<?xi16>, %back: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  vx.spawn on tensor_core grid [%n] semantics [parallel] {
+    %i = vx.grid_index 0
+    %v = memref.load %x[%i] : memref<?xf32>
+    %b = arith.truncf %v : f32 to bf16
+    %w = arith.bitcast %b : bf16 to i16
+    memref.store %w, %bits[%i] : memref<?xi16>
+    %e = arith.extf %b : bf16 to f32
+    memref.store %e, %back[%i] : memref<?xf32>
+  }
+  return
+}
+"""
+
+
+def test_cpu_library_rounds_f32_to_bf16(tmp_path):
+    """arith.truncf to bf16 is integer arithmetic on the CPU (upstream's
+    bf16 expansion): no __truncsfbf2 to link, round to nearest even."""
+    special = np.array([
+        0x3F808000, 0x3F818000, 0x3F808001, 0x3F807FFF,  # ties, near ties
+        0x00008000, 0x00018000, 0x807FFFFF, 0x00000001,  # subnormals
+        0x7F7FFFFF, 0x7F7F7FFF, 0x7F800000, 0xFF800000,  # overflow, inf
+        0x80000000, 0x7FC00000, 0x7F800001, 0xFFA00000,  # -0, NaNs
+    ], dtype=np.uint32)
+    rng = np.random.default_rng(27)
+    bits = np.concatenate([special, rng.integers(0, 2**32, 4096,
+                                                 dtype=np.uint64).astype(np.uint32)])
+    x = bits.view(np.float32)
+    rounded = np.zeros(x.size, np.int16)
+    back = np.zeros_like(x)
+    library = vx.compile(vx.parse(BF16_ROUNDING), "cpu",
+                         output=str(tmp_path / "round.so"))
+    library.to_bf16(x, rounded, back)
+    wide = bits.astype(np.uint64)
+    expected = ((wide + 0x7FFF + ((wide >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(x)
+    got = rounded.view(np.uint16)
+    np.testing.assert_array_equal(got[~nan], expected[~nan])
+    # NaNs stay NaNs (signalling ones included), never infinities.
+    assert np.all((got[nan] & 0x7F80) == 0x7F80) and np.all(got[nan] & 0x7F)
+    np.testing.assert_array_equal(
+        back.view(np.uint32), got.astype(np.uint32) << 16)
+
+
+def test_link_error_names_the_missing_symbol(tmp_path):
+    """A routine that the code generator calls (f64 to bf16 has no
+    expansion) is named, not attributed to an unknown function."""
+    module = vx.parse(BF16_ROUNDING.replace("memref<?xf32>", "memref<?xf64>")
+                      .replace("f32 to bf16", "f64 to bf16")
+                      .replace("bf16 to f32", "bf16 to f64"))
+    with pytest.raises(vx.VxError) as error:
+        vx.compile(module, "cpu", output=str(tmp_path / "round.so"))
+    message = str(error.value)
+    assert "@to_bf16 needs @__truncdfbf2" in message and "@?" not in message
+
+
+RACY_PREFIX = """
+func.func @prefix(%a: memref<8xi64>) {
+  %c1 = arith.constant 1 : index
+  vx.spawn on host grid [7] semantics [parallel] {
+    %i = vx.grid_index 0
+    %j = arith.addi %i, %c1 : index
+    %prev = memref.load %a[%i] : memref<8xi64>
+    %cur = memref.load %a[%j] : memref<8xi64>
+    %sum = arith.addi %prev, %cur : i64
+    memref.store %sum, %a[%j] : memref<8xi64>
+  }
+  return
+}"""
+
+RACE_CLIENT = """
+import numpy as np, sys, vx, vx.runtime
+lib = vx.runtime.load(sys.argv[1])
+for attempt in range(2):
+    try:
+        lib.prefix(np.ones(8, np.int64))
+    except vx.VxError as error:
+        print("raised:", str(error).splitlines()[0])
+print("alive")
+"""
+
+
+def test_cpu_library_with_detect_races_raises(tmp_path):
+    """A race in a library compiled with detect_races=True raises VxError
+    with the report (every call), and the process lives on."""
+    path = str(tmp_path / "lib" / "prefix.so")
+    vx.compile(vx.parse(RACY_PREFIX), "cpu", output=path, allow_races=True,
+               detect_races=True)
+    result = subprocess.run(
+        [sys.executable, "-c", RACE_CLIENT, path], capture_output=True,
+        text=True, env=dict(os.environ,
+                            PYTHONPATH=runtime_only_package(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "alive" and len(lines) == 3, result.stdout
+    for line in lines[:2]:
+        assert re.match(r"raised: vx: data race in the spawn at .* on element "
+                        r"\[[1-7]\] of argument 0 of @prefix", line), line
+    assert "data race" not in result.stderr
 
 
 def test_compile_errors(matmul):

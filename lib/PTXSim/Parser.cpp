@@ -1259,8 +1259,10 @@ int64_t parseImmediate(const std::string &text) {
     return static_cast<int64_t>(std::strtoull(text.c_str() + 2, nullptr, 16));
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'd' || text[1] == 'D'))
     return static_cast<int64_t>(std::strtoull(text.c_str() + 2, nullptr, 16));
-  if (text.find('.') != std::string::npos ||
-      text.find_first_of("eE") != std::string::npos) {
+  bool hexadecimal =
+      text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  if (!hexadecimal && (text.find('.') != std::string::npos ||
+                       text.find_first_of("eE") != std::string::npos)) {
     double value = std::strtod(text.c_str(), nullptr);
     int64_t bits;
     std::memcpy(&bits, &value, 8);

@@ -471,6 +471,50 @@ def test_half_and_bfloat16_conversions(sim):
     np.testing.assert_array_equal(trunc, np.trunc(values).astype(np.int32))
 
 
+
+HEX_AND_HALF_NAN = """
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.b32 %r1, 0xFFFFFFFE;
+  st.global.b32 [%rd1], %r1;
+  mov.b16 %rs1, 0x7e00;
+  mov.b16 %rs2, 0x3C00;
+  min.f16 %rs3, %rs1, %rs2;
+  cvt.u32.u16 %r2, %rs3;
+  st.global.b32 [%rd1+4], %r2;
+  mov.b32 %r3, 0x7E007E00;
+  mov.b32 %r4, 0x40003C00;
+  max.f16x2 %r5, %r3, %r4;
+  st.global.b32 [%rd1+8], %r5;
+  mov.b32 %r3, 0x7E003C00;
+  mov.b32 %r4, 0;
+  setp.nan.f16x2 %p1|%p2, %r3, %r4;
+  selp.b32 %r6, 1, 0, %p1;
+  selp.b32 %r7, 2, 0, %p2;
+  or.b32 %r6, %r6, %r7;
+  st.global.b32 [%rd1+12], %r6;
+  ret;
+}
+"""
+
+
+def test_hex_immediates_with_e_digits_and_half_nan_operands(sim):
+    # 0x...E... is an integer (a float's exponent only in decimal forms);
+    # half min/max of NaN and x is x, setp.nan.f16x2 tests each half (PTX
+    # ISA 9.7.4).
+    out = np.zeros(4, dtype=np.uint32)
+    assert launch(sim, HEX_AND_HALF_NAN, "k", (1, 1, 1), (1, 1, 1),
+                  [out]) is None
+    assert [hex(v) for v in out] == ["0xfffffffe", "0x3c00", "0x40003c00",
+                                     "0x2"]
+
+
 RACY = """
 .visible .entry racy(.param .u64 out)
 {

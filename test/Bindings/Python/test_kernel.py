@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import vx
-from vx import arbitrary, parallel
+from vx import _vx, arbitrary, parallel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
 from fake_arrays import FakeCudaArray  # noqa: E402
@@ -50,6 +50,13 @@ def load_example(name):
 
 
 ROUTES = [{}, {"via_gpu": True}, {"reverse_parallel": True}]
+#: The examples also run as PTX on the simulator (vx-to-ptx needs the CUDA
+#: toolkit).
+EXAMPLE_ROUTES = ROUTES + [
+    pytest.param({"ptx_sim": True, "chip": chip}, id=f"ptx_sim-{chip}",
+                 marks=pytest.mark.skipif(not _vx.cuda_toolkit(),
+                                          reason="no CUDA toolkit"))
+    for chip in ("sm_80", "sm_90a")]
 
 
 # -- every construct parses ----------------------------------------------------
@@ -204,7 +211,7 @@ def test_control_flow_follows_numpy(options):
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("options", ROUTES)
+@pytest.mark.parametrize("options", EXAMPLE_ROUTES)
 def test_saxpy_example(options):
     saxpy = load_example("saxpy").saxpy
     x = np.arange(1000, dtype=np.float32)
@@ -213,7 +220,7 @@ def test_saxpy_example(options):
     np.testing.assert_allclose(y, 0.5 * np.arange(1000) + 1, rtol=1e-6)
 
 
-@pytest.mark.parametrize("options", ROUTES)
+@pytest.mark.parametrize("options", EXAMPLE_ROUTES)
 def test_softmax_example(options):
     example = load_example("softmax")
     x = np.random.default_rng(3).standard_normal((6, 512)).astype(np.float32)
@@ -223,7 +230,7 @@ def test_softmax_example(options):
 
 
 @pytest.mark.parametrize("kernel", ["matmul", "matmul_tiles"])
-@pytest.mark.parametrize("options", ROUTES)
+@pytest.mark.parametrize("options", EXAMPLE_ROUTES)
 def test_matmul_example(kernel, options):
     function = getattr(load_example("matmul"), kernel)
     rng = np.random.default_rng(4)
@@ -243,7 +250,7 @@ def test_matmul_example(kernel, options):
     assert "stages 2" in text
 
 
-@pytest.mark.parametrize("options", ROUTES + [{"openmp": True}])
+@pytest.mark.parametrize("options", EXAMPLE_ROUTES + [{"openmp": True}])
 def test_attention_example(options):
     example = load_example("attention")
     rng = np.random.default_rng(5)

@@ -32,6 +32,39 @@ double minMax(Op op, double a, double b, bool propagateNaN) {
   return op == Op::Min ? std::min(a, b) : std::max(a, b);
 }
 
+/// `op` on `x`, `y` and `z` computed in `T` (float or double) under
+/// `rounding`; volatile keeps the compiler from folding it outside the scope.
+template <typename T>
+T floatOp(Op op, const Instruction &instr, Rounding rounding, T x, T y, T z) {
+  RoundingScope scope(rounding);
+  volatile T vx = x, vy = y, vz = z;
+  switch (op) {
+  case Op::Add:
+    return vx + vy;
+  case Op::Sub:
+    return vx - vy;
+  case Op::Mul:
+    return vx * vy;
+  case Op::Div:
+    return vx / vy;
+  case Op::Fma:
+  case Op::Mad:
+    return std::fma(static_cast<T>(vx), static_cast<T>(vy), static_cast<T>(vz));
+  case Op::Min:
+  case Op::Max:
+    return static_cast<T>(minMax(op, x, y, instr.flags & FlagNaN));
+  default:
+    return 0;
+  }
+}
+
+/// `result` clamped to [0, 1] (NaN to 0) when `instr` has .sat.
+template <typename T> T saturateIfSat(const Instruction &instr, T result) {
+  if (!(instr.flags & FlagSat))
+    return result;
+  return std::isnan(result) ? T(0) : std::clamp(result, T(0), T(1));
+}
+
 /// A float binary/ternary operation on one scalar lane of `type`.
 uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
                      uint64_t b, uint64_t c) {
@@ -45,78 +78,18 @@ uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
       y = flushF32(y);
       z = flushF32(z);
     }
-    float result;
-    {
-      RoundingScope scope(rounding);
-      volatile float vx = x, vy = y, vz = z;
-      switch (op) {
-      case Op::Add:
-        result = vx + vy;
-        break;
-      case Op::Sub:
-        result = vx - vy;
-        break;
-      case Op::Mul:
-        result = vx * vy;
-        break;
-      case Op::Div:
-        result = vx / vy;
-        break;
-      case Op::Fma:
-      case Op::Mad:
-        result = std::fma(static_cast<float>(vx), static_cast<float>(vy),
-                          static_cast<float>(vz));
-        break;
-      case Op::Min:
-      case Op::Max:
-        result = static_cast<float>(minMax(op, x, y, instr.flags & FlagNaN));
-        break;
-      default:
-        result = 0;
-      }
-    }
+    float result = floatOp(op, instr, rounding, x, y, z);
     if (ftz)
       result = flushF32(result);
-    if ((instr.flags & FlagSat) && !std::isnan(result))
-      result = std::clamp(result, 0.0f, 1.0f);
-    else if ((instr.flags & FlagSat))
-      result = 0.0f;
-    return fromF32(result);
+    return fromF32(saturateIfSat(instr, result));
   }
-  double x = readFloat(a, type), y = readFloat(b, type), z = readFloat(c, type);
-  double result;
-  {
-    RoundingScope scope(type == Type::F64 ? rounding : Rounding::Rn);
-    volatile double vx = x, vy = y, vz = z;
-    switch (op) {
-    case Op::Add:
-      result = vx + vy;
-      break;
-    case Op::Sub:
-      result = vx - vy;
-      break;
-    case Op::Mul:
-      result = vx * vy;
-      break;
-    case Op::Div:
-      result = vx / vy;
-      break;
-    case Op::Fma:
-    case Op::Mad:
-      result = std::fma(static_cast<double>(vx), static_cast<double>(vy),
-                        static_cast<double>(vz));
-      break;
-    case Op::Min:
-    case Op::Max:
-      result = minMax(op, x, y, instr.flags & FlagNaN);
-      break;
-    default:
-      result = 0;
-    }
-  }
-  if (instr.flags & FlagSat)
-    result = std::isnan(result) ? 0.0 : std::clamp(result, 0.0, 1.0);
-  return writeFloat(result, type, type == Type::F64 ? Rounding::Rn : rounding);
+  // Narrower types compute in double at round-to-nearest and round once, with
+  // `rounding`, when written back.
+  double result =
+      floatOp(op, instr, type == Type::F64 ? rounding : Rounding::Rn,
+              readFloat(a, type), readFloat(b, type), readFloat(c, type));
+  return writeFloat(saturateIfSat(instr, result), type,
+                    type == Type::F64 ? Rounding::Rn : rounding);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "Arithmetic.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace vx::ptxsim {
 
@@ -92,6 +93,69 @@ uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
                     type == Type::F64 ? Rounding::Rn : rounding);
 }
 
+/// A float unary operation on one scalar lane of `type`.
+uint64_t floatUnaryScalar(Op op, const Instruction &instr, Type type,
+                          uint64_t a) {
+  if (op == Op::Neg)
+    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
+  if (op == Op::Abs) {
+    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
+    if (type == Type::F32 && (instr.flags & FlagFtz))
+      return fromF32(flushF32(toF32(result)));
+    return result;
+  }
+  double x = readFloat(a, type);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
+  double result;
+  switch (op) {
+  case Op::Ex2:
+    result = std::exp2(x);
+    break;
+  case Op::Lg2:
+    result = std::log2(x);
+    break;
+  case Op::Sin:
+    result = std::sin(x);
+    break;
+  case Op::Cos:
+    result = std::cos(x);
+    break;
+  case Op::Sqrt:
+    result = std::sqrt(x);
+    break;
+  case Op::Rsqrt:
+    result = 1.0 / std::sqrt(x);
+    break;
+  case Op::Rcp:
+    result = 1.0 / x;
+    break;
+  default:
+    result = 0;
+  }
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
+  uint64_t bits = writeFloat(result, type, rounding);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+/// The lane type of a type packing two 16-bit float lanes; none otherwise.
+std::optional<Type> getPackedLaneType(Type type) {
+  if (type == Type::F16x2)
+    return Type::F16;
+  if (type == Type::BF16x2)
+    return Type::BF16;
+  return std::nullopt;
+}
+
+/// The two 16-bit lane results `laneOp(shift)` (shift 0 low, 16 high) packed
+/// back into one register value.
+template <typename LaneOp> uint64_t forEachLane(LaneOp laneOp) {
+  return laneOp(0) | (laneOp(16) << 16);
+}
+
 } // namespace
 
 uint64_t integerBinary(Op op, const Instruction &instr, uint64_t a,
@@ -152,61 +216,20 @@ uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b) {
 
 uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
                  uint64_t c) {
-  if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-    Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-    uint64_t low =
-        floatScalar(op, instr, lane, a & 0xffff, b & 0xffff, c & 0xffff);
-    uint64_t high = floatScalar(op, instr, lane, (a >> 16) & 0xffff,
-                                (b >> 16) & 0xffff, (c >> 16) & 0xffff);
-    return low | (high << 16);
-  }
+  if (std::optional<Type> lane = getPackedLaneType(instr.type))
+    return forEachLane([&](unsigned shift) {
+      return floatScalar(op, instr, *lane, (a >> shift) & 0xffff,
+                         (b >> shift) & 0xffff, (c >> shift) & 0xffff);
+    });
   return floatScalar(op, instr, instr.type, a, b, c);
 }
 
-uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a) {
-  if (op == Op::Neg)
-    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
-  if (op == Op::Abs) {
-    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
-    if (type == Type::F32 && (instr.flags & FlagFtz))
-      return fromF32(flushF32(toF32(result)));
-    return result;
-  }
-  double x = readFloat(a, type);
-  if (type == Type::F32 && (instr.flags & FlagFtz))
-    x = flushF32(static_cast<float>(x));
-  double result;
-  switch (op) {
-  case Op::Ex2:
-    result = std::exp2(x);
-    break;
-  case Op::Lg2:
-    result = std::log2(x);
-    break;
-  case Op::Sin:
-    result = std::sin(x);
-    break;
-  case Op::Cos:
-    result = std::cos(x);
-    break;
-  case Op::Sqrt:
-    result = std::sqrt(x);
-    break;
-  case Op::Rsqrt:
-    result = 1.0 / std::sqrt(x);
-    break;
-  case Op::Rcp:
-    result = 1.0 / x;
-    break;
-  default:
-    result = 0;
-  }
-  Rounding rounding =
-      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
-  uint64_t bits = writeFloat(result, type, rounding);
-  if (type == Type::F32 && (instr.flags & FlagFtz))
-    bits = fromF32(flushF32(toF32(bits)));
-  return bits;
+uint64_t floatUnary(Op op, const Instruction &instr, uint64_t a) {
+  if (std::optional<Type> lane = getPackedLaneType(instr.type))
+    return forEachLane([&](unsigned shift) {
+      return floatUnaryScalar(op, instr, *lane, (a >> shift) & 0xffff);
+    });
+  return floatUnaryScalar(op, instr, instr.type, a);
 }
 
 bool compare(const Instruction &instr, uint64_t a, uint64_t b) {

@@ -216,8 +216,9 @@ uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b);
 /// add/sub/mul/div/fma/min/max of floats, per lane of f16x2/bf16x2.
 uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
                  uint64_t c);
-/// ex2, lg2, sin, cos, sqrt, rsqrt, rcp, abs, neg of one float lane.
-uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a);
+/// ex2, lg2, sin, cos, sqrt, rsqrt, rcp, abs, neg of floats, per lane of
+/// f16x2/bf16x2.
+uint64_t floatUnary(Op op, const Instruction &instr, uint64_t a);
 /// setp's comparison of a and b.
 bool compare(const Instruction &instr, uint64_t a, uint64_t b);
 /// cvt.d.a (PTX ISA 9.7.9.21): `instr.type` the destination, `instr.type2`

@@ -9,6 +9,7 @@
 #include "Arithmetic.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace vx::ptxsim {
 
@@ -32,6 +33,39 @@ double minMax(Op op, double a, double b, bool propagateNaN) {
   return op == Op::Min ? std::min(a, b) : std::max(a, b);
 }
 
+/// `op` on `x`, `y` and `z` computed in `T` (float or double) under
+/// `rounding`; volatile keeps the compiler from folding it outside the scope.
+template <typename T>
+T floatOp(Op op, const Instruction &instr, Rounding rounding, T x, T y, T z) {
+  RoundingScope scope(rounding);
+  volatile T vx = x, vy = y, vz = z;
+  switch (op) {
+  case Op::Add:
+    return vx + vy;
+  case Op::Sub:
+    return vx - vy;
+  case Op::Mul:
+    return vx * vy;
+  case Op::Div:
+    return vx / vy;
+  case Op::Fma:
+  case Op::Mad:
+    return std::fma(static_cast<T>(vx), static_cast<T>(vy), static_cast<T>(vz));
+  case Op::Min:
+  case Op::Max:
+    return static_cast<T>(minMax(op, x, y, instr.flags & FlagNaN));
+  default:
+    return 0;
+  }
+}
+
+/// `result` clamped to [0, 1] (NaN to 0) when `instr` has .sat.
+template <typename T> T saturateIfSat(const Instruction &instr, T result) {
+  if (!(instr.flags & FlagSat))
+    return result;
+  return std::isnan(result) ? T(0) : std::clamp(result, T(0), T(1));
+}
+
 /// A float binary/ternary operation on one scalar lane of `type`.
 uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
                      uint64_t b, uint64_t c) {
@@ -45,78 +79,81 @@ uint64_t floatScalar(Op op, const Instruction &instr, Type type, uint64_t a,
       y = flushF32(y);
       z = flushF32(z);
     }
-    float result;
-    {
-      RoundingScope scope(rounding);
-      volatile float vx = x, vy = y, vz = z;
-      switch (op) {
-      case Op::Add:
-        result = vx + vy;
-        break;
-      case Op::Sub:
-        result = vx - vy;
-        break;
-      case Op::Mul:
-        result = vx * vy;
-        break;
-      case Op::Div:
-        result = vx / vy;
-        break;
-      case Op::Fma:
-      case Op::Mad:
-        result = std::fma(static_cast<float>(vx), static_cast<float>(vy),
-                          static_cast<float>(vz));
-        break;
-      case Op::Min:
-      case Op::Max:
-        result = static_cast<float>(minMax(op, x, y, instr.flags & FlagNaN));
-        break;
-      default:
-        result = 0;
-      }
-    }
+    float result = floatOp(op, instr, rounding, x, y, z);
     if (ftz)
       result = flushF32(result);
-    if ((instr.flags & FlagSat) && !std::isnan(result))
-      result = std::clamp(result, 0.0f, 1.0f);
-    else if ((instr.flags & FlagSat))
-      result = 0.0f;
-    return fromF32(result);
+    return fromF32(saturateIfSat(instr, result));
   }
-  double x = readFloat(a, type), y = readFloat(b, type), z = readFloat(c, type);
+  // Narrower types compute in double at round-to-nearest and round once, with
+  // `rounding`, when written back.
+  double result =
+      floatOp(op, instr, type == Type::F64 ? rounding : Rounding::Rn,
+              readFloat(a, type), readFloat(b, type), readFloat(c, type));
+  return writeFloat(saturateIfSat(instr, result), type,
+                    type == Type::F64 ? Rounding::Rn : rounding);
+}
+
+/// A float unary operation on one scalar lane of `type`.
+uint64_t floatUnaryScalar(Op op, const Instruction &instr, Type type,
+                          uint64_t a) {
+  if (op == Op::Neg)
+    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
+  if (op == Op::Abs) {
+    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
+    if (type == Type::F32 && (instr.flags & FlagFtz))
+      return fromF32(flushF32(toF32(result)));
+    return result;
+  }
+  double x = readFloat(a, type);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    x = flushF32(static_cast<float>(x));
   double result;
-  {
-    RoundingScope scope(type == Type::F64 ? rounding : Rounding::Rn);
-    volatile double vx = x, vy = y, vz = z;
-    switch (op) {
-    case Op::Add:
-      result = vx + vy;
-      break;
-    case Op::Sub:
-      result = vx - vy;
-      break;
-    case Op::Mul:
-      result = vx * vy;
-      break;
-    case Op::Div:
-      result = vx / vy;
-      break;
-    case Op::Fma:
-    case Op::Mad:
-      result = std::fma(static_cast<double>(vx), static_cast<double>(vy),
-                        static_cast<double>(vz));
-      break;
-    case Op::Min:
-    case Op::Max:
-      result = minMax(op, x, y, instr.flags & FlagNaN);
-      break;
-    default:
-      result = 0;
-    }
+  switch (op) {
+  case Op::Ex2:
+    result = std::exp2(x);
+    break;
+  case Op::Lg2:
+    result = std::log2(x);
+    break;
+  case Op::Sin:
+    result = std::sin(x);
+    break;
+  case Op::Cos:
+    result = std::cos(x);
+    break;
+  case Op::Sqrt:
+    result = std::sqrt(x);
+    break;
+  case Op::Rsqrt:
+    result = 1.0 / std::sqrt(x);
+    break;
+  case Op::Rcp:
+    result = 1.0 / x;
+    break;
+  default:
+    result = 0;
   }
-  if (instr.flags & FlagSat)
-    result = std::isnan(result) ? 0.0 : std::clamp(result, 0.0, 1.0);
-  return writeFloat(result, type, type == Type::F64 ? Rounding::Rn : rounding);
+  Rounding rounding =
+      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
+  uint64_t bits = writeFloat(result, type, rounding);
+  if (type == Type::F32 && (instr.flags & FlagFtz))
+    bits = fromF32(flushF32(toF32(bits)));
+  return bits;
+}
+
+/// The lane type of a type packing two 16-bit float lanes; none otherwise.
+std::optional<Type> getPackedLaneType(Type type) {
+  if (type == Type::F16x2)
+    return Type::F16;
+  if (type == Type::BF16x2)
+    return Type::BF16;
+  return std::nullopt;
+}
+
+/// The two 16-bit lane results `laneOp(shift)` (shift 0 low, 16 high) packed
+/// back into one register value.
+template <typename LaneOp> uint64_t forEachLane(LaneOp laneOp) {
+  return laneOp(0) | (laneOp(16) << 16);
 }
 
 } // namespace
@@ -179,61 +216,20 @@ uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b) {
 
 uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
                  uint64_t c) {
-  if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-    Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-    uint64_t low =
-        floatScalar(op, instr, lane, a & 0xffff, b & 0xffff, c & 0xffff);
-    uint64_t high = floatScalar(op, instr, lane, (a >> 16) & 0xffff,
-                                (b >> 16) & 0xffff, (c >> 16) & 0xffff);
-    return low | (high << 16);
-  }
+  if (std::optional<Type> lane = getPackedLaneType(instr.type))
+    return forEachLane([&](unsigned shift) {
+      return floatScalar(op, instr, *lane, (a >> shift) & 0xffff,
+                         (b >> shift) & 0xffff, (c >> shift) & 0xffff);
+    });
   return floatScalar(op, instr, instr.type, a, b, c);
 }
 
-uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a) {
-  if (op == Op::Neg)
-    return a ^ (1ull << (getTypeBytes(type) * 8 - 1));
-  if (op == Op::Abs) {
-    uint64_t result = a & ~(1ull << (getTypeBytes(type) * 8 - 1));
-    if (type == Type::F32 && (instr.flags & FlagFtz))
-      return fromF32(flushF32(toF32(result)));
-    return result;
-  }
-  double x = readFloat(a, type);
-  if (type == Type::F32 && (instr.flags & FlagFtz))
-    x = flushF32(static_cast<float>(x));
-  double result;
-  switch (op) {
-  case Op::Ex2:
-    result = std::exp2(x);
-    break;
-  case Op::Lg2:
-    result = std::log2(x);
-    break;
-  case Op::Sin:
-    result = std::sin(x);
-    break;
-  case Op::Cos:
-    result = std::cos(x);
-    break;
-  case Op::Sqrt:
-    result = std::sqrt(x);
-    break;
-  case Op::Rsqrt:
-    result = 1.0 / std::sqrt(x);
-    break;
-  case Op::Rcp:
-    result = 1.0 / x;
-    break;
-  default:
-    result = 0;
-  }
-  Rounding rounding =
-      instr.rounding == Rounding::None ? Rounding::Rn : instr.rounding;
-  uint64_t bits = writeFloat(result, type, rounding);
-  if (type == Type::F32 && (instr.flags & FlagFtz))
-    bits = fromF32(flushF32(toF32(bits)));
-  return bits;
+uint64_t floatUnary(Op op, const Instruction &instr, uint64_t a) {
+  if (std::optional<Type> lane = getPackedLaneType(instr.type))
+    return forEachLane([&](unsigned shift) {
+      return floatUnaryScalar(op, instr, *lane, (a >> shift) & 0xffff);
+    });
+  return floatUnaryScalar(op, instr, instr.type, a);
 }
 
 bool compare(const Instruction &instr, uint64_t a, uint64_t b) {

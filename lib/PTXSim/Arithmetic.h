@@ -30,27 +30,20 @@ inline int64_t signExtend(uint64_t value, unsigned bytes) {
   return static_cast<int64_t>(value << shift) >> shift;
 }
 
+/// The value of type `To` with the bits of `from` (C++17 has no bit_cast).
+template <typename To, typename From> To bitCast(From from) {
+  static_assert(sizeof(To) == sizeof(From), "bitCast needs types of one size");
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
 inline float toF32(uint64_t bits) {
-  uint32_t low = static_cast<uint32_t>(bits);
-  float value;
-  std::memcpy(&value, &low, 4);
-  return value;
+  return bitCast<float>(static_cast<uint32_t>(bits));
 }
-inline uint64_t fromF32(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-inline double toF64(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, 8);
-  return value;
-}
-inline uint64_t fromF64(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  return bits;
-}
+inline uint64_t fromF32(float value) { return bitCast<uint32_t>(value); }
+inline double toF64(uint64_t bits) { return bitCast<double>(bits); }
+inline uint64_t fromF64(double value) { return bitCast<uint64_t>(value); }
 
 /// .ftz: subnormal f32 inputs and results become zero of the same sign.
 inline float flushF32(float value) {
@@ -216,8 +209,9 @@ uint64_t integerMultiply(const Instruction &instr, uint64_t a, uint64_t b);
 /// add/sub/mul/div/fma/min/max of floats, per lane of f16x2/bf16x2.
 uint64_t floatOp(Op op, const Instruction &instr, uint64_t a, uint64_t b,
                  uint64_t c);
-/// ex2, lg2, sin, cos, sqrt, rsqrt, rcp, abs, neg of one float lane.
-uint64_t floatUnary(Op op, const Instruction &instr, Type type, uint64_t a);
+/// ex2, lg2, sin, cos, sqrt, rsqrt, rcp, abs, neg of floats, per lane of
+/// f16x2/bf16x2.
+uint64_t floatUnary(Op op, const Instruction &instr, uint64_t a);
 /// setp's comparison of a and b.
 bool compare(const Instruction &instr, uint64_t a, uint64_t b);
 /// cvt.d.a (PTX ISA 9.7.9.21): `instr.type` the destination, `instr.type2`

@@ -508,14 +508,8 @@ void Executor::runThread(Thread &thread) {
       break;
     case Op::Abs:
     case Op::Neg:
-      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-        Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-        uint64_t a = value(ops[1]);
-        set(ops[0], floatUnary(instr.op, instr, lane, a & 0xffff) |
-                        floatUnary(instr.op, instr, lane, a >> 16 & 0xffff)
-                            << 16);
-      } else if (isFloat(instr.type)) {
-        set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
+      if (isFloat(instr.type)) {
+        set(ops[0], floatUnary(instr.op, instr, value(ops[1])));
       } else {
         int64_t a = signExtend(value(ops[1]), bytes);
         set(ops[0], static_cast<uint64_t>(instr.op == Op::Neg ? -a
@@ -531,15 +525,7 @@ void Executor::runThread(Thread &thread) {
     case Op::Sqrt:
     case Op::Rsqrt:
     case Op::Rcp:
-      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-        Type lane = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-        uint64_t a = value(ops[1]);
-        set(ops[0], floatUnary(instr.op, instr, lane, a & 0xffff) |
-                        floatUnary(instr.op, instr, lane, a >> 16 & 0xffff)
-                            << 16);
-      } else {
-        set(ops[0], floatUnary(instr.op, instr, instr.type, value(ops[1])));
-      }
+      set(ops[0], floatUnary(instr.op, instr, value(ops[1])));
       break;
     case Op::Copysign: {
       // PTX ISA 9.7.3.2: d is b with the sign of a.

@@ -14,6 +14,7 @@
 #include "Executor.h"
 #include "Vx/PTXSim/PTXSim.h"
 #include "Vx/Runtime/CudaRuntime.h"
+#include "Vx/Runtime/MemRefSpan.h"
 #include "Vx/Runtime/PTXSimRuntime.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -409,16 +410,9 @@ void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
 void mgpuMemHostRegisterMemRef(int64_t rank,
                                StridedMemRefType<char, 1> *descriptor,
                                int64_t elementSizeBytes) {
-  int64_t *sizes = descriptor->sizes;
-  int64_t *strides = sizes + rank;
-  int64_t lastElement = 0;
-  for (int64_t dim = 0; dim < rank; ++dim) {
-    if (sizes[dim] == 0)
-      return;
-    lastElement += (sizes[dim] - 1) * strides[dim];
-  }
-  char *first = descriptor->data + descriptor->offset * elementSizeBytes;
-  mgpuMemHostRegister(first, (lastElement + 1) * elementSizeBytes);
+  vx::MemRefSpan span = vx::getMemRefSpan(rank, descriptor, elementSizeBytes);
+  if (span.sizeBytes != 0)
+    mgpuMemHostRegister(span.first, span.sizeBytes);
 }
 
 void mgpuMemHostUnregister(void *pointer) {

@@ -65,9 +65,11 @@ def take_error(lib):
 HEADER = ".version 8.3\n.target sm_90a\n.address_size 64\n"
 
 
-def launch(lib, ptx, kernel, grid, block, args, smem=0):
+def launch(lib, ptx, kernel, grid, block, args, smem=0, order=None):
     """Loads `ptx`, registers the numpy arrays among `args` as global memory
-    and launches `kernel`; returns the error message or None."""
+    and launches `kernel`, its blocks and warps in `order` (vxSimSetOrder)
+    if given, then back in forward order; returns the error message or
+    None."""
     module = lib.mgpuModuleLoadJIT((HEADER + ptx).encode(), 0, 0)
     if not module:
         return take_error(lib)
@@ -82,8 +84,14 @@ def launch(lib, ptx, kernel, grid, block, args, smem=0):
             values.append(arg)
     params = (c_void_p * len(values))(
         *[ctypes.addressof(value) for value in values])
-    lib.mgpuLaunchKernel(function, *grid, *block, smem, None, params, None,
-                         len(values))
+    if order is not None:
+        lib.vxSimSetOrder(order.encode())
+    try:
+        lib.mgpuLaunchKernel(function, *grid, *block, smem, None, params,
+                             None, len(values))
+    finally:
+        if order is not None:
+            lib.vxSimSetOrder(b"forward")
     for arg in args:
         if isinstance(arg, np.ndarray):
             lib.mgpuMemHostUnregister(arg.ctypes.data)
@@ -192,12 +200,8 @@ $L__done:
 def test_shared_reduction_with_barriers_and_shuffles(sim, order):
     data = np.arange(256, dtype=np.float32) % 13
     out = np.zeros(4, dtype=np.float32)
-    sim.vxSimSetOrder(order.encode())
-    try:
-        assert launch(sim, REDUCE, "reduce", (4, 1, 1), (64, 1, 1),
-                      [data, out]) is None
-    finally:
-        sim.vxSimSetOrder(b"forward")
+    assert launch(sim, REDUCE, "reduce", (4, 1, 1), (64, 1, 1), [data, out],
+                  order=order) is None
     np.testing.assert_array_equal(out, data.reshape(4, 64).sum(axis=1))
 
 
@@ -578,11 +582,10 @@ def test_write_after_three_unordered_reads(sim, order):
     # barrier 1 and thread 64 writes it: ordered after the reads of threads
     # 0 and 64, not after thread 32's. Two read slots per byte lost one of
     # the three reads, in forward order thread 32's.
-    sim.vxSimSetOrder(order.encode())
     error = launch(sim, READERS_THEN_WRITER.replace("BARRIER",
                                                     "bar.sync 1, 64;"),
-                   "readers", (1, 1, 1), (96, 1, 1), [np.zeros(1)])
-    sim.vxSimSetOrder(b"forward")
+                   "readers", (1, 1, 1), (96, 1, 1), [np.zeros(1)],
+                   order=order)
     assert ("kernel readers, block (0,0,0), thread (64,0,0): race on shared "
             "memory word+0: write conflicts with a read by thread (32,0,0) at "
             "PTX line 18: @%p2 ld.shared.b32 %r5, [%r4];, with no barrier "
@@ -1375,12 +1378,8 @@ LAST_BLOCK = """
 @pytest.mark.parametrize("order,last", [("forward", 3), ("reverse", 0)])
 def test_blocks_run_in_the_launch_order(sim, order, last):
     out = np.full(1, -1, dtype=np.int32)
-    sim.vxSimSetOrder(order.encode())
-    try:
-        assert launch(sim, LAST_BLOCK, "last", (4, 1, 1), (1, 1, 1),
-                      [out]) is None
-    finally:
-        sim.vxSimSetOrder(b"forward")
+    assert launch(sim, LAST_BLOCK, "last", (4, 1, 1), (1, 1, 1), [out],
+                  order=order) is None
     assert out[0] == last
 
 

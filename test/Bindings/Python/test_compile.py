@@ -15,6 +15,8 @@ import vx.runtime
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
 from fake_arrays import FakeCudaArray  # noqa: E402
+# A prefix sum labelled parallel: test_vx's mislabelled kernel.
+from test_vx import PREFIX as RACY_PREFIX  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -335,20 +337,6 @@ def test_link_error_names_the_missing_symbol(tmp_path):
     message = str(error.value)
     assert "@to_bf16 needs @__truncdfbf2" in message and "@?" not in message
 
-
-RACY_PREFIX = """
-func.func @prefix(%a: memref<8xi64>) {
-  %c1 = arith.constant 1 : index
-  vx.spawn on host grid [7] semantics [parallel] {
-    %i = vx.grid_index 0
-    %j = arith.addi %i, %c1 : index
-    %prev = memref.load %a[%i] : memref<8xi64>
-    %cur = memref.load %a[%j] : memref<8xi64>
-    %sum = arith.addi %prev, %cur : i64
-    memref.store %sum, %a[%j] : memref<8xi64>
-  }
-  return
-}"""
 
 RACE_CLIENT = """
 import numpy as np, sys, vx, vx.runtime

@@ -3,12 +3,14 @@ directory as driver.py. Needs only python3, torch with CUDA and the NVIDIA
 driver (triton and compute-sanitizer are used where present):
 
     python3 DIR/driver.py [--repeats 20] [--warmup 3] [--budget 420]
-                          [--timeout 120] [--only PATTERN ...]
+                          [--timeout 120] [--timeout-for PATTERN=SECONDS]
+                          [--only PATTERN ...]
     python3 DIR/driver.py --simulate # the CUDA libraries on the PTX simulator
     python3 DIR/driver.py --cpu      # a `--target cpu` directory, with numpy
 
-Each entry runs in its own process, killed after --timeout seconds (a
-kernel that hangs costs that entry only, recorded as TIMED OUT), and
+Each entry runs in its own process, killed after --timeout seconds (or
+those of the first --timeout-for pattern its name matches: a kernel that
+hangs costs that entry only, recorded as TIMED OUT), and
 DIR/results.json is rewritten after every entry (a temporary file renamed
 into place: valid JSON whenever the run stops). --simulate checks the
 prepared CUDA libraries on this CPU (vx.runtime.load(..., simulate=True),
@@ -513,19 +515,39 @@ def run_one(manifest, index, mode, options):
     return 0
 
 
+def entry_timeout(name, options):
+    """Seconds entry `name` may run: those of the first --timeout-for
+    pattern it matches, else --timeout."""
+    for pattern, seconds in options.timeout_for or []:
+        if fnmatch.fnmatchcase(name, pattern):
+            return seconds
+    return options.timeout
+
+
+def timeout_for(text):
+    """--timeout-for's PATTERN=SECONDS."""
+    pattern, _, seconds = text.rpartition("=")
+    try:
+        return pattern, float(seconds)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected PATTERN=SECONDS, got {text!r}") from None
+
+
 def run_isolated(index, entry, mode, options):
-    """The row of entry `index`, run by a child process killed after
-    options.timeout seconds."""
+    """The row of entry `index`, run by a child process killed after its
+    timeout (entry_timeout)."""
     command = [sys.executable, os.path.abspath(__file__), "--entry", str(index),
                "--repeats", str(options.repeats), "--warmup", str(options.warmup)]
     if mode != "cuda":
         command.append("--" + mode)
     row = {"name": entry["name"], "kind": entry["kind"]}
+    timeout = entry_timeout(entry["name"], options)
     try:
         process = subprocess.run(command, capture_output=True, text=True,
-                                 timeout=options.timeout)
+                                 timeout=timeout)
     except subprocess.TimeoutExpired:
-        return dict(row, check="TIMED OUT", timeout=options.timeout)
+        return dict(row, check="TIMED OUT", timeout=timeout)
     lines = process.stdout.strip().splitlines()
     try:
         return json.loads(lines[-1])
@@ -557,6 +579,10 @@ def main():
                         help="seconds for the whole run; extras stop first")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds an entry may take before it is killed")
+    parser.add_argument("--timeout-for", action="append", type=timeout_for,
+                        metavar="PATTERN=SECONDS",
+                        help="the timeout of the entries whose names match "
+                             "(fnmatch; repeatable, the first match counts)")
     parser.add_argument("--only", action="append", metavar="PATTERN",
                         help="run the entries whose names match (fnmatch; "
                              "repeatable)")

@@ -50,6 +50,14 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "L
                                      "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
+
+def mlir_runner(name, shared_libs):
+    """mlir-runner running @main-style entry points with `shared_libs`."""
+    return ToolSubst(name, command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
+                     extra_args=["-entry-point-result=void",
+                                 "-shared-libs=" + ",".join(shared_libs)])
+
+
 tool_dirs = [os.path.join(config.vx_obj_root, "bin"), config.llvm_tools_dir]
 tools = [
     "vx-opt",
@@ -61,37 +69,21 @@ tools = [
     "mlir-translate",
     "llc",
     "llvm-link",
-    ToolSubst(
-        "%mlir_runner",
-        command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
-        extra_args=[
-            "-entry-point-result=void",
-            "-shared-libs=%s,%s,%s,%s"
-            % (
-                os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
-                os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
-                os.path.join(config.mlir_lib_dir, "libomp.so"),
-                # The runtime of detect-races=true.
-                os.path.join(config.vx_obj_root, "lib", "libvx_race_runtime.so"),
-            ),
-        ],
-    ),
+    mlir_runner("%mlir_runner", [
+        os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
+        os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
+        os.path.join(config.mlir_lib_dir, "libomp.so"),
+        # The runtime of detect-races=true.
+        os.path.join(config.vx_obj_root, "lib", "libvx_race_runtime.so"),
+    ]),
+    # The PTX simulator as the mgpu* runtime: the output of
+    # --vx-to-llvm="ptx-sim=true" runs every launch's PTX on the CPU.
+    mlir_runner("%mlir_runner_sim", [
+        os.path.join(config.vx_obj_root, "lib", "libvx_ptx_sim.so"),
+        os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
+        os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
+    ]),
 ]
-# mlir-runner with the PTX simulator as the mgpu* runtime: the output of
-# --vx-to-llvm="ptx-sim=true" runs every launch's PTX on the CPU.
-tools.append(ToolSubst(
-    "%mlir_runner_sim",
-    command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
-    extra_args=[
-        "-entry-point-result=void",
-        "-shared-libs=%s,%s,%s"
-        % (
-            os.path.join(config.vx_obj_root, "lib", "libvx_ptx_sim.so"),
-            os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so"),
-            os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so"),
-        ),
-    ],
-))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(

@@ -14,6 +14,7 @@ import pytest
 
 import vx
 import vx.runtime
+from vx._compiler import _vx
 from test_compile import (CUDA_STUB, EXAMPLES, PACKAGE, needs_cuda_toolkit,
                           read_example, runtime_only_package)
 
@@ -208,9 +209,9 @@ def test_ptxas_log_is_in_the_exception_message(monkeypatch, tmp_path):
     ptxas = tmp_path / "bin" / "ptxas"
     ptxas.write_text(FAKE_PTXAS)
     ptxas.chmod(0o755)
-    real = os.path.dirname(os.path.dirname(os.path.realpath(
-        subprocess.run(["sh", "-c", "command -v ptxas || echo /usr/local/cuda/bin/ptxas"],
-                       capture_output=True, text=True).stdout.strip())))
+    # The toolkit vx itself would use (CUDA_HOME, ptxas on PATH, /usr/local/cuda).
+    real = _vx.cuda_toolkit()
+    assert real, "needs_cuda_toolkit let a machine without a toolkit through"
     os.symlink(os.path.join(real, "nvvm", "libdevice", "libdevice.10.bc"),
                tmp_path / "nvvm" / "libdevice" / "libdevice.10.bc")
     monkeypatch.setenv("CUDA_HOME", str(tmp_path))

@@ -24,6 +24,9 @@ namespace detail {
 using SampleCache =
     llvm::StringMap<std::optional<SmallVector<llvm::DynamicAPInt, 8>>>;
 
+/// Every column `term` reads, products included.
+void collectColumns(const Term &term, SmallVectorImpl<unsigned> &out);
+
 /// One access on one of its roots, built once.
 struct AccessSystem {
   /// The access (null for an op's context alone), the op and its thread

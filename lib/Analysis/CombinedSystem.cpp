@@ -679,9 +679,22 @@ bool CombinedSystem::isApproximate(unsigned column) const {
 }
 
 static void printForm(llvm::raw_ostream &os, const LinearForm &form) {
-  for (const auto &[column, coefficient] : form.terms)
-    os << coefficient << "*c" << column << " + ";
-  os << form.constant;
+  for (auto [position, term] : llvm::enumerate(form.terms)) {
+    const auto &[column, coefficient] = term;
+    bool negative = coefficient < 0;
+    if (position != 0)
+      os << (negative ? " - " : " + ");
+    else if (negative)
+      os << "-";
+    Int magnitude = abs(coefficient);
+    if (magnitude != 1)
+      os << magnitude << "*";
+    os << "c" << column;
+  }
+  if (form.terms.empty())
+    os << form.constant;
+  else if (form.constant != 0)
+    os << (form.constant < 0 ? " - " : " + ") << abs(form.constant);
 }
 
 void CombinedSystem::print(llvm::raw_ostream &os) const {
@@ -705,14 +718,23 @@ void CombinedSystem::print(llvm::raw_ostream &os) const {
         constraint.alternatives, os,
         [&](const Conjunction &conjunction) {
           os << "(";
-          for (const LinearForm &form : conjunction.equalities) {
-            printForm(os, form);
-            os << " == 0; ";
-          }
-          for (const LinearForm &form : conjunction.inequalities) {
-            printForm(os, form);
-            os << " >= 0; ";
-          }
+          llvm::interleave(
+              conjunction.equalities, os,
+              [&](const LinearForm &form) {
+                printForm(os, form);
+                os << " == 0";
+              },
+              ", ");
+          if (!conjunction.equalities.empty() &&
+              !conjunction.inequalities.empty())
+            os << ", ";
+          llvm::interleave(
+              conjunction.inequalities, os,
+              [&](const LinearForm &form) {
+                printForm(os, form);
+                os << " >= 0";
+              },
+              ", ");
           os << ")";
         },
         " or ");

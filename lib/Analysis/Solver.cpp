@@ -29,32 +29,6 @@ using namespace mlir::presburger;
 
 using Point = SmallVector<DynamicAPInt, 8>;
 
-static SmallVector<DynamicAPInt>
-toRow(const LinearForm &form, const DenseMap<unsigned, unsigned> &index,
-      unsigned numColumns) {
-  SmallVector<DynamicAPInt> row(numColumns + 1, DynamicAPInt(0));
-  for (const auto &[column, coefficient] : form.terms)
-    row[index.lookup(column)] = coefficient;
-  row[numColumns] = form.constant;
-  return row;
-}
-
-/// Whether a column-free alternative holds.
-static bool holdsTrivially(const Conjunction &conjunction) {
-  return llvm::all_of(
-             conjunction.equalities,
-             [](const LinearForm &form) { return form.constant == 0; }) &&
-         llvm::all_of(conjunction.inequalities, [](const LinearForm &form) {
-           return form.constant >= 0;
-         });
-}
-
-static APInt toAPInt(const Int &value, unsigned width) {
-  int64_t small = int64_t(value);
-  return APInt(std::max(width, 1u), small, /*isSigned=*/true,
-               /*implicitTrunc=*/true);
-}
-
 /// An integer point of `reduced`. Small points first: the sampler is fast
 /// within a small box and slow over ranges of 2^63; without a point in the
 /// box, the whole set.
@@ -268,6 +242,32 @@ struct ComponentSearch {
 };
 } // namespace
 
+static SmallVector<DynamicAPInt>
+toRow(const LinearForm &form, const DenseMap<unsigned, unsigned> &index,
+      unsigned numColumns) {
+  SmallVector<DynamicAPInt> row(numColumns + 1, DynamicAPInt(0));
+  for (const auto &[column, coefficient] : form.terms)
+    row[index.lookup(column)] = coefficient;
+  row[numColumns] = form.constant;
+  return row;
+}
+
+/// Whether a column-free alternative holds.
+static bool holdsTrivially(const Conjunction &conjunction) {
+  return llvm::all_of(
+             conjunction.equalities,
+             [](const LinearForm &form) { return form.constant == 0; }) &&
+         llvm::all_of(conjunction.inequalities, [](const LinearForm &form) {
+           return form.constant >= 0;
+         });
+}
+
+static APInt toAPInt(const Int &value, unsigned width) {
+  int64_t small = int64_t(value);
+  return APInt(std::max(width, 1u), small, /*isSigned=*/true,
+               /*implicitTrunc=*/true);
+}
+
 /// Adds the forms of `conjunction` (over the component's columns) to
 /// `target`, a Simplex or an IntegerRelation.
 template <typename Target>
@@ -359,11 +359,12 @@ CollisionResult CombinedSystem::solve() { return SystemSolver(*this).solve(); }
 
 CollisionResult SystemSolver::solve() {
   if (partitionComponents())
-    return decide("components", getResult(CollisionResult::Disjoint));
+    return decide("a constraint without columns",
+                  getResult(CollisionResult::Disjoint));
   selectRelevant();
   checkExactness();
   if (exceedsBudget())
-    return decide("budget",
+    return decide("the budget",
                   getResult(CollisionResult::Unknown,
                             "the system is too large to decide within the "
                             "budget"));
@@ -375,39 +376,44 @@ CollisionResult SystemSolver::solve() {
                   getResult(CollisionResult::Unknown,
                             system.approximation ? *system.approximation
                                                  : "the model is not exact"));
-  return decide("witness", assembleResult());
+  return decide("the case search", assembleResult());
 }
 
 CollisionResult SystemSolver::decide(StringRef step, CollisionResult result) {
   LLVM_DEBUG({
-    llvm::dbgs() << "[vx-analysis-query] decided by " << step << ": ";
+    llvm::raw_ostream &os = llvm::dbgs();
+    os << "[vx-analysis-query] decided by " << step << ": ";
+    auto printPair = [&](StringRef what, ArrayRef<int64_t> first,
+                         ArrayRef<int64_t> second) {
+      if (first.empty() && second.empty())
+        return;
+      os << ", " << what << " (";
+      llvm::interleaveComma(first, os);
+      os << ") and (";
+      llvm::interleaveComma(second, os);
+      os << ")";
+    };
     switch (result.kind) {
     case CollisionResult::Disjoint:
-      llvm::dbgs() << "disjoint";
+      os << "disjoint";
       break;
     case CollisionResult::Unknown:
-      llvm::dbgs() << "unknown (" << result.reason << ")";
+      os << "unknown (" << result.reason << ")";
       break;
     case CollisionResult::Collision:
-      llvm::dbgs() << "collision"
-                   << (result.provenForAllValues ? " for all values" : "")
-                   << "; instances (";
-      llvm::interleaveComma(result.instance0, llvm::dbgs());
-      llvm::dbgs() << ") and (";
-      llvm::interleaveComma(result.instance1, llvm::dbgs());
-      llvm::dbgs() << "), iterations (";
-      llvm::interleaveComma(result.iteration0, llvm::dbgs());
-      llvm::dbgs() << ") and (";
-      llvm::interleaveComma(result.iteration1, llvm::dbgs());
-      llvm::dbgs() << ")";
+      os << "collision" << (result.provenForAllValues ? " for all values" : "");
+      printPair("instances", result.instance0, result.instance1);
+      printPair("iterations", result.iteration0, result.iteration1);
       if (result.thread0 && result.thread1)
-        llvm::dbgs() << ", threads " << *result.thread0 << " and "
-                     << *result.thread1;
-      for (auto [value, assumed] : result.assumptions)
-        llvm::dbgs() << ", assuming " << value << " = " << assumed;
+        os << ", threads " << *result.thread0 << " and " << *result.thread1;
+      for (auto [value, assumed] : result.assumptions) {
+        os << ", ";
+        value.printAsOperand(os, OpPrintingFlags());
+        os << " = " << assumed;
+      }
       break;
     }
-    llvm::dbgs() << "\n";
+    os << "\n";
   });
   return result;
 }
@@ -559,21 +565,23 @@ std::optional<CollisionResult>
 SystemSolver::decideComponent(const Component &component) {
   ComponentSearch search(component);
   if (classifyConstraints(search))
-    return decide("constraints", getResult(CollisionResult::Disjoint));
+    return decide("a constraint without alternatives",
+                  getResult(CollisionResult::Disjoint));
   addWrapCases(search);
   findUniversals(search);
   for (const QueryConstraint *constraint : search.base)
     addConjunction(search.simplex, constraint->alternatives.front(), search);
   if (search.simplex.isEmpty())
-    return decide("rational emptiness", getResult(CollisionResult::Disjoint));
+    return decide("the constraints without cases (rationally empty)",
+                  getResult(CollisionResult::Disjoint));
   search.choice.assign(search.cases.size(), 0);
   exploreCases(search, 0);
   if (search.overBudget)
-    return decide("case search",
+    return decide("the case search",
                   getResult(CollisionResult::Unknown,
                             "too many cases to decide within the budget"));
   if (!search.sample)
-    return decide("case search", getResult(CollisionResult::Disjoint));
+    return decide("the case search", getResult(CollisionResult::Disjoint));
   minimizeWitness(search);
   for (auto [position, column] : llvm::enumerate(component.columns))
     values[column] = (*search.sample)[position];
@@ -874,22 +882,26 @@ CollisionResult SystemSolver::assembleResult() {
     (side ? result.thread1 : result.thread0) = int64_t(thread);
   }
   // The values the witness needs: dynamic grid sizes, and the captured
-  // scalars unless the collision holds for all of them.
+  // scalars unless the collision holds for all of them; in the order of
+  // their master columns, which is the same from run to run.
   llvm::SmallPtrSet<void *, 4> reported;
+  SmallVector<std::pair<int, std::pair<Value, APInt>>> assumed;
   for (auto [column, value] : values) {
-    if (system.columns[column].master < 0)
+    int master = system.columns[column].master;
+    if (master < 0)
       continue;
-    const Column &info = model.getColumn(system.columns[column].master);
+    const Column &info = model.getColumn(master);
     bool report = info.kind == ColumnKind::Extent ||
                   (!forAll && llvm::is_contained(universalValues, info.value));
     if (!report || !info.value ||
         !reported.insert(info.value.getAsOpaquePointer()).second)
       continue;
-    result.assumptions.push_back(
-        {info.value, toAPInt(value, getIntegerWidth(info.value.getType()))});
+    assumed.push_back(
+        {master,
+         {info.value, toAPInt(value, getIntegerWidth(info.value.getType()))}});
   }
-  llvm::sort(result.assumptions, [](const auto &a, const auto &b) {
-    return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
-  });
+  llvm::sort(assumed, llvm::less_first());
+  for (auto &[master, assumption] : assumed)
+    result.assumptions.push_back(std::move(assumption));
   return result;
 }

@@ -203,6 +203,27 @@ func.func @captured_trip_count(%a: memref<16xf32>, %n: index, %v: f32) {
 
 // -----
 
+// A witness names its values in the order the model met them (the outer
+// loop's count first), the same from run to run: they were ordered by
+// address.
+func.func @two_trip_counts(%a: memref<16xf32>, %n: index, %m: index,
+                           %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-note @+1 {{mark dimension 0}}
+  vx.spawn on host grid [8] semantics [parallel] {
+    scf.for %k = %c0 to %m step %c1 {
+      scf.for %l = %c0 to %n step %c1 {
+        // expected-warning-re @+1 {{write to memory captured by the spawn does not depend on parallel dimension 0: instances along it write the same address when %arg2 = {{[1-9][0-9]*}} and %arg1 = {{[1-9][0-9]*}}}}
+        memref.store %v, %a[%k] : memref<16xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A dynamic grid size is chosen by the witness: still an error, naming it.
 func.func @dynamic_grid(%a: memref<16xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index

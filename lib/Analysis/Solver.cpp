@@ -200,93 +200,6 @@ sampleByElimination(const IntegerRelation &relation,
 // The solver
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The columns of one connected component and the constraints that join
-/// them.
-struct Component {
-  SmallVector<unsigned> columns;
-  SmallVector<unsigned> constraints;
-};
-
-/// The search of one component, in its own column numbering.
-struct ComponentSearch {
-  explicit ComponentSearch(const Component &component)
-      : component(component), n(component.columns.size()), simplex(n) {
-    for (auto [position, column] : llvm::enumerate(component.columns))
-      index[column] = position;
-  }
-
-  /// Whether the search has found all it looks for: a point, and every
-  /// leaf with a point where universal columns need them.
-  bool isDone() const { return overBudget || (sample && universals.empty()); }
-
-  const Component &component;
-  unsigned n;
-  /// The position of each query column in the component.
-  DenseMap<unsigned, unsigned> index;
-  /// Constraints of one alternative, and case splits (several).
-  SmallVector<const QueryConstraint *> base, cases;
-  /// The cases over wrap counts (`cases` points to them).
-  std::vector<QueryConstraint> wrapCases;
-  /// Universal columns read by constraints that are not their own.
-  SmallVector<unsigned> universals;
-  /// The base constraints and the alternatives chosen on the current path.
-  Simplex simplex;
-  SmallVector<unsigned> choice;
-  /// The first integer point found, and its leaf.
-  std::optional<Point> sample;
-  std::optional<IntegerRelation> firstLeaf;
-  /// Every leaf with a point (only where there are universal columns).
-  std::vector<IntegerRelation> feasibleLeaves;
-  bool overBudget = false;
-};
-} // namespace
-
-static SmallVector<DynamicAPInt>
-toRow(const LinearForm &form, const DenseMap<unsigned, unsigned> &index,
-      unsigned numColumns) {
-  SmallVector<DynamicAPInt> row(numColumns + 1, DynamicAPInt(0));
-  for (const auto &[column, coefficient] : form.terms)
-    row[index.lookup(column)] = coefficient;
-  row[numColumns] = form.constant;
-  return row;
-}
-
-/// Whether a column-free alternative holds.
-static bool holdsTrivially(const Conjunction &conjunction) {
-  return llvm::all_of(
-             conjunction.equalities,
-             [](const LinearForm &form) { return form.constant == 0; }) &&
-         llvm::all_of(conjunction.inequalities, [](const LinearForm &form) {
-           return form.constant >= 0;
-         });
-}
-
-static APInt toAPInt(const Int &value, unsigned width) {
-  int64_t small = int64_t(value);
-  return APInt(std::max(width, 1u), small, /*isSigned=*/true,
-               /*implicitTrunc=*/true);
-}
-
-/// Adds the forms of `conjunction` (over the component's columns) to
-/// `target`, a Simplex or an IntegerRelation.
-template <typename Target>
-static void addConjunction(Target &target, const Conjunction &conjunction,
-                           const ComponentSearch &search) {
-  for (const LinearForm &form : conjunction.equalities)
-    target.addEquality(toRow(form, search.index, search.n));
-  for (const LinearForm &form : conjunction.inequalities)
-    target.addInequality(toRow(form, search.index, search.n));
-}
-
-static CollisionResult getResult(CollisionResult::Kind kind,
-                                 StringRef reason = {}) {
-  CollisionResult result;
-  result.kind = kind;
-  result.reason = reason.str();
-  return result;
-}
-
 namespace mlir {
 namespace vx {
 namespace detail {
@@ -295,6 +208,46 @@ namespace detail {
 /// the for-all proof, and last the result's assembly.
 class SystemSolver {
 public:
+  /// The columns of one connected component and the constraints that join
+  /// them.
+  struct Component {
+    SmallVector<unsigned> columns;
+    SmallVector<unsigned> constraints;
+  };
+
+  /// The search of one component, in its own column numbering.
+  struct ComponentSearch {
+    explicit ComponentSearch(const Component &component)
+        : component(component), n(component.columns.size()), simplex(n) {
+      for (auto [position, column] : llvm::enumerate(component.columns))
+        index[column] = position;
+    }
+
+    /// Whether the search has found all it looks for: a point, and every
+    /// leaf with a point where universal columns need them.
+    bool isDone() const { return overBudget || (sample && universals.empty()); }
+
+    const Component &component;
+    unsigned n;
+    /// The position of each query column in the component.
+    DenseMap<unsigned, unsigned> index;
+    /// Constraints of one alternative, and case splits (several).
+    SmallVector<const QueryConstraint *> base, cases;
+    /// The cases over wrap counts (`cases` points to them).
+    std::vector<QueryConstraint> wrapCases;
+    /// Universal columns read by constraints that are not their own.
+    SmallVector<unsigned> universals;
+    /// The base constraints and the alternatives chosen on the current path.
+    Simplex simplex;
+    SmallVector<unsigned> choice;
+    /// The first integer point found, and its leaf.
+    std::optional<Point> sample;
+    std::optional<IntegerRelation> firstLeaf;
+    /// Every leaf with a point (only where there are universal columns).
+    std::vector<IntegerRelation> feasibleLeaves;
+    bool overBudget = false;
+  };
+
   explicit SystemSolver(CombinedSystem &system)
       : system(system), model(system.model), budget(system.budget),
         leavesLeft(budget.maxAlternatives) {}
@@ -354,6 +307,54 @@ private:
 } // namespace detail
 } // namespace vx
 } // namespace mlir
+
+using Component = SystemSolver::Component;
+using ComponentSearch = SystemSolver::ComponentSearch;
+
+static SmallVector<DynamicAPInt>
+toRow(const LinearForm &form, const DenseMap<unsigned, unsigned> &index,
+      unsigned numColumns) {
+  SmallVector<DynamicAPInt> row(numColumns + 1, DynamicAPInt(0));
+  for (const auto &[column, coefficient] : form.terms)
+    row[index.lookup(column)] = coefficient;
+  row[numColumns] = form.constant;
+  return row;
+}
+
+/// Whether a column-free alternative holds.
+static bool holdsTrivially(const Conjunction &conjunction) {
+  return llvm::all_of(
+             conjunction.equalities,
+             [](const LinearForm &form) { return form.constant == 0; }) &&
+         llvm::all_of(conjunction.inequalities, [](const LinearForm &form) {
+           return form.constant >= 0;
+         });
+}
+
+static APInt toAPInt(const Int &value, unsigned width) {
+  int64_t small = int64_t(value);
+  return APInt(std::max(width, 1u), small, /*isSigned=*/true,
+               /*implicitTrunc=*/true);
+}
+
+/// Adds the forms of `conjunction` (over the component's columns) to
+/// `target`, a Simplex or an IntegerRelation.
+template <typename Target>
+static void addConjunction(Target &target, const Conjunction &conjunction,
+                           const ComponentSearch &search) {
+  for (const LinearForm &form : conjunction.equalities)
+    target.addEquality(toRow(form, search.index, search.n));
+  for (const LinearForm &form : conjunction.inequalities)
+    target.addInequality(toRow(form, search.index, search.n));
+}
+
+static CollisionResult getResult(CollisionResult::Kind kind,
+                                 StringRef reason = {}) {
+  CollisionResult result;
+  result.kind = kind;
+  result.reason = reason.str();
+  return result;
+}
 
 CollisionResult CombinedSystem::solve() { return SystemSolver(*this).solve(); }
 

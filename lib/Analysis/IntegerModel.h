@@ -22,7 +22,7 @@
 #define VX_LIB_ANALYSIS_INTEGERMODEL_H
 
 #include "Term.h"
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"

@@ -1,4 +1,4 @@
-//===- AddressModel.h - Which elements two executions touch -----*- C++ -*-===//
+//===- SpawnAnalysis.h - Which elements two executions touch ----*- C++ -*-===//
 //
 // The memory accesses of a spawn body and exact questions about them: can
 // two instances (or two iterations of a thread loop, or two threads of one
@@ -25,8 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VX_ANALYSIS_ADDRESSMODEL_H
-#define VX_ANALYSIS_ADDRESSMODEL_H
+#ifndef VX_ANALYSIS_SPAWNANALYSIS_H
+#define VX_ANALYSIS_SPAWNANALYSIS_H
 
 #include "Vx/VxOps.h"
 
@@ -395,4 +395,4 @@ SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);
 } // namespace vx
 } // namespace mlir
 
-#endif // VX_ANALYSIS_ADDRESSMODEL_H
+#endif // VX_ANALYSIS_SPAWNANALYSIS_H

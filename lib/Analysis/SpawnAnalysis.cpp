@@ -9,7 +9,11 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "vx-analysis"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -388,6 +392,8 @@ void SpawnAnalysis::limitSamples(unsigned samples) {
   queries->limitSamples(samples);
 }
 
+void SpawnAnalysis::resetSamples() { queries->resetSamples(); }
+
 CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
                                                Operation *second,
                                                const PairRelation &relation) {
@@ -467,4 +473,26 @@ SpawnAnalysis::getDependences(const Access &access) {
       total.varies = true;
   }
   return {total.gridDims, total.varies};
+}
+
+//===----------------------------------------------------------------------===//
+// SpawnAnalyses
+//===----------------------------------------------------------------------===//
+
+SpawnAnalysis &SpawnAnalyses::get(SpawnOp spawn) {
+  std::unique_ptr<SpawnAnalysis> &analysis = analyses[spawn];
+  if (!analysis) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] analyzing the spawn at "
+                            << formatLocation(spawn.getLoc()) << "\n");
+    analysis = std::make_unique<SpawnAnalysis>(spawn);
+  }
+  return *analysis;
+}
+
+SpawnAnalyses &SpawnAnalyses::getFor(SpawnOp spawn, Operation *root,
+                                     AnalysisManager manager) {
+  auto function = spawn->getParentOfType<FunctionOpInterface>();
+  if (function && root->isProperAncestor(function))
+    return manager.getChildAnalysis<SpawnAnalyses>(function);
+  return manager.getAnalysis<SpawnAnalyses>();
 }

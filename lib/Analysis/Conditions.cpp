@@ -65,6 +65,8 @@ DNF IntegerModel::getCondition(Value value, bool truth) {
 DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
   // The fallback: the boolean's unsigned reading is 1 (or 0).
   auto generic = [&]() -> DNF {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] condition " << value
+                            << " read through its bits\n");
     if (booleansInProgress.contains(value.getAsOpaquePointer())) {
       opaqueBooleans.insert(value.getAsOpaquePointer());
       return alwaysTrue();
@@ -201,6 +203,8 @@ const Context &IntegerModel::getContext(Block *block) {
           addConstraint(std::move(dnf), /*definitional=*/false));
     };
     auto approximate = [&](std::string why) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[vx-analysis] approximate context: " << why << "\n");
       if (!context.approximation)
         context.approximation = std::move(why);
     };

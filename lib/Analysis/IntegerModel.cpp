@@ -215,6 +215,9 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
       floorDiv(*upper - rangeLower, modulus) -
               floorDiv(*lower - rangeLower, modulus) >
           Int(1 << 16)) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] a column of its own: the "
+                            << width << "-bit reading of " << origin
+                            << " wraps too often to count\n");
     Column column = getOpaqueColumn(origin);
     column.approximate = !column.sources.isInvariant();
     column.lower = rangeLower;
@@ -594,6 +597,8 @@ Term IntegerModel::getBits(Value root) {
       continue;
     }
     Term term = computeBits(value);
+    LLVM_DEBUG(llvm::dbgs()
+               << "[vx-analysis] bits of " << value << ": " << term << "\n");
     bits[value] = std::move(term);
   }
   return bits.lookup(root);
@@ -921,6 +926,9 @@ Term IntegerModel::buildCases(Value origin,
     }
   }
   if (alternatives.size() > budget.maxAlternatives) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] approximate: the cases of "
+                            << origin << " have " << alternatives.size()
+                            << " alternatives, over the budget\n");
     Column opaque = getOpaqueColumn(origin);
     opaque.sources.varies = true;
     opaque.approximate = true;
@@ -1016,6 +1024,10 @@ Term IntegerModel::buildAffineExpr(AffineExpr root, ArrayRef<Term> dims,
                                    ArrayRef<Term> symbols, Value origin) {
   DenseMap<AffineExpr, Term> values;
   auto unknown = [&]() -> Term {
+    LLVM_DEBUG(llvm::dbgs()
+               << "[vx-analysis] approximate: affine expression " << root
+               << " is not a constant multiple or a "
+                  "division by a positive constant\n");
     Column column = getOpaqueColumn(origin);
     column.approximate = true;
     column.sources.varies = true;

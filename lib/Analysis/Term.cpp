@@ -3,6 +3,7 @@
 #include "Term.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::vx::detail;
@@ -77,6 +78,21 @@ LinearForm LinearForm::rename(function_ref<unsigned(unsigned)> map) const {
   for (const auto &[column, coefficient] : terms)
     result.add(getColumn(map(column), coefficient));
   return result;
+}
+
+void LinearForm::print(raw_ostream &os) const {
+  for (const auto &[column, coefficient] : terms)
+    os << coefficient << "*c" << column << " + ";
+  os << constant;
+}
+
+void Term::print(raw_ostream &os) const {
+  linear.print(os);
+  for (const Product &product : products) {
+    os << " + " << product.scale << "*c" << product.symbol << "*(";
+    product.factor->print(os);
+    os << ")";
+  }
 }
 
 void Term::add(const Term &other, const Int &scale) {

@@ -40,6 +40,8 @@ public:
   bool mentions(unsigned column) const;
   /// The same form over columns renamed by `map`.
   LinearForm rename(function_ref<unsigned(unsigned)> map) const;
+  /// "2*c3 + -1*c5 + 7", for debug output.
+  void print(raw_ostream &os) const;
 
   SmallVector<std::pair<unsigned, Int>, 4> terms;
   Int constant;
@@ -70,7 +72,14 @@ struct Term {
   bool isAffine() const { return products.empty(); }
   bool isConstant() const { return isAffine() && linear.isConstant(); }
   bool mentions(unsigned column) const;
+  /// The linear form, then each product as "scale*c<symbol>*(factor)".
+  void print(raw_ostream &os) const;
 };
+
+inline raw_ostream &operator<<(raw_ostream &os, const Term &term) {
+  term.print(os);
+  return os;
+}
 
 /// A conjunction of equalities (== 0) and inequalities (>= 0).
 struct Conjunction {

@@ -9,106 +9,14 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "vx-analysis"
 
 using namespace mlir;
 using namespace mlir::vx;
 using namespace mlir::vx::detail;
-
-//===----------------------------------------------------------------------===//
-// Forms and terms
-//===----------------------------------------------------------------------===//
-
-LinearForm LinearForm::getConstant(Int value) {
-  LinearForm form;
-  form.constant = value;
-  return form;
-}
-
-LinearForm LinearForm::getColumn(unsigned column, Int coefficient) {
-  LinearForm form;
-  if (coefficient != 0)
-    form.terms.push_back({column, coefficient});
-  return form;
-}
-
-void LinearForm::add(const LinearForm &other, const Int &scale) {
-  if (scale == 0)
-    return;
-  constant += other.constant * scale;
-  if (other.terms.empty())
-    return;
-  SmallVector<std::pair<unsigned, Int>, 4> merged;
-  merged.reserve(terms.size() + other.terms.size());
-  auto *a = terms.begin(), *aEnd = terms.end();
-  const auto *b = other.terms.begin(), *bEnd = other.terms.end();
-  while (a != aEnd || b != bEnd) {
-    if (b == bEnd || (a != aEnd && a->first < b->first)) {
-      merged.push_back(*a++);
-      continue;
-    }
-    if (a == aEnd || b->first < a->first) {
-      merged.push_back({b->first, b->second * scale});
-      ++b;
-      continue;
-    }
-    Int sum = a->second + b->second * scale;
-    if (sum != 0)
-      merged.push_back({a->first, sum});
-    ++a;
-    ++b;
-  }
-  terms = std::move(merged);
-}
-
-void LinearForm::scale(const Int &factor) {
-  if (factor == 0) {
-    terms.clear();
-    constant = Int(0);
-    return;
-  }
-  for (auto &term : terms)
-    term.second *= factor;
-  constant *= factor;
-}
-
-Int LinearForm::getCoefficient(unsigned column) const {
-  for (const auto &[candidate, coefficient] : terms)
-    if (candidate == column)
-      return coefficient;
-  return Int(0);
-}
-
-bool LinearForm::mentions(unsigned column) const {
-  return llvm::any_of(terms,
-                      [&](const auto &term) { return term.first == column; });
-}
-
-LinearForm LinearForm::rename(function_ref<unsigned(unsigned)> map) const {
-  LinearForm result = getConstant(constant);
-  for (const auto &[column, coefficient] : terms)
-    result.add(getColumn(map(column), coefficient));
-  return result;
-}
-
-void Term::add(const Term &other, const Int &scale) {
-  linear.add(other.linear, scale);
-  if (scale == 0)
-    return;
-  for (const Product &product : other.products)
-    products.push_back({product.factor, product.symbol, product.scale * scale});
-}
-
-bool Term::mentions(unsigned column) const {
-  return linear.mentions(column) ||
-         llvm::any_of(products, [&](const Product &product) {
-           return product.symbol == column || product.factor->mentions(column);
-         });
-}
-
-void Conjunction::append(const Conjunction &other) {
-  llvm::append_range(equalities, other.equalities);
-  llvm::append_range(inequalities, other.inequalities);
-}
 
 void Sources::merge(const Sources &other) {
   if (gridDims.size() < other.gridDims.size())
@@ -129,63 +37,9 @@ unsigned mlir::vx::detail::getIntegerWidth(Type type) {
   return 0;
 }
 
-Int mlir::vx::detail::toInt(const APInt &value, bool isSigned) {
-  if (isSigned)
-    return Int(value);
-  return Int(value.zext(value.getBitWidth() + 1));
-}
-
-static Int pow2(unsigned exponent) {
-  Int result(1);
-  while (exponent >= 32) {
-    result *= Int(int64_t(1) << 32);
-    exponent -= 32;
-  }
-  return result * Int(int64_t(1) << exponent);
-}
-
-/// The range of a `width`-bit reading.
-static std::pair<Int, Int> getReadingRange(unsigned width, bool isSigned) {
-  if (isSigned)
-    return {-pow2(width - 1), pow2(width - 1) - Int(1)};
-  return {Int(0), pow2(width) - Int(1)};
-}
-
 bool mlir::vx::detail::isModelledLoop(Operation *op) {
   return isa<scf::ForOp, scf::ParallelOp, scf::ForallOp, affine::AffineForOp,
              scf::WhileOp>(op);
-}
-
-/// lhs - rhs >= 0 and friends, as forms.
-static LinearForm difference(const LinearForm &lhs, const LinearForm &rhs) {
-  LinearForm form = lhs;
-  form.add(rhs, Int(-1));
-  return form;
-}
-
-static LinearForm shifted(LinearForm form, const Int &by) {
-  form.constant += by;
-  return form;
-}
-
-/// A DNF of one conjunction with one inequality.
-static DNF inequality(LinearForm form) {
-  Conjunction conjunction;
-  conjunction.inequalities.push_back(std::move(form));
-  return {conjunction};
-}
-
-static DNF equality(LinearForm form) {
-  Conjunction conjunction;
-  conjunction.equalities.push_back(std::move(form));
-  return {conjunction};
-}
-
-static DNF alwaysTrue() { return {Conjunction()}; }
-
-static DNF concat(DNF a, const DNF &b) {
-  llvm::append_range(a, b);
-  return a;
 }
 
 //===----------------------------------------------------------------------===//
@@ -361,6 +215,9 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
       floorDiv(*upper - rangeLower, modulus) -
               floorDiv(*lower - rangeLower, modulus) >
           Int(1 << 16)) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] a column of its own: the "
+                            << width << "-bit reading of " << origin
+                            << " wraps too often to count\n");
     Column column = getOpaqueColumn(origin);
     column.approximate = !column.sources.isInvariant();
     column.lower = rangeLower;
@@ -482,18 +339,23 @@ static bool isUnsignedLoop(Operation *loop) {
   return forOp && forOp.getUnsignedCmp();
 }
 
-/// The terms of the results of `map` applied to `operands` (index values).
-static SmallVector<Term> getAffineResults(
-    IntegerModel &model, AffineMap map, ValueRange operands,
-    function_ref<Term(AffineExpr, ArrayRef<Term>, ArrayRef<Term>)> build) {
+std::pair<SmallVector<Term>, SmallVector<Term>>
+mlir::vx::detail::getAffineOperands(IntegerModel &model, unsigned numDims,
+                                    ValueRange operands) {
   SmallVector<Term> dims, symbols;
   for (auto [position, operand] : llvm::enumerate(operands))
-    (position < map.getNumDims() ? dims : symbols)
-        .push_back(model.getBits(operand));
+    (position < numDims ? dims : symbols).push_back(model.getBits(operand));
+  return {std::move(dims), std::move(symbols)};
+}
+
+/// The terms of the results of `map` applied to `operands` (index values).
+static SmallVector<Term> getAffineResults(IntegerModel &model, AffineMap map,
+                                          ValueRange operands) {
+  auto [dims, symbols] = getAffineOperands(model, map.getNumDims(), operands);
   SmallVector<Term> results;
   for (AffineExpr expr : map.getResults())
-    results.push_back(
-        model.wrap(build(expr, dims, symbols), 64, true, Value()));
+    results.push_back(model.wrap(model.getAffineTerm(expr, dims, symbols), 64,
+                                 /*isSigned=*/true, Value()));
   return results;
 }
 
@@ -546,19 +408,15 @@ unsigned IntegerModel::getIterationColumn(Operation *loop, unsigned dim) {
         columns[id].symbolExtent = upperTerm->linear.terms[0].first;
     }
   } else if (auto affineLoop = dyn_cast<affine::AffineForOp>(loop)) {
-    auto build = [&](AffineExpr expr, ArrayRef<Term> dims,
-                     ArrayRef<Term> symbols) {
-      return buildAffineExpr(expr, dims, symbols, Value());
-    };
     for (const Term &bound :
          getAffineResults(*this, affineLoop.getUpperBoundMap(),
-                          affineLoop.getUpperBoundOperands(), build))
+                          affineLoop.getUpperBoundOperands()))
       addBelow(bound);
     AffineMap lowerMap = affineLoop.getLowerBoundMap();
     if (lowerMap.getNumResults() != 1) {
       // The column is the induction variable itself, above every bound.
       for (const Term &bound : getAffineResults(
-               *this, lowerMap, affineLoop.getLowerBoundOperands(), build)) {
+               *this, lowerMap, affineLoop.getLowerBoundOperands())) {
         if (bound.isAffine())
           bounds.inequalities.push_back(
               difference(LinearForm::getColumn(id), bound.linear));
@@ -592,11 +450,7 @@ std::optional<Term> IntegerModel::getInductionTerm(Operation *loop,
     if (lowerMap.getNumResults() != 1)
       return Term::getColumn(iteration);
     Term start =
-        getAffineResults(
-            *this, lowerMap, affineLoop.getLowerBoundOperands(),
-            [&](AffineExpr expr, ArrayRef<Term> dims, ArrayRef<Term> symbols) {
-              return buildAffineExpr(expr, dims, symbols, Value());
-            })
+        getAffineResults(*this, lowerMap, affineLoop.getLowerBoundOperands())
             .front();
     start.add(Term::getColumn(iteration), Int(affineLoop.getStepAsInt()));
     return start;
@@ -743,261 +597,298 @@ Term IntegerModel::getBits(Value root) {
       continue;
     }
     Term term = computeBits(value);
+    LLVM_DEBUG(llvm::dbgs()
+               << "[vx-analysis] bits of " << value << ": " << term << "\n");
     bits[value] = std::move(term);
   }
   return bits.lookup(root);
 }
 
-/// The term of `term` scaled by a constant.
-static Term scaled(const Term &term, const Int &factor) {
-  Term result;
-  result.add(term, factor);
-  return result;
+Term IntegerModel::getOpaqueBits(Value value) {
+  unsigned width = getIntegerWidth(value.getType());
+  return Term::getColumn(
+      addOpaque(value, width ? std::optional<unsigned>(width) : std::nullopt));
 }
 
 Term IntegerModel::computeBits(Value value) {
   unsigned width = getIntegerWidth(value.getType());
-  auto opaque = [&] {
-    return Term::getColumn(addOpaque(
-        value, width ? std::optional<unsigned>(width) : std::nullopt));
-  };
   if (!width)
-    return opaque();
+    return getOpaqueBits(value);
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return Term::getConstant(toInt(constant, /*isSigned=*/true));
-
-  bool inBody = spawn.isDefinedInBody(value);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (!inBody)
-      return opaque();
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (auto whileOp = dyn_cast<scf::WhileOp>(owner))
-      return buildWhileArgument(arg);
-    std::optional<unsigned> dim;
-    if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
-      if (arg == forOp.getInductionVar())
-        dim = 0;
-    } else if (auto parallel = dyn_cast<scf::ParallelOp>(owner)) {
-      dim = arg.getArgNumber();
-    } else if (auto forall = dyn_cast<scf::ForallOp>(owner)) {
-      if (arg.getArgNumber() < forall.getRank())
-        dim = arg.getArgNumber();
-    } else if (auto affineLoop = dyn_cast<affine::AffineForOp>(owner)) {
-      if (arg == affineLoop.getInductionVar())
-        dim = 0;
-    }
-    if (!dim)
-      return opaque();
-    std::optional<Term> induction = getInductionTerm(owner, *dim);
-    return induction ? *induction : opaque();
+    std::optional<Term> term = computeArgumentBits(arg);
+    if (!term)
+      LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: argument " << arg
+                              << " is not an induction variable the model "
+                                 "bounds\n");
+    return term ? *term : getOpaqueBits(value);
   }
-
   Operation *def = value.getDefiningOp();
-  if (auto index = dyn_cast<GridIndexOp>(def)) {
-    if (def->getParentOfType<SpawnOp>() != spawn)
-      return opaque();
-    return Term::getColumn(getGridColumn(index.getDim()));
+  if (width == 1 && isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+                        arith::XOrIOp, arith::SelectOp>(def))
+    return computeBooleanBits(value);
+  auto result = cast<OpResult>(value);
+  std::optional<Term> term =
+      TypeSwitch<Operation *, std::optional<Term>>(def)
+          .Case<GridIndexOp, GridDimOp>(
+              [&](auto op) { return computeGridBits(op); })
+          .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+              [&](auto op) { return computeArithmeticBits(op); })
+          .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
+                arith::CeilDivUIOp, arith::CeilDivSIOp, arith::RemUIOp,
+                arith::RemSIOp>(
+              [&](Operation *op) { return buildDivision(op); })
+          .Case<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::AndIOp,
+                arith::XOrIOp>(
+              [&](Operation *op) { return computeBitwiseBits(op); })
+          .Case<arith::TruncIOp, arith::ExtUIOp, arith::ExtSIOp,
+                arith::IndexCastOp, arith::IndexCastUIOp>(
+              [&](Operation *op) { return computeCastBits(op); })
+          .Case<arith::SelectOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+                arith::MaxUIOp>(
+              [&](Operation *op) { return computeChoiceBits(op); })
+          .Case([&](affine::AffineApplyOp apply) -> std::optional<Term> {
+            AffineMap map = apply.getAffineMap();
+            auto [dims, symbols] = getAffineOperands(*this, map.getNumDims(),
+                                                     apply.getMapOperands());
+            return buildAffineExpr(map.getResult(0), dims, symbols, value);
+          })
+          .Case<scf::IfOp, scf::IndexSwitchOp>(
+              [&](auto op) { return computeRegionResultBits(op, result); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (term)
+    return *term;
+  LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: no model of '"
+                          << def->getName() << "' for " << value << "\n");
+  return getOpaqueBits(value);
+}
+
+std::optional<Term> IntegerModel::computeArgumentBits(BlockArgument arg) {
+  if (!spawn.isDefinedInBody(arg))
+    return std::nullopt;
+  Operation *owner = arg.getOwner()->getParentOp();
+  if (isa<scf::WhileOp>(owner))
+    return buildWhileArgument(arg);
+  std::optional<unsigned> dim;
+  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+    if (arg == forOp.getInductionVar())
+      dim = 0;
+  } else if (isa<scf::ParallelOp>(owner)) {
+    dim = arg.getArgNumber();
+  } else if (auto forall = dyn_cast<scf::ForallOp>(owner)) {
+    if (arg.getArgNumber() < forall.getRank())
+      dim = arg.getArgNumber();
+  } else if (auto affineLoop = dyn_cast<affine::AffineForOp>(owner)) {
+    if (arg == affineLoop.getInductionVar())
+      dim = 0;
   }
-  if (auto gridDim = dyn_cast<GridDimOp>(def)) {
-    if (def->getParentOfType<SpawnOp>() != spawn)
-      return opaque();
-    OpFoldResult size = spawn.getMixedGrid()[gridDim.getDim()];
-    if (std::optional<int64_t> constantSize = getConstantIntValue(size))
-      return Term::getConstant(Int(*constantSize));
-    return getBits(cast<Value>(size));
-  }
-  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
-    Term term = getBits(def->getOperand(0));
-    term.add(getBits(def->getOperand(1)),
-             Int(isa<arith::AddIOp>(def) ? 1 : -1));
-    return term;
-  }
-  if (isa<arith::MulIOp>(def)) {
-    Term lhs = getBits(def->getOperand(0)), rhs = getBits(def->getOperand(1));
-    if (rhs.isConstant())
-      return scaled(lhs, rhs.linear.constant);
-    if (lhs.isConstant())
-      return scaled(rhs, lhs.linear.constant);
-    // `index * symbol` in 64 bits, the symbol the same for every instance: a
-    // symbolic stride.
-    auto symbolColumn = [&](const Term &term) -> std::optional<unsigned> {
-      if (!term.isAffine() || term.linear.constant != 0 ||
-          term.linear.terms.size() != 1 || term.linear.terms[0].second != 1)
-        return std::nullopt;
-      const Column &column = columns[term.linear.terms[0].first];
-      if ((column.kind != ColumnKind::Opaque &&
-           column.kind != ColumnKind::Extent) ||
-          !column.sources.isInvariant())
-        return std::nullopt;
+  if (!dim)
+    return std::nullopt;
+  return getInductionTerm(owner, *dim);
+}
+
+std::optional<Term> IntegerModel::computeGridBits(GridIndexOp index) {
+  if (index->getParentOfType<SpawnOp>() != spawn)
+    return std::nullopt;
+  return Term::getColumn(getGridColumn(index.getDim()));
+}
+
+std::optional<Term> IntegerModel::computeGridBits(GridDimOp gridDim) {
+  if (gridDim->getParentOfType<SpawnOp>() != spawn)
+    return std::nullopt;
+  OpFoldResult size = spawn.getMixedGrid()[gridDim.getDim()];
+  if (std::optional<int64_t> constantSize = getConstantIntValue(size))
+    return Term::getConstant(Int(*constantSize));
+  return getBits(cast<Value>(size));
+}
+
+std::optional<Term> IntegerModel::computeArithmeticBits(arith::AddIOp op) {
+  Term term = getBits(op.getLhs());
+  term.add(getBits(op.getRhs()));
+  return term;
+}
+
+std::optional<Term> IntegerModel::computeArithmeticBits(arith::SubIOp op) {
+  Term term = getBits(op.getLhs());
+  term.add(getBits(op.getRhs()), Int(-1));
+  return term;
+}
+
+std::optional<unsigned> IntegerModel::getSymbolColumn(const Term &term,
+                                                      Value operand) {
+  if (term.isAffine() && term.linear.constant == 0 &&
+      term.linear.terms.size() == 1 && term.linear.terms[0].second == 1) {
+    const Column &column = columns[term.linear.terms[0].first];
+    if ((column.kind == ColumnKind::Opaque ||
+         column.kind == ColumnKind::Extent) &&
+        column.sources.isInvariant())
       return term.linear.terms[0].first;
-    };
-    // A symbol the body computes from captured values (`%n - 1`) is a
-    // column of its own, the same in both instances.
-    auto symbolOf = [&](const Term &term,
-                        Value operand) -> std::optional<unsigned> {
-      if (std::optional<unsigned> column = symbolColumn(term))
-        return column;
-      if (getSources(operand).isInvariant())
-        return addOpaque(operand, width);
-      return std::nullopt;
-    };
-    if (width == 64) {
-      for (auto [factor, symbol, symbolValue] :
-           {std::make_tuple(&lhs, &rhs, def->getOperand(1)),
-            std::make_tuple(&rhs, &lhs, def->getOperand(0))}) {
-        if (std::optional<unsigned> column = symbolOf(*symbol, symbolValue)) {
-          Term term;
-          term.products.push_back(
-              {std::make_shared<const Term>(*factor), *column, Int(1)});
-          return term;
-        }
-      }
-    }
-    return opaque();
   }
-  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
-          arith::CeilDivUIOp, arith::CeilDivSIOp, arith::RemUIOp,
-          arith::RemSIOp>(def))
-    return buildDivision(def);
-  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(def)) {
-    Term amount = getBits(def->getOperand(1));
+  // A symbol the body computes from captured values (`%n - 1`) is a column
+  // of its own, the same in both instances.
+  if (getSources(operand).isInvariant())
+    return addOpaque(operand, getIntegerWidth(operand.getType()));
+  return std::nullopt;
+}
+
+std::optional<Term> IntegerModel::computeArithmeticBits(arith::MulIOp op) {
+  Term lhs = getBits(op.getLhs()), rhs = getBits(op.getRhs());
+  if (rhs.isConstant())
+    return scaled(lhs, rhs.linear.constant);
+  if (lhs.isConstant())
+    return scaled(rhs, lhs.linear.constant);
+  // `index * symbol` in 64 bits, the symbol the same for every instance: a
+  // symbolic stride.
+  if (getIntegerWidth(op.getType()) != 64)
+    return std::nullopt;
+  for (auto [factor, symbol, symbolValue] :
+       {std::make_tuple(&lhs, &rhs, op.getRhs()),
+        std::make_tuple(&rhs, &lhs, op.getLhs())}) {
+    if (std::optional<unsigned> column =
+            getSymbolColumn(*symbol, symbolValue)) {
+      Term term;
+      term.products.push_back(
+          {std::make_shared<const Term>(*factor), *column, Int(1)});
+      return term;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Term> IntegerModel::computeBitwiseBits(Operation *op) {
+  Value result = op->getResult(0);
+  unsigned width = getIntegerWidth(result.getType());
+  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    Term amount = getBits(op->getOperand(1));
     if (!amount.isConstant() || amount.linear.constant < 0 ||
         amount.linear.constant >= Int(width))
-      return opaque();
+      return std::nullopt;
     Int factor = pow2(unsigned(int64_t(amount.linear.constant)));
-    if (isa<arith::ShLIOp>(def))
-      return scaled(getBits(def->getOperand(0)), factor);
-    Term operand = isa<arith::ShRUIOp>(def) ? getUnsigned(def->getOperand(0))
-                                            : getSigned(def->getOperand(0));
+    if (isa<arith::ShLIOp>(op))
+      return scaled(getBits(op->getOperand(0)), factor);
+    Term operand = isa<arith::ShRUIOp>(op) ? getUnsigned(op->getOperand(0))
+                                           : getSigned(op->getOperand(0));
     if (!operand.isAffine())
-      return opaque();
-    return getFloorDiv(operand, factor, value);
+      return std::nullopt;
+    return getFloorDiv(operand, factor, result);
   }
-  if (width == 1 && isa<arith::CmpIOp, arith::AndIOp, arith::OrIOp,
-                        arith::XOrIOp, arith::SelectOp>(def)) {
-    // A boolean used as a value: 1 where the condition holds, else 0. A
-    // condition that falls back to the boolean's bits leaves them opaque.
-    void *key = value.getAsOpaquePointer();
-    booleansInProgress.insert(key);
-    std::pair<DNF, Term> cases[] = {
-        {getCondition(value, true), Term::getConstant(Int(1))},
-        {getCondition(value, false), Term::getConstant(Int(0))}};
-    booleansInProgress.erase(key);
-    if (opaqueBooleans.contains(key))
-      return opaque();
-    return buildCases(value, cases);
-  }
-  if (auto andOp = dyn_cast<arith::AndIOp>(def)) {
-    // x & (2^k - 1) is x mod 2^k.
-    for (unsigned side : {0u, 1u}) {
-      APInt mask;
-      if (!matchPattern(def->getOperand(1 - side), m_ConstantInt(&mask)))
-        continue;
-      if (mask.isAllOnes())
-        return getBits(def->getOperand(side));
-      if (mask.isMask())
-        return getModulo(getBits(def->getOperand(side)),
-                         pow2(mask.countTrailingOnes()), value);
-    }
-    return opaque();
-  }
-  if (isa<arith::XOrIOp>(def)) {
+  for (unsigned side : {0u, 1u}) {
+    APInt mask;
+    if (!matchPattern(op->getOperand(1 - side), m_ConstantInt(&mask)))
+      continue;
+    Term operand = getBits(op->getOperand(side));
     // x ^ -1 is -1 - x.
-    for (unsigned side : {0u, 1u}) {
-      APInt mask;
-      if (matchPattern(def->getOperand(1 - side), m_ConstantInt(&mask)) &&
-          mask.isAllOnes()) {
-        Term term = Term::getConstant(Int(-1));
-        term.add(getBits(def->getOperand(side)), Int(-1));
-        return term;
-      }
+    if (isa<arith::XOrIOp>(op) && mask.isAllOnes()) {
+      Term term = Term::getConstant(Int(-1));
+      term.add(operand, Int(-1));
+      return term;
     }
-    return opaque();
+    // x & (2^k - 1) is x mod 2^k.
+    if (isa<arith::AndIOp>(op) && mask.isAllOnes())
+      return operand;
+    if (isa<arith::AndIOp>(op) && mask.isMask())
+      return getModulo(operand, pow2(mask.countTrailingOnes()), result);
   }
-  if (isa<arith::TruncIOp>(def))
-    return getBits(def->getOperand(0));
-  if (isa<arith::ExtUIOp>(def))
-    return getUnsigned(def->getOperand(0));
-  if (isa<arith::ExtSIOp>(def))
-    return getSigned(def->getOperand(0));
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def)) {
-    Value operand = def->getOperand(0);
-    if (width <= getIntegerWidth(operand.getType()))
-      return getBits(operand);
-    return isa<arith::IndexCastOp>(def) ? getSigned(operand)
-                                        : getUnsigned(operand);
+  return std::nullopt;
+}
+
+std::optional<Term> IntegerModel::computeCastBits(Operation *op) {
+  Value operand = op->getOperand(0);
+  if (isa<arith::TruncIOp>(op))
+    return getBits(operand);
+  if (isa<arith::ExtUIOp>(op))
+    return getUnsigned(operand);
+  if (isa<arith::ExtSIOp>(op))
+    return getSigned(operand);
+  // index_cast and index_castui: a truncation, or an extension read signed
+  // or unsigned.
+  if (getIntegerWidth(op->getResult(0).getType()) <=
+      getIntegerWidth(operand.getType()))
+    return getBits(operand);
+  return isa<arith::IndexCastOp>(op) ? getSigned(operand)
+                                     : getUnsigned(operand);
+}
+
+Term IntegerModel::computeBooleanBits(Value value) {
+  // A boolean used as a value: 1 where the condition holds, else 0. A
+  // condition that falls back to the boolean's bits leaves them opaque.
+  void *key = value.getAsOpaquePointer();
+  booleansInProgress.insert(key);
+  std::pair<DNF, Term> cases[] = {
+      {getCondition(value, true), Term::getConstant(Int(1))},
+      {getCondition(value, false), Term::getConstant(Int(0))}};
+  booleansInProgress.erase(key);
+  if (opaqueBooleans.contains(key)) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: the condition of "
+                            << value << " needs its own bits\n");
+    return getOpaqueBits(value);
   }
-  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+  return buildCases(value, cases);
+}
+
+std::optional<Term> IntegerModel::computeChoiceBits(Operation *op) {
+  Value value = op->getResult(0);
+  if (auto select = dyn_cast<arith::SelectOp>(op)) {
     std::pair<DNF, Term> cases[] = {{getCondition(select.getCondition(), true),
                                      getBits(select.getTrueValue())},
                                     {getCondition(select.getCondition(), false),
                                      getBits(select.getFalseValue())}};
     return buildCases(value, cases);
   }
-  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
-          def)) {
-    bool isSigned = isa<arith::MinSIOp, arith::MaxSIOp>(def);
-    bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(def);
-    Value lhs = def->getOperand(0), rhs = def->getOperand(1);
-    Term a = isSigned ? getSigned(lhs) : getUnsigned(lhs);
-    Term b = isSigned ? getSigned(rhs) : getUnsigned(rhs);
-    if (!a.isAffine() || !b.isAffine())
-      return opaque();
-    // min: a where a <= b, else b; max: a where a >= b, else b.
-    LinearForm aFirst =
-        isMin ? difference(b.linear, a.linear) : difference(a.linear, b.linear);
-    LinearForm bFirst = shifted(aFirst, Int(1));
-    bFirst.scale(Int(-1));
-    std::pair<DNF, Term> cases[] = {{inequality(aFirst), getBits(lhs)},
-                                    {inequality(bFirst), getBits(rhs)}};
-    return buildCases(value, cases);
-  }
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-    AffineMap map = apply.getAffineMap();
-    SmallVector<Term> dims, symbols;
-    for (auto [position, operand] : llvm::enumerate(apply.getMapOperands()))
-      (position < map.getNumDims() ? dims : symbols)
-          .push_back(getBits(operand));
-    return buildAffineExpr(map.getResult(0), dims, symbols, value);
-  }
-  if (auto branch = dyn_cast<scf::IfOp>(def)) {
-    unsigned position = cast<OpResult>(value).getResultNumber();
-    std::pair<DNF, Term> cases[] = {
-        {getCondition(branch.getCondition(), true),
-         getBits(branch.thenYield().getOperand(position))},
-        {getCondition(branch.getCondition(), false),
-         getBits(branch.elseYield().getOperand(position))}};
-    return buildCases(value, cases);
-  }
-  if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(def)) {
-    unsigned position = cast<OpResult>(value).getResultNumber();
-    Term selector = getSigned(switchOp.getArg());
-    if (!selector.isAffine())
-      return opaque();
-    std::vector<std::pair<DNF, Term>> cases;
-    DNF otherwise = alwaysTrue();
-    for (auto [caseValue, region] :
-         llvm::zip_equal(switchOp.getCases(), switchOp.getCaseRegions())) {
-      LinearForm differs = shifted(selector.linear, Int(-caseValue));
-      cases.push_back(
-          {equality(differs),
-           getBits(region.front().getTerminator()->getOperand(position))});
-      LinearForm below = differs;
-      below.scale(Int(-1));
-      otherwise =
-          conjoin(otherwise, concat(inequality(shifted(differs, Int(-1))),
-                                    inequality(shifted(below, Int(-1)))));
-      if (otherwise.size() > budget.maxAlternatives)
-        return opaque();
-    }
+  bool isSigned = isa<arith::MinSIOp, arith::MaxSIOp>(op);
+  bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(op);
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Term a = isSigned ? getSigned(lhs) : getUnsigned(lhs);
+  Term b = isSigned ? getSigned(rhs) : getUnsigned(rhs);
+  if (!a.isAffine() || !b.isAffine())
+    return std::nullopt;
+  // min: a where a <= b, else b; max: a where a >= b, else b.
+  LinearForm aFirst =
+      isMin ? difference(b.linear, a.linear) : difference(a.linear, b.linear);
+  LinearForm bFirst = shifted(aFirst, Int(1));
+  bFirst.scale(Int(-1));
+  std::pair<DNF, Term> cases[] = {{inequality(aFirst), getBits(lhs)},
+                                  {inequality(bFirst), getBits(rhs)}};
+  return buildCases(value, cases);
+}
+
+std::optional<Term> IntegerModel::computeRegionResultBits(scf::IfOp branch,
+                                                          OpResult result) {
+  unsigned position = result.getResultNumber();
+  std::pair<DNF, Term> cases[] = {
+      {getCondition(branch.getCondition(), true),
+       getBits(branch.thenYield().getOperand(position))},
+      {getCondition(branch.getCondition(), false),
+       getBits(branch.elseYield().getOperand(position))}};
+  return buildCases(result, cases);
+}
+
+std::optional<Term>
+IntegerModel::computeRegionResultBits(scf::IndexSwitchOp switchOp,
+                                      OpResult result) {
+  unsigned position = result.getResultNumber();
+  Term selector = getSigned(switchOp.getArg());
+  if (!selector.isAffine())
+    return std::nullopt;
+  std::vector<std::pair<DNF, Term>> cases;
+  DNF otherwise = alwaysTrue();
+  for (auto [caseValue, region] :
+       llvm::zip_equal(switchOp.getCases(), switchOp.getCaseRegions())) {
+    LinearForm differs = shifted(selector.linear, Int(-caseValue));
     cases.push_back(
-        {otherwise,
-         getBits(switchOp.getDefaultBlock().getTerminator()->getOperand(
-             position))});
-    return buildCases(value, cases);
+        {equality(differs),
+         getBits(region.front().getTerminator()->getOperand(position))});
+    otherwise = conjoin(otherwise, nonZero(differs));
+    if (otherwise.size() > budget.maxAlternatives)
+      return std::nullopt;
   }
-  return opaque();
+  cases.push_back(
+      {otherwise,
+       getBits(
+           switchOp.getDefaultBlock().getTerminator()->getOperand(position))});
+  return buildCases(result, cases);
 }
 
 Term IntegerModel::buildCases(Value origin,
@@ -1035,6 +926,9 @@ Term IntegerModel::buildCases(Value origin,
     }
   }
   if (alternatives.size() > budget.maxAlternatives) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] approximate: the cases of "
+                            << origin << " have " << alternatives.size()
+                            << " alternatives, over the budget\n");
     Column opaque = getOpaqueColumn(origin);
     opaque.sources.varies = true;
     opaque.approximate = true;
@@ -1130,6 +1024,10 @@ Term IntegerModel::buildAffineExpr(AffineExpr root, ArrayRef<Term> dims,
                                    ArrayRef<Term> symbols, Value origin) {
   DenseMap<AffineExpr, Term> values;
   auto unknown = [&]() -> Term {
+    LLVM_DEBUG(llvm::dbgs()
+               << "[vx-analysis] approximate: affine expression " << root
+               << " is not a constant multiple or a "
+                  "division by a positive constant\n");
     Column column = getOpaqueColumn(origin);
     column.approximate = true;
     column.sources.varies = true;
@@ -1186,388 +1084,6 @@ Term IntegerModel::buildAffineExpr(AffineExpr root, ArrayRef<Term> dims,
     values[expr] = std::move(term);
   });
   return values.lookup(root);
-}
-
-//===----------------------------------------------------------------------===//
-// Conditions
-//===----------------------------------------------------------------------===//
-
-DNF IntegerModel::conjoin(const DNF &a, const DNF &b) {
-  DNF result;
-  for (const Conjunction &left : a)
-    for (const Conjunction &right : b) {
-      Conjunction both = left;
-      both.append(right);
-      result.push_back(std::move(both));
-    }
-  return result;
-}
-
-std::optional<DNF> IntegerModel::compare(arith::CmpIPredicate predicate,
-                                         Value lhs, Value rhs) {
-  using P = arith::CmpIPredicate;
-  bool isUnsigned = predicate == P::ult || predicate == P::ule ||
-                    predicate == P::ugt || predicate == P::uge;
-  Term a = isUnsigned ? getUnsigned(lhs) : getSigned(lhs);
-  Term b = isUnsigned ? getUnsigned(rhs) : getSigned(rhs);
-  if (!a.isAffine() || !b.isAffine())
-    return std::nullopt;
-  LinearForm diff = difference(a.linear, b.linear); // lhs - rhs
-  LinearForm negatedDiff = diff;
-  negatedDiff.scale(Int(-1));
-  switch (predicate) {
-  case P::eq:
-    return equality(diff);
-  case P::ne:
-    return concat(inequality(shifted(diff, Int(-1))),
-                  inequality(shifted(negatedDiff, Int(-1))));
-  case P::slt:
-  case P::ult:
-    return inequality(shifted(negatedDiff, Int(-1)));
-  case P::sle:
-  case P::ule:
-    return inequality(negatedDiff);
-  case P::sgt:
-  case P::ugt:
-    return inequality(shifted(diff, Int(-1)));
-  case P::sge:
-  case P::uge:
-    return inequality(diff);
-  }
-  llvm_unreachable("unknown predicate");
-}
-
-DNF IntegerModel::getCondition(Value value, bool truth) {
-  return getConditionImpl(value, truth, 0);
-}
-
-DNF IntegerModel::getConditionImpl(Value value, bool truth, unsigned depth) {
-  // The fallback: the boolean's unsigned reading is 1 (or 0).
-  auto generic = [&]() -> DNF {
-    if (booleansInProgress.contains(value.getAsOpaquePointer())) {
-      opaqueBooleans.insert(value.getAsOpaquePointer());
-      return alwaysTrue();
-    }
-    // An i1 whose bits lie in [-1, 0] (a signed boolean column) is true at
-    // -1; otherwise read it unsigned.
-    Term bitsTerm = getBits(value);
-    if (bitsTerm.isAffine() && getIntegerWidth(value.getType()) == 1) {
-      auto [lower, upper] = getInterval(bitsTerm.linear);
-      if (lower && upper && *lower >= Int(-1) && *upper <= Int(0))
-        return equality(shifted(bitsTerm.linear, Int(truth ? 1 : 0)));
-    }
-    Term reading = getUnsigned(value);
-    if (!reading.isAffine())
-      return alwaysTrue();
-    return equality(shifted(reading.linear, Int(truth ? -1 : 0)));
-  };
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return constant.isZero() == !truth ? alwaysTrue() : DNF();
-  Operation *def = value.getDefiningOp();
-  if (!def || depth > 16)
-    return generic();
-  auto bounded = [&](DNF dnf) -> DNF {
-    return dnf.size() > budget.maxAlternatives ? generic() : dnf;
-  };
-  if (auto compareOp = dyn_cast<arith::CmpIOp>(def)) {
-    arith::CmpIPredicate predicate = compareOp.getPredicate();
-    if (!truth)
-      predicate = arith::invertPredicate(predicate);
-    if (std::optional<DNF> dnf =
-            compare(predicate, compareOp.getLhs(), compareOp.getRhs()))
-      return *dnf;
-    return generic();
-  }
-  if (!value.getType().isInteger(1))
-    return generic();
-  auto sub = [&](Value operand, bool operandTruth) {
-    return getConditionImpl(operand, operandTruth, depth + 1);
-  };
-  if (isa<arith::AndIOp>(def)) {
-    if (truth)
-      return bounded(conjoin(sub(def->getOperand(0), true),
-                             sub(def->getOperand(1), true)));
-    return bounded(
-        concat(sub(def->getOperand(0), false), sub(def->getOperand(1), false)));
-  }
-  if (isa<arith::OrIOp>(def)) {
-    if (truth)
-      return bounded(
-          concat(sub(def->getOperand(0), true), sub(def->getOperand(1), true)));
-    return bounded(conjoin(sub(def->getOperand(0), false),
-                           sub(def->getOperand(1), false)));
-  }
-  if (isa<arith::XOrIOp>(def)) {
-    Value a = def->getOperand(0), b = def->getOperand(1);
-    // a ^ b holds when exactly one holds.
-    DNF same = concat(conjoin(sub(a, true), sub(b, true)),
-                      conjoin(sub(a, false), sub(b, false)));
-    DNF different = concat(conjoin(sub(a, true), sub(b, false)),
-                           conjoin(sub(a, false), sub(b, true)));
-    return bounded(truth ? different : same);
-  }
-  if (auto select = dyn_cast<arith::SelectOp>(def))
-    return bounded(concat(conjoin(sub(select.getCondition(), true),
-                                  sub(select.getTrueValue(), truth)),
-                          conjoin(sub(select.getCondition(), false),
-                                  sub(select.getFalseValue(), truth))));
-  if (isa<arith::TruncIOp>(def)) {
-    Term bit = getModulo(getBits(def->getOperand(0)), Int(2), value);
-    if (!bit.isAffine())
-      return generic();
-    return equality(shifted(bit.linear, Int(truth ? -1 : 0)));
-  }
-  return generic();
-}
-
-//===----------------------------------------------------------------------===//
-// Contexts
-//===----------------------------------------------------------------------===//
-
-/// The condition under which an affine.if's then region (or else region)
-/// runs.
-static DNF getAffineIfCondition(
-    IntegerModel &model, affine::AffineIfOp op, bool thenRegion,
-    function_ref<Term(AffineExpr, ArrayRef<Term>, ArrayRef<Term>)> build) {
-  IntegerSet set = op.getIntegerSet();
-  SmallVector<Term> dims, symbols;
-  for (auto [position, operand] : llvm::enumerate(op.getOperands()))
-    (position < set.getNumDims() ? dims : symbols)
-        .push_back(model.getBits(operand));
-  Conjunction all;
-  DNF anyViolated;
-  for (auto [expr, isEquality] :
-       llvm::zip_equal(set.getConstraints(), set.getEqFlags())) {
-    Term term = model.wrap(build(expr, dims, symbols), 64, true, Value());
-    if (!term.isAffine())
-      return alwaysTrue();
-    LinearForm negated = term.linear;
-    negated.scale(Int(-1));
-    if (isEquality) {
-      all.equalities.push_back(term.linear);
-      llvm::append_range(anyViolated,
-                         concat(inequality(shifted(term.linear, Int(-1))),
-                                inequality(shifted(negated, Int(-1)))));
-    } else {
-      all.inequalities.push_back(term.linear);
-      llvm::append_range(anyViolated, inequality(shifted(negated, Int(-1))));
-    }
-  }
-  return thenRegion ? DNF{all} : anyViolated;
-}
-
-const Context &IntegerModel::getContext(Block *block) {
-  if (auto it = contexts.find(block); it != contexts.end())
-    return it->second;
-  // The chain of blocks from `block` up to the body (or a cached context).
-  SmallVector<Block *> chain;
-  for (Block *current = block; current && !contexts.count(current);) {
-    chain.push_back(current);
-    Operation *parent = current->getParentOp();
-    if (!parent || parent == spawn)
-      break;
-    current = parent->getBlock();
-  }
-  for (Block *current : llvm::reverse(chain)) {
-    Operation *parent = current->getParentOp();
-    Context context;
-    if (parent && parent != spawn)
-      context = contexts.lookup(parent->getBlock());
-    else {
-      contexts[current] = context;
-      continue;
-    }
-    Region *region = current->getParent();
-    auto addDNF = [&](DNF dnf) {
-      context.constraints.push_back(
-          addConstraint(std::move(dnf), /*definitional=*/false));
-    };
-    auto approximate = [&](std::string why) {
-      if (!context.approximation)
-        context.approximation = std::move(why);
-    };
-    if (auto branch = dyn_cast<scf::IfOp>(parent)) {
-      addDNF(getCondition(branch.getCondition(),
-                          region == &branch.getThenRegion()));
-    } else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(parent)) {
-      Term selector = getSigned(switchOp.getArg());
-      if (!selector.isAffine()) {
-        approximate("an 'scf.index_switch' on a symbolic product");
-      } else if (region == &switchOp.getDefaultRegion()) {
-        for (int64_t caseValue : switchOp.getCases()) {
-          LinearForm differs = shifted(selector.linear, Int(-caseValue));
-          LinearForm below = differs;
-          below.scale(Int(-1));
-          addDNF(concat(inequality(shifted(differs, Int(-1))),
-                        inequality(shifted(below, Int(-1)))));
-        }
-      } else {
-        unsigned position = region->getRegionNumber() - 1;
-        addDNF(equality(
-            shifted(selector.linear, Int(-switchOp.getCases()[position]))));
-      }
-    } else if (auto affineIf = dyn_cast<affine::AffineIfOp>(parent)) {
-      addDNF(getAffineIfCondition(
-          *this, affineIf, region == &affineIf.getThenRegion(),
-          [&](AffineExpr expr, ArrayRef<Term> dims, ArrayRef<Term> symbols) {
-            return buildAffineExpr(expr, dims, symbols, Value());
-          }));
-    } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
-      buildWhileContext(whileOp, current, context);
-    } else if (isModelledLoop(parent)) {
-      unsigned numDims = 1;
-      if (auto parallel = dyn_cast<scf::ParallelOp>(parent))
-        numDims = parallel.getNumLoops();
-      if (auto forall = dyn_cast<scf::ForallOp>(parent))
-        numDims = forall.getRank();
-      for (unsigned dim = 0; dim < numDims; ++dim) {
-        unsigned iteration = getIterationColumn(parent, dim);
-        context.columns.push_back(iteration);
-        // Bounds the model drops let the loop run where it may not: what
-        // runs inside is not proven to run.
-        if (columns[iteration].approximate)
-          approximate(("an access inside '" + parent->getName().getStringRef() +
-                       "', whose bounds the analysis does not model")
-                          .str());
-      }
-    } else if (!isa<scf::ExecuteRegionOp, memref::AllocaScopeOp>(parent)) {
-      approximate(("an access inside '" + parent->getName().getStringRef() +
-                   "', whose control the analysis does not model")
-                      .str());
-    }
-    contexts[current] = std::move(context);
-  }
-  return contexts[block];
-}
-
-/// The predicate that compares the operands the other way round.
-static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
-  using P = arith::CmpIPredicate;
-  switch (predicate) {
-  case P::eq:
-  case P::ne:
-    return predicate;
-  case P::slt:
-    return P::sgt;
-  case P::sle:
-    return P::sge;
-  case P::sgt:
-    return P::slt;
-  case P::sge:
-    return P::sle;
-  case P::ult:
-    return P::ugt;
-  case P::ule:
-    return P::uge;
-  case P::ugt:
-    return P::ult;
-  case P::uge:
-    return P::ule;
-  }
-  llvm_unreachable("unknown predicate");
-}
-
-/// The step of a recognized counter: the after region yields
-/// `after_arg + step` for the before argument forwarded as `after_arg`.
-static std::optional<Int> getCounterStep(scf::WhileOp loop, unsigned position) {
-  Block &before = loop.getBefore().front();
-  Block &after = loop.getAfter().front();
-  scf::ConditionOp condition = loop.getConditionOp();
-  auto yield = cast<scf::YieldOp>(after.getTerminator());
-  BlockArgument beforeArg = before.getArgument(position);
-  Value next = yield.getOperand(position);
-  Operation *def = next.getDefiningOp();
-  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def))
-    return std::nullopt;
-  for (unsigned side : {0u, 1u}) {
-    if (side == 1 && isa<arith::SubIOp>(def))
-      break;
-    auto arg = dyn_cast<BlockArgument>(def->getOperand(side));
-    APInt step;
-    if (!arg || arg.getOwner() != &after ||
-        condition.getArgs()[arg.getArgNumber()] != beforeArg ||
-        !matchPattern(def->getOperand(1 - side), m_ConstantInt(&step)))
-      continue;
-    Int value = toInt(step, /*isSigned=*/true);
-    if (value == 0)
-      return std::nullopt;
-    return isa<arith::SubIOp>(def) ? -value : value;
-  }
-  return std::nullopt;
-}
-
-Term IntegerModel::buildWhileArgument(BlockArgument arg) {
-  auto loop = cast<scf::WhileOp>(arg.getOwner()->getParentOp());
-  if (arg.getOwner() != &loop.getBefore().front())
-    return getBits(loop.getConditionOp().getArgs()[arg.getArgNumber()]);
-  std::optional<Int> step = getCounterStep(loop, arg.getArgNumber());
-  if (!step)
-    return Term::getColumn(addOpaque(arg, getIntegerWidth(arg.getType())));
-  // Iteration t holds init + step * t (modulo 2^width).
-  Term term = getBits(loop.getInits()[arg.getArgNumber()]);
-  term.add(Term::getColumn(getIterationColumn(loop)), *step);
-  return term;
-}
-
-void IntegerModel::buildWhileContext(scf::WhileOp loop, Block *block,
-                                     Context &context) {
-  if (block != &loop.getAfter().front()) {
-    context.approximation = "an access in the condition region of "
-                            "'scf.while'";
-    return;
-  }
-  unsigned iteration = getIterationColumn(loop);
-  context.columns.push_back(iteration);
-  Value condition = loop.getConditionOp().getCondition();
-  // Exact when the condition bounds one counter in the direction it moves:
-  // then the iterations that run are a prefix on which the counter's value
-  // does not wrap, so it is its starting reading plus step * t.
-  if (auto compareOp = condition.getDefiningOp<arith::CmpIOp>()) {
-    using P = arith::CmpIPredicate;
-    Block &before = loop.getBefore().front();
-    for (bool counterOnLeft : {true, false}) {
-      Value counter = counterOnLeft ? compareOp.getLhs() : compareOp.getRhs();
-      Value bound = counterOnLeft ? compareOp.getRhs() : compareOp.getLhs();
-      auto arg = dyn_cast<BlockArgument>(counter);
-      if (!arg || arg.getOwner() != &before ||
-          loop.getBefore().isAncestor(bound.getParentRegion()))
-        continue;
-      std::optional<Int> step = getCounterStep(loop, arg.getArgNumber());
-      if (!step)
-        continue;
-      P predicate = counterOnLeft ? compareOp.getPredicate()
-                                  : swapOperands(compareOp.getPredicate());
-      bool isUnsigned = predicate == P::ult || predicate == P::ule ||
-                        predicate == P::ugt || predicate == P::uge;
-      bool upward = predicate == P::slt || predicate == P::sle ||
-                    predicate == P::ult || predicate == P::ule;
-      bool downward = predicate == P::sgt || predicate == P::sge ||
-                      predicate == P::ugt || predicate == P::uge;
-      if (!((upward && *step > 0) || (downward && *step < 0)))
-        continue;
-      Value init = loop.getInits()[arg.getArgNumber()];
-      Term start = isUnsigned ? getUnsigned(init) : getSigned(init);
-      Term limit = isUnsigned ? getUnsigned(bound) : getSigned(bound);
-      if (!start.isAffine() || !limit.isAffine())
-        continue;
-      LinearForm value = start.linear;
-      value.add(LinearForm::getColumn(iteration), *step);
-      LinearForm room = upward ? difference(limit.linear, value)
-                               : difference(value, limit.linear);
-      bool strict = predicate == P::slt || predicate == P::ult ||
-                    predicate == P::sgt || predicate == P::ugt;
-      context.constraints.push_back(
-          addConstraint(inequality(shifted(room, Int(strict ? -1 : 0))),
-                        /*definitional=*/false));
-      return;
-    }
-  }
-  context.constraints.push_back(
-      addConstraint(getCondition(condition, true), /*definitional=*/false));
-  if (!context.approximation)
-    context.approximation = "an 'scf.while' whose condition is not a bound "
-                            "on a counter";
 }
 
 //===----------------------------------------------------------------------===//

@@ -21,10 +21,10 @@
 #ifndef VX_LIB_ANALYSIS_INTEGERMODEL_H
 #define VX_LIB_ANALYSIS_INTEGERMODEL_H
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Term.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DynamicAPInt.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -37,64 +37,6 @@
 namespace mlir {
 namespace vx {
 namespace detail {
-
-using Int = llvm::DynamicAPInt;
-
-/// sum(coefficient * column) + constant, with columns in increasing order and
-/// no zero coefficient.
-class LinearForm {
-public:
-  LinearForm() = default;
-  static LinearForm getConstant(Int value);
-  static LinearForm getColumn(unsigned column, Int coefficient = Int(1));
-
-  void add(const LinearForm &other, const Int &scale = Int(1));
-  void scale(const Int &factor);
-  Int getCoefficient(unsigned column) const;
-  bool isConstant() const { return terms.empty(); }
-  bool mentions(unsigned column) const;
-  /// The same form over columns renamed by `map`.
-  LinearForm rename(function_ref<unsigned(unsigned)> map) const;
-
-  SmallVector<std::pair<unsigned, Int>, 4> terms;
-  Int constant;
-};
-
-struct Term;
-
-/// `scale * factor * symbol`: a symbolic stride, with `symbol` a column that
-/// is the same for every instance.
-struct Product {
-  std::shared_ptr<const Term> factor;
-  unsigned symbol;
-  Int scale;
-};
-
-/// A mathematical integer: a linear form plus symbolic products.
-struct Term {
-  LinearForm linear;
-  SmallVector<Product, 0> products;
-
-  static Term getConstant(Int value) {
-    return {LinearForm::getConstant(value), {}};
-  }
-  static Term getColumn(unsigned column) {
-    return {LinearForm::getColumn(column), {}};
-  }
-  void add(const Term &other, const Int &scale = Int(1));
-  bool isAffine() const { return products.empty(); }
-  bool isConstant() const { return isAffine() && linear.isConstant(); }
-  bool mentions(unsigned column) const;
-};
-
-/// A conjunction of equalities (== 0) and inequalities (>= 0).
-struct Conjunction {
-  SmallVector<LinearForm, 2> equalities, inequalities;
-  void append(const Conjunction &other);
-};
-
-/// A disjunction of conjunctions. Empty: false; one empty conjunction: true.
-using DNF = SmallVector<Conjunction, 1>;
 
 /// A constraint of the master model: a conjunction, or a disjunction of them.
 struct Constraint {
@@ -255,7 +197,31 @@ public:
 private:
   unsigned addColumn(Column column);
   void setTypeBounds(unsigned column, Type type);
+  /// The bits of `value` from the op that defines it, per op family; an
+  /// opaque column where the model does not compute them.
   Term computeBits(Value value);
+  Term getOpaqueBits(Value value);
+  std::optional<Term> computeArgumentBits(BlockArgument arg);
+  std::optional<Term> computeGridBits(GridIndexOp index);
+  std::optional<Term> computeGridBits(GridDimOp gridDim);
+  std::optional<Term> computeArithmeticBits(arith::AddIOp op);
+  std::optional<Term> computeArithmeticBits(arith::SubIOp op);
+  std::optional<Term> computeArithmeticBits(arith::MulIOp op);
+  /// The column of `term` (of `operand`) as the symbol of a symbolic
+  /// stride: one value for every instance.
+  std::optional<unsigned> getSymbolColumn(const Term &term, Value operand);
+  /// Shifts by constants, masks and complements.
+  std::optional<Term> computeBitwiseBits(Operation *op);
+  /// Truncations, extensions and index casts.
+  std::optional<Term> computeCastBits(Operation *op);
+  /// An i1 computed from conditions, as 1 or 0.
+  Term computeBooleanBits(Value value);
+  /// select, min and max: the operand whose condition holds.
+  std::optional<Term> computeChoiceBits(Operation *op);
+  std::optional<Term> computeRegionResultBits(scf::IfOp branch,
+                                              OpResult result);
+  std::optional<Term> computeRegionResultBits(scf::IndexSwitchOp switchOp,
+                                              OpResult result);
   SmallVector<Value> getBitsDependences(Value value);
   Term buildAffineExpr(AffineExpr expr, ArrayRef<Term> dims,
                        ArrayRef<Term> symbols, Value origin);
@@ -266,7 +232,6 @@ private:
   std::optional<DNF> compare(arith::CmpIPredicate predicate, Value lhs,
                              Value rhs);
   DNF getConditionImpl(Value value, bool truth, unsigned depth);
-  DNF conjoin(const DNF &a, const DNF &b);
   void buildLoopContext(Operation *loop, Block *block, Context &context);
   void buildWhileContext(scf::WhileOp loop, Block *block, Context &context);
   Term buildWhileArgument(BlockArgument arg);
@@ -291,10 +256,11 @@ private:
 
 /// The width of an integer or index type (index is 64 bits).
 unsigned getIntegerWidth(Type type);
-/// `value` as a mathematical integer, read signed or unsigned.
-Int toInt(const APInt &value, bool isSigned);
 /// Whether `op` is a loop of the model (its iteration columns exist).
 bool isModelledLoop(Operation *op);
+/// The terms of the dimension and symbol operands of an affine map or set.
+std::pair<SmallVector<Term>, SmallVector<Term>>
+getAffineOperands(IntegerModel &model, unsigned numDims, ValueRange operands);
 
 } // namespace detail
 } // namespace vx

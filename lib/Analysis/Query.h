@@ -58,6 +58,7 @@ public:
   void limitSamples(unsigned samples) {
     samplesLeft = std::min(samplesLeft, samples);
   }
+  void resetSamples() { samplesLeft = budget.maxSamples; }
 
   /// The context of `op` alone (no address).
   const AccessSystem &getOpSystem(Operation *op);

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"
 
@@ -80,10 +80,10 @@ namespace {
 /// The instrumentation of one spawn.
 class SpawnInstrumenter {
 public:
-  SpawnInstrumenter(SpawnOp spawn, ModuleOp module, SymbolTable &symbols,
-                    unsigned &stringCounter)
+  SpawnInstrumenter(SpawnOp spawn, SpawnAnalysis &analysis, ModuleOp module,
+                    SymbolTable &symbols, unsigned &stringCounter)
       : spawn(spawn), module(module), symbols(symbols),
-        stringCounter(stringCounter), analysis(spawn) {}
+        stringCounter(stringCounter), analysis(analysis) {}
 
   void run();
 
@@ -111,7 +111,7 @@ private:
   ModuleOp module;
   SymbolTable &symbols;
   unsigned &stringCounter;
-  SpawnAnalysis analysis;
+  SpawnAnalysis &analysis;
   Value epoch, parallelPoint, instance;
   DenseMap<Operation *, std::pair<Value, Value>> threadLoopContext;
   DenseMap<Value, int64_t> rootIds;
@@ -476,8 +476,14 @@ struct VxInstrumentRacesPass
     SmallVector<SpawnOp> spawns;
     module.walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     unsigned stringCounter = 0;
+    // The spawns' accesses as vx-verify-semantics left them cached (each
+    // spawn's instrumentation leaves the others alone).
     for (SpawnOp spawn : spawns)
-      SpawnInstrumenter(spawn, module, symbols, stringCounter).run();
+      SpawnInstrumenter(
+          spawn,
+          SpawnAnalyses::getFor(spawn, module, getAnalysisManager()).get(spawn),
+          module, symbols, stringCounter)
+          .run();
   }
 };
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"
 
@@ -77,10 +77,13 @@ constexpr unsigned kRemarkSamples = 60;
 /// The checks of one spawn.
 class SpawnChecker {
 public:
-  SpawnChecker(SpawnOp spawn, bool allowRaces)
-      : spawn(spawn), allowRaces(allowRaces), analysis(spawn) {}
+  SpawnChecker(SpawnOp spawn, SpawnAnalysis &analysis, bool allowRaces)
+      : spawn(spawn), allowRaces(allowRaces), analysis(analysis) {}
 
   LogicalResult check() {
+    // The analysis may be cached: this check's answers must not depend on
+    // what earlier clients sampled.
+    analysis.resetSamples();
     collectRoots();
     checkWritesIndependentOfParallelDims();
     checkWriteCollisions();
@@ -952,15 +955,18 @@ private:
 
   SpawnOp spawn;
   bool allowRaces;
-  SpawnAnalysis analysis;
+  SpawnAnalysis &analysis;
   SmallVector<MemoryRoot> sharedRoots;
   llvm::SmallPtrSet<Operation *, 8> raced, warned, tokenReported;
   bool failed = false;
 };
 
 /// The aliasing contract at call sites: distinct memref arguments of a
-/// function with spawns do not overlap.
-LogicalResult checkCallSites(Operation *root, bool allowRaces) {
+/// function with spawns do not overlap. `mayBeWritten` tells whether a spawn
+/// may write a root.
+LogicalResult
+checkCallSites(Operation *root, bool allowRaces,
+               function_ref<bool(SpawnOp, const MemoryRoot &)> mayBeWritten) {
   bool failed = false;
   SymbolTableCollection symbols;
   root->walk([&](CallOpInterface call) {
@@ -989,9 +995,8 @@ LogicalResult checkCallSites(Operation *root, bool allowRaces) {
     auto isWritten = [&](unsigned position) {
       Value argument = callee.getArgument(position);
       MemoryRoot root{MemoryRoot::Kind::Captured, argument, {}};
-      return llvm::any_of(spawns, [&](SpawnOp spawn) {
-        return SpawnAnalysis(spawn).mayBeWritten(root);
-      });
+      return llvm::any_of(
+          spawns, [&](SpawnOp spawn) { return mayBeWritten(spawn, root); });
     };
     for (unsigned first = 0; first < operands.size(); ++first) {
       for (unsigned second = first + 1; second < operands.size(); ++second) {
@@ -1022,15 +1027,30 @@ struct VxVerifySemanticsPass
   using VxVerifySemanticsBase::VxVerifySemanticsBase;
 
   void runOnOperation() override {
+    Operation *root = getOperation();
+    auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
+      return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
+          .get(spawn);
+    };
     bool anyFailed = false;
-    getOperation()->walk([&](SpawnOp spawn) {
-      if (failed(SpawnChecker(spawn, allowRaces).check()))
+    root->walk([&](SpawnOp spawn) {
+      if (failed(
+              SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check()))
         anyFailed = true;
     });
-    if (failed(checkCallSites(getOperation(), allowRaces)))
+    auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
+      // A callee outside this pass's op (a function pass) is not its to
+      // cache.
+      if (!root->isAncestor(spawn))
+        return SpawnAnalysis(spawn).mayBeWritten(memory);
+      return getSpawnAnalysis(spawn).mayBeWritten(memory);
+    };
+    if (failed(checkCallSites(root, allowRaces, mayBeWritten)))
       anyFailed = true;
     if (anyFailed)
       signalPassFailure();
+    // Diagnostics only: the IR and the cached analyses stay as they are.
+    markAllAnalysesPreserved();
   }
 };
 

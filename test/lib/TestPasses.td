@@ -52,4 +52,17 @@ def TestVxRegisterHostMemory : Pass<"test-vx-register-host-memory",
   let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect"];
 }
 
+def TestVxSpawnAnalysisCache : Pass<"test-vx-spawn-analysis-cache",
+                                    "ModuleOp"> {
+  let summary = "Remark whether each function's spawn analyses are cached";
+  let description = [{
+    For each function of the module with a `vx.spawn`, a remark on the
+    function: "spawn analyses cached" when an earlier pass of the pipeline
+    built its `SpawnAnalyses` (include/Vx/Analysis/SpawnAnalysis.h) and every
+    pass since preserved them, else "spawn analyses not cached".
+
+    Example: `vx-opt --vx-verify-semantics --test-vx-spawn-analysis-cache`.
+  }];
+}
+
 #endif // VX_TEST_PASSES

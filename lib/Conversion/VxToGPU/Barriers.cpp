@@ -24,7 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CTAMapping.h"
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/SetVector.h"

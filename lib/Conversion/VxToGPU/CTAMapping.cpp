@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CTAMapping.h"
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -27,7 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CTAMapping.h"
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -1,4 +1,4 @@
-//===- AddressModel.h - Which elements two executions touch -----*- C++ -*-===//
+//===- SpawnAnalysis.h - Which elements two executions touch ----*- C++ -*-===//
 //
 // The memory accesses of a spawn body and exact questions about them: can
 // two instances (or two iterations of a thread loop, or two threads of one
@@ -25,14 +25,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef VX_ANALYSIS_ADDRESSMODEL_H
-#define VX_ANALYSIS_ADDRESSMODEL_H
+#ifndef VX_ANALYSIS_SPAWNANALYSIS_H
+#define VX_ANALYSIS_SPAWNANALYSIS_H
 
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -369,6 +370,10 @@ public:
   /// Lowers the integer samples left to later queries to at most `samples`
   /// (optional work, such as remarks, gets a small share).
   void limitSamples(unsigned samples);
+  /// Gives later queries the whole sample budget again: a new client of a
+  /// cached analysis does not inherit what earlier clients spent (samples
+  /// already taken stay cached and cost nothing).
+  void resetSamples();
 
   /// The thread loop around `op` in `spawn`, if any.
   static scf::ParallelOp getThreadLoop(Operation *op, SpawnOp spawn);
@@ -385,6 +390,29 @@ private:
   std::unique_ptr<detail::QueryBuilder> queries;
 };
 
+/// The SpawnAnalysis of each `vx.spawn` in an op (a function), built on
+/// first use and kept while the IR is unchanged: an MLIR analysis, cached by
+/// a pass's AnalysisManager and preserved by passes that do not change the
+/// IR (vx-verify-semantics), so that later passes and repeated questions
+/// (every call site of a function) do not rebuild it.
+class SpawnAnalyses {
+public:
+  /// Analyses are built per spawn, on first use.
+  explicit SpawnAnalyses(Operation *) {}
+
+  /// The analysis of `spawn`, a spawn in the op (the key of the cache).
+  SpawnAnalysis &get(SpawnOp spawn);
+
+  /// The analyses of the function around `spawn` (of `root` itself where no
+  /// function below `root` holds it), from `manager`, the analysis manager
+  /// of a pass on `root`.
+  static SpawnAnalyses &getFor(SpawnOp spawn, Operation *root,
+                               AnalysisManager manager);
+
+private:
+  DenseMap<Operation *, std::unique_ptr<SpawnAnalysis>> analyses;
+};
+
 /// "file:line:col" for a file location; otherwise as MLIR prints it.
 std::string formatLocation(Location loc);
 
@@ -395,4 +423,4 @@ SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);
 } // namespace vx
 } // namespace mlir
 
-#endif // VX_ANALYSIS_ADDRESSMODEL_H
+#endif // VX_ANALYSIS_SPAWNANALYSIS_H

@@ -1,6 +1,6 @@
-//===- AddressModel.cpp - Which elements two executions touch -------------===//
+//===- SpawnAnalysis.cpp - Which elements two executions touch ------------===//
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "IntegerModel.h"
 #include "Query.h"
@@ -9,7 +9,11 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "vx-analysis"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -214,75 +218,108 @@ CollisionResult SpawnAnalysis::findCrossThreadDependence(
   return findCollision(earlier, later, root, relation);
 }
 
+/// The accesses of a private scratch under an ownership check: those in
+/// thread loops, and the reads outside them (which run on every thread).
+struct ScratchAccesses {
+  SmallVector<const Access *> inLoops, readsOutside;
+};
+
+/// Elements of one parallel point touched at any time from two threads
+/// (of `threads` threads, or of different linear iterations when absent).
+static PairRelation getOwnershipRelation(std::optional<unsigned> threads) {
+  PairRelation relation;
+  relation.grid = PairRelation::Grid::SameParallelPoint;
+  if (threads) {
+    relation.threads = PairRelation::Threads::DifferentThreads;
+    relation.numThreads = *threads;
+  } else {
+    relation.threads = PairRelation::Threads::DifferentLinearIterations;
+  }
+  return relation;
+}
+
+/// Whether two threads touch one element of `root` (the witness in `out`),
+/// or nothing if that is unknown (the reason in `out`).
+static std::optional<bool>
+findOwnershipConflict(SpawnAnalysis &analysis, const MemoryRoot &root,
+                      const ScratchAccesses &scratch,
+                      std::optional<unsigned> threads, OwnershipResult &out) {
+  bool unknown = false;
+  auto record = [&](const Access *first, const Access *second,
+                    CollisionResult result) {
+    if (result.kind == CollisionResult::Collision) {
+      out.first = first;
+      out.second = second;
+      out.witness = std::move(result);
+      return true;
+    }
+    if (result.kind == CollisionResult::Unknown && !unknown) {
+      unknown = true;
+      out.reason = result.reason;
+    }
+    return false;
+  };
+  PairRelation relation = getOwnershipRelation(threads);
+  ArrayRef<const Access *> inLoops = scratch.inLoops;
+  for (auto [position, first] : llvm::enumerate(inLoops))
+    for (const Access *second : inLoops.drop_front(position))
+      if (record(first, second,
+                 analysis.findCollision(*first, *second, root, relation)))
+        return true;
+  // Code outside thread loops runs on every thread: it must not read what
+  // one thread writes.
+  PairRelation anyThread =
+      getOwnershipRelation(threads ? threads : std::optional<unsigned>(2));
+  for (const Access *read : scratch.readsOutside)
+    for (const Access *write : inLoops)
+      if (write->isWrite() &&
+          record(write, read,
+                 analysis.findCollision(*write, *read, root, anyThread)))
+        return true;
+  if (unknown)
+    return std::nullopt;
+  return false;
+}
+
+/// The linear index of iteration `ivs` of the thread loop of `access`
+/// (row-major over its dimensions), where its bounds are constant.
+static std::optional<int64_t> getLinearIteration(const Access *access,
+                                                 ArrayRef<int64_t> ivs) {
+  scf::ParallelOp loop = access->threadLoop;
+  if (!loop || ivs.size() != loop.getNumLoops())
+    return std::nullopt;
+  int64_t index = 0;
+  for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
+    std::optional<int64_t> lower =
+        getConstantIntValue(loop.getLowerBound()[dim]);
+    std::optional<int64_t> upper =
+        getConstantIntValue(loop.getUpperBound()[dim]);
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
+    if (!lower || !upper || !step || *step <= 0)
+      return std::nullopt;
+    int64_t trips =
+        std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 0);
+    index = index * trips + (ivs[dim] - *lower) / *step;
+  }
+  return index;
+}
+
 OwnershipResult
 SpawnAnalysis::checkOwnership(ScratchOp scratch,
                               std::optional<unsigned> numThreads) {
   OwnershipResult ownership;
   MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
-  SmallVector<const Access *> inLoops, readsOutside;
+  ScratchAccesses scratchAccesses;
   for (const Access &access : accesses) {
     if (!access.touches(root))
       continue;
     if (access.threadLoop)
-      inLoops.push_back(&access);
+      scratchAccesses.inLoops.push_back(&access);
     else if (!access.isWrite())
-      readsOutside.push_back(&access);
+      scratchAccesses.readsOutside.push_back(&access);
   }
-  // Elements touched at any time of one parallel point from two threads.
-  auto relationFor = [&](std::optional<unsigned> threads) {
-    PairRelation relation;
-    relation.grid = PairRelation::Grid::SameParallelPoint;
-    if (threads) {
-      relation.threads = PairRelation::Threads::DifferentThreads;
-      relation.numThreads = *threads;
-    } else {
-      relation.threads = PairRelation::Threads::DifferentLinearIterations;
-    }
-    return relation;
-  };
-  auto conflicts = [&](std::optional<unsigned> threads,
-                       OwnershipResult &out) -> std::optional<bool> {
-    PairRelation relation = relationFor(threads);
-    bool unknown = false;
-    for (auto [position, first] : llvm::enumerate(inLoops)) {
-      for (const Access *second : ArrayRef(inLoops).drop_front(position)) {
-        CollisionResult result = findCollision(*first, *second, root, relation);
-        if (result.kind == CollisionResult::Collision) {
-          out.first = first;
-          out.second = second;
-          out.witness = std::move(result);
-          return true;
-        }
-        if (result.kind == CollisionResult::Unknown && !unknown) {
-          unknown = true;
-          out.reason = result.reason;
-        }
-      }
-    }
-    // Code outside thread loops runs on every thread: it must not read what
-    // one thread writes.
-    for (const Access *read : readsOutside) {
-      for (const Access *write : inLoops) {
-        if (!write->isWrite())
-          continue;
-        PairRelation anyThread =
-            relationFor(threads ? threads : std::optional<unsigned>(2));
-        CollisionResult result = findCollision(*write, *read, root, anyThread);
-        if (result.kind == CollisionResult::Collision) {
-          out.first = write;
-          out.second = read;
-          out.witness = std::move(result);
-          return true;
-        }
-        if (result.kind == CollisionResult::Unknown && !unknown) {
-          unknown = true;
-          out.reason = result.reason;
-        }
-      }
-    }
-    if (unknown)
-      return std::nullopt;
-    return false;
+  auto conflicts = [&](std::optional<unsigned> threads, OwnershipResult &out) {
+    return findOwnershipConflict(*this, root, scratchAccesses, threads, out);
   };
   if (numThreads) {
     std::optional<bool> conflict = conflicts(*numThreads, ownership);
@@ -314,28 +351,10 @@ SpawnAnalysis::checkOwnership(ScratchOp scratch,
   // Two linear iterations p != q touch one element: only thread counts that
   // divide p - q can keep it on one thread; check those.
   const CollisionResult &witness = ownership.witness;
-  auto linear = [&](const Access *access,
-                    ArrayRef<int64_t> ivs) -> std::optional<int64_t> {
-    scf::ParallelOp loop = access->threadLoop;
-    if (!loop || ivs.size() != loop.getNumLoops())
-      return std::nullopt;
-    int64_t index = 0;
-    for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
-      std::optional<int64_t> lower =
-          getConstantIntValue(loop.getLowerBound()[dim]);
-      std::optional<int64_t> upper =
-          getConstantIntValue(loop.getUpperBound()[dim]);
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
-      if (!lower || !upper || !step || *step <= 0)
-        return std::nullopt;
-      int64_t trips =
-          std::max<int64_t>(llvm::divideCeil(*upper - *lower, *step), 0);
-      index = index * trips + (ivs[dim] - *lower) / *step;
-    }
-    return index;
-  };
-  std::optional<int64_t> p = linear(ownership.first, witness.iteration0);
-  std::optional<int64_t> q = linear(ownership.second, witness.iteration1);
+  std::optional<int64_t> p =
+      getLinearIteration(ownership.first, witness.iteration0);
+  std::optional<int64_t> q =
+      getLinearIteration(ownership.second, witness.iteration1);
   OwnershipResult notOwned = ownership;
   notOwned.kind = OwnershipResult::NotOwned;
   if (!p || !q || *p == *q) {
@@ -372,6 +391,8 @@ SpawnAnalysis::checkOwnership(ScratchOp scratch,
 void SpawnAnalysis::limitSamples(unsigned samples) {
   queries->limitSamples(samples);
 }
+
+void SpawnAnalysis::resetSamples() { queries->resetSamples(); }
 
 CollisionResult SpawnAnalysis::findCoExecution(Operation *first,
                                                Operation *second,
@@ -452,4 +473,26 @@ SpawnAnalysis::getDependences(const Access &access) {
       total.varies = true;
   }
   return {total.gridDims, total.varies};
+}
+
+//===----------------------------------------------------------------------===//
+// SpawnAnalyses
+//===----------------------------------------------------------------------===//
+
+SpawnAnalysis &SpawnAnalyses::get(SpawnOp spawn) {
+  std::unique_ptr<SpawnAnalysis> &analysis = analyses[spawn];
+  if (!analysis) {
+    LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] analyzing the spawn at "
+                            << formatLocation(spawn.getLoc()) << "\n");
+    analysis = std::make_unique<SpawnAnalysis>(spawn);
+  }
+  return *analysis;
+}
+
+SpawnAnalyses &SpawnAnalyses::getFor(SpawnOp spawn, Operation *root,
+                                     AnalysisManager manager) {
+  auto function = spawn->getParentOfType<FunctionOpInterface>();
+  if (function && root->isProperAncestor(function))
+    return manager.getChildAnalysis<SpawnAnalyses>(function);
+  return manager.getAnalysis<SpawnAnalyses>();
 }

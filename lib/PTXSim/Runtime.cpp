@@ -220,6 +220,8 @@ bool extractFatbinPtx(const unsigned char *data, size_t size, std::string &text,
 
 } // namespace
 
+// The library's ABI: everything else is hidden (lib/PTXSim/CMakeLists.txt).
+#pragma GCC visibility push(default)
 extern "C" {
 
 void vxCudaReportErrors() { reportErrors = true; }
@@ -516,3 +518,4 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
 }
 
 } // extern "C"
+#pragma GCC visibility pop

@@ -220,8 +220,9 @@ bool extractFatbinPtx(const unsigned char *data, size_t size, std::string &text,
 
 } // namespace
 
-// The library's ABI: everything else is hidden (lib/PTXSim/CMakeLists.txt).
 #pragma GCC visibility push(default)
+// The library's ABI: the mgpu* functions, the vxCuda* controls and
+// vxSimSetOrder; everything else is hidden, see CMakeLists.txt.
 extern "C" {
 
 void vxCudaReportErrors() { reportErrors = true; }

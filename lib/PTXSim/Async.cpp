@@ -12,7 +12,8 @@
 // are checked where a TMA is issued: its mbarrier's initialization fenced,
 // its tensor map acquired, its destination not written by the generic
 // proxy since the last fence.proxy.async and not overlapping a live
-// mbarrier.
+// mbarrier. The other fences (fence.sc, membar) order nothing more: threads
+// run one at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +38,7 @@ std::string hex(uint64_t value) {
 
 uint32_t Executor::getSharedOffset(Thread &thread, const Instruction &instr,
                                    const Operand &operand, uint32_t bytes) {
-  uint64_t address = operand.reg == NoReg
-                         ? operand.imm
-                         : thread.regs[operand.reg] + operand.imm;
+  uint64_t address = getAddress(thread, operand);
   if (instr.space == Space::Generic) {
     if (address - SharedWindow >= WindowBytes)
       fail(thread, instr,
@@ -74,9 +73,7 @@ void Executor::issueCpAsync(Thread &thread, const Instruction &instr) {
   Instruction shared = instr;
   shared.space = Space::Shared;
   uint32_t offset = getSharedOffset(thread, shared, instr.ops[0], bytes);
-  const Operand &from = instr.ops[1];
-  uint64_t source =
-      from.reg == NoReg ? from.imm : thread.regs[from.reg] + from.imm;
+  uint64_t source = getAddress(thread, instr.ops[1]);
   if (sourceBytes)
     translate(thread, instr, Space::Global, source, bytes, false, false);
   // The write is checked (and recorded) at issue, the earliest it may
@@ -301,10 +298,7 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
   // cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::
   // bytes [dst], [tensorMap, {coordinates}], [mbar];
   const Operand *ops = instr.ops;
-  const Operand &mapOperand = ops[1];
-  uint64_t mapAddress = mapOperand.reg == NoReg
-                            ? mapOperand.imm
-                            : thread.regs[mapOperand.reg] + mapOperand.imm;
+  uint64_t mapAddress = getAddress(thread, ops[1]);
   if (mapAddress % 64)
     fail(thread, instr,
          "tensor map at " + hex(mapAddress) + " is not 64-byte aligned");
@@ -449,6 +443,48 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
     shadow[b].write = Access();
   }
   pendingBytes -= copy.bytes;
+}
+
+Step Executor::executeAsync(Thread &thread, const Instruction &instr) {
+  switch (instr.op) {
+  case Op::CpAsync:
+    issueCpAsync(thread, instr);
+    break;
+  case Op::CpAsyncCommit:
+    thread.groupEnds.push_back(thread.copies.size());
+    break;
+  case Op::CpAsyncWait:
+  case Op::CpAsyncWaitAll:
+    waitCpAsync(thread, instr);
+    break;
+  case Op::MbarInit:
+  case Op::MbarInval:
+  case Op::MbarArrive:
+  case Op::MbarExpectTx:
+  case Op::MbarTestWait:
+  case Op::MbarTryWait: {
+    uint32_t pc = thread.pc;
+    executeMbarrier(thread, instr);
+    // Blocked, or a failed poll that moved on and lets the others run.
+    if (thread.state != ThreadState::Runnable || thread.pc != pc)
+      return Step::Yield;
+    break;
+  }
+  case Op::CpAsyncBulkTensor:
+    issueTensorCopy(thread, instr);
+    break;
+  case Op::FenceProxyAsync:
+  case Op::FenceMbarrierInit:
+    fence(thread, instr.op == Op::FenceProxyAsync);
+    break;
+  case Op::FenceTensormapAcquire:
+  case Op::PrefetchTensormap:
+    thread.acquiredTensorMaps.push_back(getAddress(thread, instr.ops[0]));
+    break;
+  default: // fence.sc, fence.acq_rel, membar
+    break;
+  }
+  return Step::Next;
 }
 
 } // namespace vx::ptxsim

@@ -83,6 +83,9 @@ struct Frame {
 struct Thread {
   const Function *function = nullptr; // the function running
   uint32_t pc = 0;
+  // Since the thread last resumed: a loop without a synchronization point
+  // that runs too long is an endless loop (Executor::executeControl).
+  uint64_t backwardBranches = 0;
   ThreadState state = ThreadState::Runnable;
   uint32_t linear = 0;
   uint32_t tid[3] = {0, 0, 0};
@@ -141,6 +144,13 @@ struct ByteShadow {
   uint32_t moreReads = 0;
 };
 
+/// What the dispatch loop (Executor::runThread) does after an instruction.
+enum class Step : uint8_t {
+  Next,  // run the next instruction
+  Jump,  // run from thread.pc (and thread.function), which it set
+  Yield, // stop running the thread: blocked, exited or polling
+};
+
 class Executor {
 public:
   Executor(const Module &module, const Function &kernel, const uint32_t grid[3],
@@ -149,9 +159,60 @@ public:
   void run();
 
 private:
-  // Interpreter.cpp
+  // Interpreter.cpp: the scheduler and the dispatch loop.
   void runBlock();
   void runThread(Thread &thread);
+  /// Runs one instruction whose guard holds, by its family.
+  Step execute(Thread &thread, const Instruction &instr);
+  // The instruction families, each one function over its opcodes.
+  // Interpreter.cpp: bra, call, ret, exit, trap, nop.
+  Step executeControl(Thread &thread, const Instruction &instr);
+  // Interpreter.cpp: bar.sync, shfl.sync, vote.sync, bar.warp.sync.
+  Step executeSync(Thread &thread, const Instruction &instr);
+  // ExecuteArithmetic.cpp: integer and float arithmetic.
+  Step executeArithmetic(Thread &thread, const Instruction &instr);
+  // ExecuteArithmetic.cpp: logic, shifts and bit fields.
+  Step executeBits(Thread &thread, const Instruction &instr);
+  // ExecuteArithmetic.cpp: setp, selp, mov, cvt.
+  Step executeCompareMove(Thread &thread, const Instruction &instr);
+  // Memory.cpp: ld, st, atom, red, cvta, prefetch.
+  Step executeMemory(Thread &thread, const Instruction &instr);
+  // Async.cpp: cp.async, mbarrier, the bulk tensor copy, proxy fences.
+  Step executeAsync(Thread &thread, const Instruction &instr);
+
+  /// The bits of a source operand: a register (`!%p` negated), an
+  /// immediate or a special register.
+  uint64_t read(const Thread &thread, const Operand &operand) const {
+    switch (operand.kind) {
+    case Operand::Reg:
+      return operand.negate ? !thread.regs[operand.reg]
+                            : thread.regs[operand.reg];
+    case Operand::Imm:
+      return static_cast<uint64_t>(operand.imm);
+    case Operand::Special:
+      return readSpecial(thread, operand.special);
+    default:
+      return 0;
+    }
+  }
+  /// Writes a destination operand; a sink `_` drops the bits.
+  static void write(Thread &thread, const Operand &operand, uint64_t bits) {
+    if (operand.kind == Operand::Reg)
+      thread.regs[operand.reg] = bits;
+  }
+  /// The bits of element `reg` of a vector operand (Function::vectorRegs):
+  /// a register, an immediate, or 0 for `_`.
+  static uint64_t readElement(const Thread &thread, uint32_t reg) {
+    return reg == NoReg        ? 0
+           : reg & ConstantBit ? thread.function->constants[reg & ~ConstantBit]
+                               : thread.regs[reg];
+  }
+  /// The address an `[reg+offset]` operand names.
+  static uint64_t getAddress(const Thread &thread, const Operand &operand) {
+    return operand.reg == NoReg ? operand.imm
+                                : thread.regs[operand.reg] + operand.imm;
+  }
+
   void call(Thread &thread, const Instruction &instr);
   void returnFromCall(Thread &thread);
   bool releaseBlocked();

@@ -5,7 +5,9 @@
 // collectives (9.7.8.6 shfl.sync, 9.7.13.8 vote.sync, 9.7.13.2
 // bar.warp.sync) and mbarrier waits when every thread they need has
 // arrived, and reports a deadlock, naming the threads, when nothing can
-// run. Arithmetic results come from Arithmetic.cpp.
+// run. runThread's loop hands each instruction to its family's execute
+// function: control flow and synchronization here, the others in
+// ExecuteArithmetic.cpp, Memory.cpp and Async.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -431,493 +433,186 @@ void Executor::returnFromCall(Thread &thread) {
                     : thread.stackRegs.data() + thread.regBase;
 }
 
+// A new instruction family is a case list here, calling its own execute
+// function (declared in Executor.h) that switches over its opcodes. Inlined
+// into the loop: one call per instruction, to its family.
+[[gnu::always_inline]] inline Step Executor::execute(Thread &thread,
+                                                     const Instruction &instr) {
+  switch (instr.op) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Min:
+  case Op::Max:
+  case Op::Div:
+  case Op::Rem:
+  case Op::Mul:
+  case Op::Fma:
+  case Op::Mad:
+  case Op::Abs:
+  case Op::Neg:
+  case Op::Copysign:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Rcp:
+    return executeArithmetic(thread, instr);
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Cnot:
+  case Op::Shl:
+  case Op::Shr:
+  case Op::Popc:
+  case Op::Clz:
+  case Op::Brev:
+  case Op::Bfe:
+  case Op::Bfi:
+  case Op::Prmt:
+    return executeBits(thread, instr);
+  case Op::Setp:
+  case Op::Selp:
+  case Op::Mov:
+  case Op::Cvt:
+    return executeCompareMove(thread, instr);
+  case Op::Ld:
+  case Op::St:
+  case Op::Atom:
+  case Op::Red:
+  case Op::Cvta:
+  case Op::CvtaTo:
+  case Op::Prefetch:
+    return executeMemory(thread, instr);
+  case Op::CpAsync:
+  case Op::CpAsyncCommit:
+  case Op::CpAsyncWait:
+  case Op::CpAsyncWaitAll:
+  case Op::MbarInit:
+  case Op::MbarInval:
+  case Op::MbarArrive:
+  case Op::MbarExpectTx:
+  case Op::MbarTestWait:
+  case Op::MbarTryWait:
+  case Op::CpAsyncBulkTensor:
+  case Op::FenceProxyAsync:
+  case Op::FenceMbarrierInit:
+  case Op::FenceTensormapAcquire:
+  case Op::PrefetchTensormap:
+  case Op::FenceOther:
+    return executeAsync(thread, instr);
+  case Op::BarSync:
+  case Op::Shfl:
+  case Op::Vote:
+  case Op::BarWarpSync:
+    return executeSync(thread, instr);
+  case Op::Bra:
+  case Op::Call:
+  case Op::Ret:
+  case Op::Exit:
+  case Op::Trap:
+  case Op::Nop:
+    return executeControl(thread, instr);
+  }
+  return Step::Next;
+}
+
 void Executor::runThread(Thread &thread) {
-  const Function *function = thread.function;
-  const Instruction *code = function->code.data();
-  uint64_t *regs = thread.regs;
-  auto value = [&](const Operand &operand) -> uint64_t {
-    switch (operand.kind) {
-    case Operand::Reg:
-      return operand.negate ? !regs[operand.reg] : regs[operand.reg];
-    case Operand::Imm:
-      return static_cast<uint64_t>(operand.imm);
-    case Operand::Special:
-      return readSpecial(thread, operand.special);
-    default:
-      return 0;
-    }
-  };
-  auto set = [&](const Operand &operand, uint64_t bits) {
-    if (operand.kind == Operand::Reg)
-      regs[operand.reg] = bits;
-  };
-  constexpr uint64_t maxBackwardBranches = 1ull << 26;
-  uint64_t backwardBranches = 0;
+  thread.backwardBranches = 0;
+  const Instruction *code = thread.function->code.data();
   for (;;) {
     const Instruction &instr = code[thread.pc];
     if (instr.guard != NoReg &&
-        (regs[instr.guard] != 0) == instr.guardNegated) {
+        (thread.regs[instr.guard] != 0) == instr.guardNegated) {
       ++thread.pc;
       continue;
     }
-    const Operand *ops = instr.ops;
-    unsigned bytes = getTypeBytes(instr.type);
-    uint64_t mask = maskOf(bytes);
-    switch (instr.op) {
-    case Op::Add:
-    case Op::Sub:
-    case Op::Min:
-    case Op::Max:
-    case Op::Div:
-    case Op::Rem:
-      if (instr.type == Type::S16x2 || instr.type == Type::U16x2) {
-        // PTX ISA 9.7.1 (add/sub/min/max .s16x2/.u16x2): per half.
-        Instruction lane = instr;
-        lane.type = instr.type == Type::S16x2 ? Type::S16 : Type::U16;
-        uint64_t a = value(ops[1]), b = value(ops[2]);
-        set(ops[0], integerBinary(instr.op, lane, a & 0xffff, b & 0xffff) |
-                        integerBinary(instr.op, lane, a >> 16 & 0xffff,
-                                      b >> 16 & 0xffff)
-                            << 16);
-      } else if (isFloat(instr.type)) {
-        set(ops[0], floatOp(instr.op, instr, value(ops[1]), value(ops[2]), 0));
-      } else {
-        set(ops[0],
-            integerBinary(instr.op, instr, value(ops[1]), value(ops[2])));
-      }
+    switch (execute(thread, instr)) {
+    case Step::Next:
+      ++thread.pc;
       break;
-    case Op::Mul:
-      if (isFloat(instr.type))
-        set(ops[0], floatOp(Op::Mul, instr, value(ops[1]), value(ops[2]), 0));
-      else
-        set(ops[0], integerMultiply(instr, value(ops[1]), value(ops[2])));
+    case Step::Jump:
+      code = thread.function->code.data();
       break;
-    case Op::Fma:
-      set(ops[0],
-          floatOp(Op::Fma, instr, value(ops[1]), value(ops[2]), value(ops[3])));
-      break;
-    case Op::Mad:
-      if (isFloat(instr.type)) {
-        set(ops[0], floatOp(Op::Fma, instr, value(ops[1]), value(ops[2]),
-                            value(ops[3])));
-      } else {
-        uint64_t product = integerMultiply(instr, value(ops[1]), value(ops[2]));
-        unsigned resultBytes = instr.flags & FlagWide ? bytes * 2 : bytes;
-        set(ops[0], (product + value(ops[3])) & maskOf(resultBytes));
-      }
-      break;
-    case Op::Abs:
-    case Op::Neg:
-      if (isFloat(instr.type)) {
-        set(ops[0], floatUnary(instr.op, instr, value(ops[1])));
-      } else {
-        int64_t a = signExtend(value(ops[1]), bytes);
-        set(ops[0], static_cast<uint64_t>(instr.op == Op::Neg ? -a
-                                          : a < 0             ? -a
-                                                              : a) &
-                        mask);
-      }
-      break;
-    case Op::Ex2:
-    case Op::Lg2:
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Rcp:
-      set(ops[0], floatUnary(instr.op, instr, value(ops[1])));
-      break;
-    case Op::Copysign: {
-      // PTX ISA 9.7.3.2: d is b with the sign of a.
-      uint64_t sign = 1ull << (bytes * 8 - 1);
-      set(ops[0], (value(ops[2]) & ~sign) | (value(ops[1]) & sign));
-      break;
-    }
-    case Op::And:
-      set(ops[0], value(ops[1]) & value(ops[2]) & mask);
-      break;
-    case Op::Or:
-      set(ops[0], (value(ops[1]) | value(ops[2])) & mask);
-      break;
-    case Op::Xor:
-      set(ops[0], (value(ops[1]) ^ value(ops[2])) & mask);
-      break;
-    case Op::Not:
-      set(ops[0],
-          instr.type == Type::Pred ? !value(ops[1]) : ~value(ops[1]) & mask);
-      break;
-    case Op::Cnot:
-      set(ops[0], (value(ops[1]) & mask) == 0);
-      break;
-    case Op::Shl: {
-      uint64_t amount = value(ops[2]) & 0xffffffffu;
-      set(ops[0], amount >= bytes * 8 ? 0 : (value(ops[1]) << amount) & mask);
-      break;
-    }
-    case Op::Shr: {
-      uint64_t amount = value(ops[2]) & 0xffffffffu;
-      uint64_t a = value(ops[1]);
-      if (isSigned(instr.type)) {
-        int64_t sa = signExtend(a, bytes);
-        set(ops[0],
-            static_cast<uint64_t>(sa >> std::min<uint64_t>(amount, 63)) & mask);
-      } else {
-        set(ops[0], amount >= bytes * 8 ? 0 : (a & mask) >> amount);
-      }
-      break;
-    }
-    case Op::Popc:
-      set(ops[0], __builtin_popcountll(value(ops[1]) & mask));
-      break;
-    case Op::Clz: {
-      uint64_t a = value(ops[1]) & mask;
-      set(ops[0], a ? __builtin_clzll(a) - (64 - bytes * 8) : bytes * 8);
-      break;
-    }
-    case Op::Brev: {
-      uint64_t a = value(ops[1]), result = 0;
-      for (unsigned bit = 0; bit < bytes * 8; ++bit)
-        if (a >> bit & 1)
-          result |= 1ull << (bytes * 8 - 1 - bit);
-      set(ops[0], result);
-      break;
-    }
-    case Op::Bfe: {
-      // PTX ISA 9.7.1.19 (bfe).
-      uint64_t a = value(ops[1]);
-      unsigned position = value(ops[2]) & 0xff, length = value(ops[3]) & 0xff;
-      unsigned width = bytes * 8;
-      uint64_t result = 0;
-      bool signBit = false;
-      if (isSigned(instr.type) && length)
-        signBit = a >> std::min(position + length - 1, width - 1) & 1;
-      for (unsigned i = 0; i < width; ++i) {
-        bool bit = i < length && position + i < width
-                       ? (a >> (position + i) & 1)
-                       : (isSigned(instr.type) ? signBit : false);
-        if (bit)
-          result |= 1ull << i;
-      }
-      set(ops[0], result & mask);
-      break;
-    }
-    case Op::Bfi: {
-      uint64_t a = value(ops[1]), b = value(ops[2]);
-      unsigned position = value(ops[3]) & 0xff, length = value(ops[4]) & 0xff;
-      uint64_t result = b;
-      for (unsigned i = 0; i < length && position + i < bytes * 8; ++i)
-        result = (result & ~(1ull << (position + i))) |
-                 ((a >> i & 1) << (position + i));
-      set(ops[0], result & mask);
-      break;
-    }
-    case Op::Prmt: {
-      // PTX ISA 9.7.8.7 (prmt), default mode.
-      uint64_t source =
-          (value(ops[1]) & 0xffffffffu) | (value(ops[2]) & 0xffffffffu) << 32;
-      uint32_t selector = value(ops[3]), result = 0;
-      for (int i = 0; i < 4; ++i) {
-        uint32_t select = selector >> (4 * i) & 0xf;
-        uint32_t byte = source >> (8 * (select & 7)) & 0xff;
-        if (select & 8)
-          byte = byte & 0x80 ? 0xff : 0;
-        result |= byte << (8 * i);
-      }
-      set(ops[0], result);
-      break;
-    }
-    case Op::Setp: {
-      // PTX ISA, half precision comparison (setp): .f16x2 / .bf16x2 compare
-      // each half, the low one into p and the high one into q of `p|q`;
-      // other types set q to the complement of p.
-      bool result, second;
-      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-        Instruction lane = instr;
-        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-        uint64_t a = value(ops[1]), b = value(ops[2]);
-        result = compare(lane, a & 0xffff, b & 0xffff);
-        second = compare(lane, a >> 16 & 0xffff, b >> 16 & 0xffff);
-      } else {
-        result = compare(instr, value(ops[1]), value(ops[2]));
-        second = !result;
-      }
-      if (instr.boolOp != BoolOp::None) {
-        bool c = value(ops[3]);
-        auto combine = [&](bool x) {
-          return instr.boolOp == BoolOp::And  ? x && c
-                 : instr.boolOp == BoolOp::Or ? x || c
-                                              : x != c;
-        };
-        result = combine(result);
-        second = combine(second);
-      }
-      set(ops[0], result);
-      if (instr.flags & FlagPair)
-        set(ops[PairOperand], second);
-      break;
-    }
-    case Op::Selp:
-      set(ops[0], value(ops[3]) ? value(ops[1]) : value(ops[2]));
-      break;
-    case Op::Mov:
-      if (ops[1].kind == Operand::Vector) {
-        // Pack the elements, lowest first.
-        unsigned element = bytes / ops[1].vecCount;
-        uint64_t packed = 0;
-        for (uint32_t i = 0; i < ops[1].vecCount; ++i) {
-          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
-          uint64_t bits = reg & ConstantBit
-                              ? function->constants[reg & ~ConstantBit]
-                              : regs[reg];
-          packed |= (bits & maskOf(element)) << (8 * element * i);
-        }
-        set(ops[0], packed);
-      } else if (ops[0].kind == Operand::Vector) {
-        unsigned element = bytes / ops[0].vecCount;
-        uint64_t packed = value(ops[1]);
-        for (uint32_t i = 0; i < ops[0].vecCount; ++i) {
-          uint32_t reg = function->vectorRegs[ops[0].vecStart + i];
-          if (reg != NoReg)
-            regs[reg] = packed >> (8 * element * i) & maskOf(element);
-        }
-      } else {
-        set(ops[0], value(ops[1]) & mask);
-      }
-      break;
-    case Op::Cvt:
-      if (instr.type == Type::F16x2 || instr.type == Type::BF16x2) {
-        // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half.
-        Instruction lane = instr;
-        lane.type = instr.type == Type::F16x2 ? Type::F16 : Type::BF16;
-        set(ops[0],
-            convert(lane, value(ops[1])) << 16 | convert(lane, value(ops[2])));
-      } else {
-        set(ops[0], convert(instr, value(ops[1])));
-      }
-      break;
-    case Op::Trap:
-      fail(thread, instr, "trap: the kernel aborted");
-    case Op::Cvta:
-    case Op::CvtaTo: {
-      // PTX ISA 9.7.9.17 (cvta): shared and local windows; global and
-      // const addresses are the host's.
-      uint64_t address = value(ops[1]);
-      uint64_t window = instr.space == Space::Shared  ? SharedWindow
-                        : instr.space == Space::Local ? LocalWindow
-                                                      : 0;
-      if (instr.op == Op::Cvta) {
-        set(ops[0], (address + window) & mask);
-      } else {
-        if (window && (address < window || address >= window + WindowBytes))
-          fail(thread, instr,
-               "cvta.to converts a generic address outside the window of "
-               "the space");
-        set(ops[0], (address - window) & mask);
-      }
-      break;
-    }
-    case Op::Ld: {
-      uint64_t address =
-          ops[1].reg == NoReg ? ops[1].imm : regs[ops[1].reg] + ops[1].imm;
-      unsigned count = ops[0].kind == Operand::Vector ? ops[0].vecCount : 1;
-      const uint8_t *memory = translate(thread, instr, instr.space, address,
-                                        bytes * count, false, false);
-      for (unsigned i = 0; i < count; ++i) {
-        uint32_t reg = ops[0].kind == Operand::Vector
-                           ? function->vectorRegs[ops[0].vecStart + i]
-                           : ops[0].reg;
-        uint64_t bits = 0;
-        std::memcpy(&bits, memory + i * bytes, bytes);
-        if (isSigned(instr.type) && reg != NoReg)
-          bits = static_cast<uint64_t>(signExtend(bits, bytes)) &
-                 maskOf(getTypeBytes(function->regTypes[reg]));
-        if (reg != NoReg)
-          regs[reg] = bits;
-      }
-      break;
-    }
-    case Op::St: {
-      uint64_t address =
-          ops[0].reg == NoReg ? ops[0].imm : regs[ops[0].reg] + ops[0].imm;
-      unsigned count = ops[1].kind == Operand::Vector ? ops[1].vecCount : 1;
-      uint8_t data[64];
-      for (unsigned i = 0; i < count; ++i) {
-        uint64_t bits;
-        if (ops[1].kind == Operand::Vector) {
-          uint32_t reg = function->vectorRegs[ops[1].vecStart + i];
-          bits = reg == NoReg        ? 0
-                 : reg & ConstantBit ? function->constants[reg & ~ConstantBit]
-                                     : regs[reg];
-        } else {
-          bits = value(ops[1]);
-        }
-        std::memcpy(data + i * bytes, &bits, bytes);
-      }
-      uint8_t *memory = translate(thread, instr, instr.space, address,
-                                  bytes * count, true, false, data);
-      std::memcpy(memory, data, bytes * count);
-      break;
-    }
-    case Op::Atom:
-    case Op::Red: {
-      // PTX ISA 9.7.13.5 (atom), 9.7.13.6 (red). Threads run one at a time,
-      // so the read-modify-write is atomic.
-      unsigned base = instr.op == Op::Atom ? 1 : 0;
-      uint64_t address = ops[base].reg == NoReg
-                             ? ops[base].imm
-                             : regs[ops[base].reg] + ops[base].imm;
-      uint8_t *memory =
-          translate(thread, instr, instr.space, address, bytes, true, true);
-      uint64_t old = 0;
-      std::memcpy(&old, memory, bytes);
-      uint64_t b = value(ops[base + 1]);
-      uint64_t result = old;
-      switch (instr.subOp) {
-      case SubOp::AtomAdd:
-        result = isFloat(instr.type) ? floatOp(Op::Add, instr, old, b, 0)
-                                     : (old + b) & mask;
-        break;
-      case SubOp::AtomMin:
-      case SubOp::AtomMax: {
-        Op op = instr.subOp == SubOp::AtomMin ? Op::Min : Op::Max;
-        result = isFloat(instr.type) ? floatOp(op, instr, old, b, 0)
-                                     : integerBinary(op, instr, old, b);
-        break;
-      }
-      case SubOp::AtomInc:
-        result = (old & mask) >= (b & mask) ? 0 : old + 1;
-        break;
-      case SubOp::AtomDec:
-        result = (old & mask) == 0 || (old & mask) > (b & mask) ? b : old - 1;
-        break;
-      case SubOp::AtomCas:
-        result = (old & mask) == (b & mask) ? value(ops[base + 2]) : old;
-        break;
-      case SubOp::AtomExch:
-        result = b;
-        break;
-      case SubOp::AtomAnd:
-        result = old & b;
-        break;
-      case SubOp::AtomOr:
-        result = old | b;
-        break;
-      case SubOp::AtomXor:
-        result = old ^ b;
-        break;
-      default:
-        break;
-      }
-      result &= mask;
-      std::memcpy(memory, &result, bytes);
-      if (instr.op == Op::Atom)
-        set(ops[0], old & mask);
-      break;
-    }
-    case Op::Bra:
-      // Threads run one at a time: a loop that waits for another thread
-      // without a synchronization point would never end.
-      if (ops[0].imm <= thread.pc && ++backwardBranches > maxBackwardBranches)
-        fail(thread, instr,
-             "more than 2^26 backward branches without a synchronization "
-             "point (an endless loop, or a spin-wait on memory that another "
-             "thread writes)");
-      thread.pc = static_cast<uint32_t>(ops[0].imm);
-      continue;
-    case Op::Ret:
-      if (!thread.frames.empty()) {
-        returnFromCall(thread);
-        function = thread.function;
-        code = function->code.data();
-        regs = thread.regs;
-        continue;
-      }
-      [[fallthrough]];
-    case Op::Exit:
-      thread.state = ThreadState::Exited;
-      thread.exitLine = instr.line;
-      ++progressEpoch;
-      return;
-    case Op::BarSync: {
-      uint64_t id = instr.numOps >= 1 ? value(ops[0]) : 0;
-      uint64_t count = instr.numOps >= 2 ? value(ops[1]) : 0;
-      if (id >= 16)
-        fail(thread, instr,
-             "barrier id " + std::to_string(id) + " is out of range (0 to 15)");
-      if (count && (count % 32 || count > numThreads))
-        fail(thread, instr,
-             "barrier thread count " + std::to_string(count) +
-                 " is not a multiple of 32 up to the block size");
-      thread.state = ThreadState::AtBarrier;
-      thread.barrier = static_cast<uint32_t>(id);
-      thread.barrierCount = static_cast<uint32_t>(count);
+    case Step::Yield:
       return;
     }
-    case Op::Shfl:
-      thread.syncValue[0] = value(ops[1]);
-      thread.syncValue[1] = value(ops[2]);
-      thread.syncValue[2] = value(ops[3]);
-      thread.memberMask = static_cast<uint32_t>(value(ops[4]));
-      thread.state = ThreadState::AtWarpSync;
-      return;
-    case Op::Vote:
-      thread.syncValue[0] = value(ops[1]);
-      thread.memberMask = static_cast<uint32_t>(value(ops[2]));
-      thread.state = ThreadState::AtWarpSync;
-      return;
-    case Op::BarWarpSync:
-      thread.memberMask = static_cast<uint32_t>(value(ops[0]));
-      thread.state = ThreadState::AtWarpSync;
-      return;
-    case Op::CpAsync:
-      issueCpAsync(thread, instr);
-      break;
-    case Op::CpAsyncCommit:
-      thread.groupEnds.push_back(thread.copies.size());
-      break;
-    case Op::CpAsyncWait:
-    case Op::CpAsyncWaitAll:
-      waitCpAsync(thread, instr);
-      break;
-    case Op::MbarInit:
-    case Op::MbarInval:
-    case Op::MbarArrive:
-    case Op::MbarExpectTx:
-    case Op::MbarTestWait:
-    case Op::MbarTryWait: {
-      uint32_t pc = thread.pc;
-      executeMbarrier(thread, instr);
-      if (thread.state != ThreadState::Runnable || thread.pc != pc)
-        return; // blocked, or a failed poll that yields
-      break;
-    }
-    case Op::CpAsyncBulkTensor:
-      issueTensorCopy(thread, instr);
-      break;
-    case Op::FenceProxyAsync:
-    case Op::FenceMbarrierInit:
-      fence(thread, instr.op == Op::FenceProxyAsync);
-      break;
-    case Op::FenceTensormapAcquire:
-    case Op::PrefetchTensormap: {
-      uint64_t address =
-          ops[0].reg == NoReg ? ops[0].imm : regs[ops[0].reg] + ops[0].imm;
-      thread.acquiredTensorMaps.push_back(address);
-      break;
-    }
-    case Op::FenceOther:
-    case Op::Prefetch:
-    case Op::Nop:
-      break;
-    case Op::Call:
-      call(thread, instr);
-      function = thread.function;
-      code = function->code.data();
-      regs = thread.regs;
-      continue;
-    }
-    ++thread.pc;
   }
+}
+
+Step Executor::executeControl(Thread &thread, const Instruction &instr) {
+  constexpr uint64_t maxBackwardBranches = 1ull << 26;
+  switch (instr.op) {
+  case Op::Bra:
+    // Threads run one at a time: a loop that waits for another thread
+    // without a synchronization point would never end.
+    if (instr.ops[0].imm <= thread.pc &&
+        ++thread.backwardBranches > maxBackwardBranches)
+      fail(thread, instr,
+           "more than 2^26 backward branches without a synchronization "
+           "point (an endless loop, or a spin-wait on memory that another "
+           "thread writes)");
+    thread.pc = static_cast<uint32_t>(instr.ops[0].imm);
+    return Step::Jump;
+  case Op::Call:
+    call(thread, instr);
+    return Step::Jump;
+  case Op::Ret:
+    if (!thread.frames.empty()) {
+      returnFromCall(thread);
+      return Step::Jump;
+    }
+    [[fallthrough]];
+  case Op::Exit:
+    thread.state = ThreadState::Exited;
+    thread.exitLine = instr.line;
+    ++progressEpoch;
+    return Step::Yield;
+  case Op::Trap:
+    fail(thread, instr, "trap: the kernel aborted");
+  default: // nop
+    return Step::Next;
+  }
+}
+
+// The scheduler completes these (releaseBarrier, releaseWarp) once every
+// thread they need has arrived.
+Step Executor::executeSync(Thread &thread, const Instruction &instr) {
+  const Operand *ops = instr.ops;
+  switch (instr.op) {
+  case Op::BarSync: {
+    uint64_t id = instr.numOps >= 1 ? read(thread, ops[0]) : 0;
+    uint64_t count = instr.numOps >= 2 ? read(thread, ops[1]) : 0;
+    if (id >= 16)
+      fail(thread, instr,
+           "barrier id " + std::to_string(id) + " is out of range (0 to 15)");
+    if (count && (count % 32 || count > numThreads))
+      fail(thread, instr,
+           "barrier thread count " + std::to_string(count) +
+               " is not a multiple of 32 up to the block size");
+    thread.state = ThreadState::AtBarrier;
+    thread.barrier = static_cast<uint32_t>(id);
+    thread.barrierCount = static_cast<uint32_t>(count);
+    return Step::Yield;
+  }
+  case Op::Shfl:
+    thread.syncValue[0] = read(thread, ops[1]);
+    thread.syncValue[1] = read(thread, ops[2]);
+    thread.syncValue[2] = read(thread, ops[3]);
+    thread.memberMask = static_cast<uint32_t>(read(thread, ops[4]));
+    break;
+  case Op::Vote:
+    thread.syncValue[0] = read(thread, ops[1]);
+    thread.memberMask = static_cast<uint32_t>(read(thread, ops[2]));
+    break;
+  default: // bar.warp.sync
+    thread.memberMask = static_cast<uint32_t>(read(thread, ops[0]));
+    break;
+  }
+  thread.state = ThreadState::AtWarpSync;
+  return Step::Yield;
 }
 
 } // namespace vx::ptxsim

@@ -4,10 +4,12 @@
 // registered host ranges, module variables, tensor maps); every access must
 // lie inside one. Shared memory is laid out as ptxas does and starts
 // poisoned (0xff bytes, a NaN as f32); each byte's shadow records its last
-// write and unordered reads for racecheck (RaceCheck.cpp).
+// write and unordered reads for racecheck (RaceCheck.cpp). The memory
+// instructions (ld, st, atom, red, cvta) run here.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arithmetic.h"
 #include "Executor.h"
 
 #include <cinttypes>
@@ -26,6 +28,40 @@ std::string hex(uint64_t value) {
   char text[32];
   std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
   return text;
+}
+
+/// PTX ISA 9.7.13.5 (atom): the value an atomic operation leaves in memory
+/// that held `old`, with operands `b` and (cas) `c`.
+uint64_t getAtomicResult(const Instruction &instr, uint64_t old, uint64_t b,
+                         uint64_t c) {
+  uint64_t mask = maskOf(getTypeBytes(instr.type));
+  switch (instr.subOp) {
+  case SubOp::AtomAdd:
+    return isFloat(instr.type) ? floatOp(Op::Add, instr, old, b, 0)
+                               : (old + b) & mask;
+  case SubOp::AtomMin:
+  case SubOp::AtomMax: {
+    Op op = instr.subOp == SubOp::AtomMin ? Op::Min : Op::Max;
+    return isFloat(instr.type) ? floatOp(op, instr, old, b, 0)
+                               : integerBinary(op, instr, old, b);
+  }
+  case SubOp::AtomInc:
+    return (old & mask) >= (b & mask) ? 0 : old + 1;
+  case SubOp::AtomDec:
+    return (old & mask) == 0 || (old & mask) > (b & mask) ? b : old - 1;
+  case SubOp::AtomCas:
+    return (old & mask) == (b & mask) ? c : old;
+  case SubOp::AtomExch:
+    return b;
+  case SubOp::AtomAnd:
+    return old & b;
+  case SubOp::AtomOr:
+    return old | b;
+  case SubOp::AtomXor:
+    return old ^ b;
+  default:
+    return old;
+  }
 }
 
 } // namespace
@@ -191,6 +227,92 @@ void Executor::checkShared(Thread &thread, const Instruction &instr,
   // Atomics do not race with each other; racecheck watches plain accesses.
   if (!atomic)
     checkRace(thread, instr, offset, bytes, write, stored);
+}
+
+Step Executor::executeMemory(Thread &thread, const Instruction &instr) {
+  const Operand *ops = instr.ops;
+  const Function &function = *thread.function;
+  unsigned bytes = getTypeBytes(instr.type);
+  uint64_t mask = maskOf(bytes);
+  switch (instr.op) {
+  case Op::Ld: {
+    unsigned count = ops[0].kind == Operand::Vector ? ops[0].vecCount : 1;
+    const uint8_t *memory =
+        translate(thread, instr, instr.space, getAddress(thread, ops[1]),
+                  bytes * count, false, false);
+    for (unsigned i = 0; i < count; ++i) {
+      uint32_t reg = ops[0].kind == Operand::Vector
+                         ? function.vectorRegs[ops[0].vecStart + i]
+                         : ops[0].reg;
+      if (reg == NoReg)
+        continue;
+      uint64_t bits = 0;
+      std::memcpy(&bits, memory + i * bytes, bytes);
+      if (isSigned(instr.type))
+        bits = static_cast<uint64_t>(signExtend(bits, bytes)) &
+               maskOf(getTypeBytes(function.regTypes[reg]));
+      thread.regs[reg] = bits;
+    }
+    break;
+  }
+  case Op::St: {
+    unsigned count = ops[1].kind == Operand::Vector ? ops[1].vecCount : 1;
+    uint8_t data[64];
+    for (unsigned i = 0; i < count; ++i) {
+      uint64_t bits =
+          ops[1].kind == Operand::Vector
+              ? readElement(thread, function.vectorRegs[ops[1].vecStart + i])
+              : read(thread, ops[1]);
+      std::memcpy(data + i * bytes, &bits, bytes);
+    }
+    uint8_t *memory =
+        translate(thread, instr, instr.space, getAddress(thread, ops[0]),
+                  bytes * count, true, false, data);
+    std::memcpy(memory, data, bytes * count);
+    break;
+  }
+  case Op::Atom:
+  case Op::Red: {
+    // PTX ISA 9.7.13.5 (atom), 9.7.13.6 (red). Threads run one at a time,
+    // so the read-modify-write is atomic.
+    unsigned base = instr.op == Op::Atom ? 1 : 0;
+    uint8_t *memory =
+        translate(thread, instr, instr.space, getAddress(thread, ops[base]),
+                  bytes, true, true);
+    uint64_t old = 0;
+    std::memcpy(&old, memory, bytes);
+    uint64_t c =
+        instr.subOp == SubOp::AtomCas ? read(thread, ops[base + 2]) : 0;
+    uint64_t result =
+        getAtomicResult(instr, old, read(thread, ops[base + 1]), c) & mask;
+    std::memcpy(memory, &result, bytes);
+    if (instr.op == Op::Atom)
+      write(thread, ops[0], old & mask);
+    break;
+  }
+  case Op::Cvta:
+  case Op::CvtaTo: {
+    // PTX ISA 9.7.9.17 (cvta): shared and local windows; global and
+    // const addresses are the host's.
+    uint64_t address = read(thread, ops[1]);
+    uint64_t window = instr.space == Space::Shared  ? SharedWindow
+                      : instr.space == Space::Local ? LocalWindow
+                                                    : 0;
+    if (instr.op == Op::Cvta) {
+      write(thread, ops[0], (address + window) & mask);
+      break;
+    }
+    if (window && (address < window || address >= window + WindowBytes))
+      fail(thread, instr,
+           "cvta.to converts a generic address outside the window of the "
+           "space");
+    write(thread, ops[0], (address - window) & mask);
+    break;
+  }
+  default: // prefetch: a hint
+    break;
+  }
+  return Step::Next;
 }
 
 } // namespace vx::ptxsim

@@ -44,10 +44,52 @@ enum class Type : uint8_t {
   F64,
 };
 
-/// Bytes of a value of `type` (a predicate counts as 1).
-unsigned getTypeBytes(Type type);
-bool isSigned(Type type);
-bool isFloat(Type type);
+/// Bytes of a value of `type` (a predicate counts as 1). Inline, like the
+/// two below: the interpreter asks for nearly every instruction.
+inline unsigned getTypeBytes(Type type) {
+  switch (type) {
+  case Type::None:
+    return 0;
+  case Type::Pred:
+  case Type::B8:
+  case Type::U8:
+  case Type::S8:
+    return 1;
+  case Type::B16:
+  case Type::U16:
+  case Type::S16:
+  case Type::F16:
+  case Type::BF16:
+    return 2;
+  case Type::B32:
+  case Type::U32:
+  case Type::S32:
+  case Type::F32:
+  case Type::S16x2:
+  case Type::U16x2:
+  case Type::F16x2:
+  case Type::BF16x2:
+    return 4;
+  case Type::B64:
+  case Type::U64:
+  case Type::S64:
+  case Type::F64:
+    return 8;
+  case Type::B128:
+    return 16;
+  }
+  return 0;
+}
+
+inline bool isSigned(Type type) {
+  return type == Type::S8 || type == Type::S16 || type == Type::S32 ||
+         type == Type::S64;
+}
+
+inline bool isFloat(Type type) {
+  return type == Type::F16 || type == Type::F16x2 || type == Type::BF16 ||
+         type == Type::BF16x2 || type == Type::F32 || type == Type::F64;
+}
 
 // PTX ISA 5.1 (state spaces).
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };

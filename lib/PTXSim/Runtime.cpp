@@ -220,6 +220,9 @@ bool extractFatbinPtx(const unsigned char *data, size_t size, std::string &text,
 
 } // namespace
 
+#pragma GCC visibility push(default)
+// The library's ABI: the mgpu* functions, the vxCuda* controls and
+// vxSimSetOrder; everything else is hidden, see CMakeLists.txt.
 extern "C" {
 
 void vxCudaReportErrors() { reportErrors = true; }
@@ -516,3 +519,4 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank,
 }
 
 } // extern "C"
+#pragma GCC visibility pop

@@ -651,6 +651,28 @@ def test_unsupported_instruction_is_named(sim):
                      "instruction 'wgmma.fence.sync.aligned'")
 
 
+@pytest.mark.parametrize("instruction", [
+    "mul.lo.s16x2 %r1, %r1, %r1",  # packed integers: add, sub, min, max
+    "bar.arrive 0, 32",
+    "barrier.cta.sync.aligned.all 0",
+    "shfl.up.b32 %r1, %r1, 1, 0",  # without .sync and a member mask
+    "vote.sync.uni.pred %p1, %p1, -1",
+    "atom.global.exch.f16x2 %r1, [%rd1], %r1",
+    "mbarrier.arrive.shared::cluster.global.b64 %rd1, [%rd1]",
+    "cp.async.bulk.tensor.6d.shared::cluster.global.mbarrier::complete_tx"
+    "::bytes [%rd1], [%rd1, {%r1}], [%rd1]",
+    "cvta.to.shared %rd1, %rd1",
+    "fence.proxy.alias",
+])
+def test_unimplemented_forms_are_named(sim, instruction):
+    # Each family's decoder refuses the forms it does not implement.
+    ptx = (".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;"
+           "\n  .reg .pred %p<2>;\n  " + instruction + ";\n  ret;\n}\n")
+    error = launch(sim, ptx, "k", (1, 1, 1), (1, 1, 1), [])
+    assert error == ("vx_ptx_sim: error: PTX line 9: unsupported PTX "
+                     "instruction '" + instruction.split()[0] + "'")
+
+
 def test_a_cubin_is_rejected(sim):
     assert not sim.mgpuModuleLoad(b"\x7fELF" + b"\0" * 60, 64)
     assert "got a cubin; the simulator runs PTX" in take_error(sim)

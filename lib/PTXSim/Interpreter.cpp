@@ -297,6 +297,8 @@ bool Executor::releaseBlocked() {
       released |= releaseBarrier(thread.barrier);
     } else if (thread.state == ThreadState::AtWarpSync) {
       released |= releaseWarp(thread);
+    } else if (thread.state == ThreadState::AtTensorCore) {
+      released |= releaseTensorCore(thread);
     } else if (thread.state == ThreadState::AtMbarrier) {
       auto found = mbarriers.find(thread.mbarrier);
       if (found != mbarriers.end())
@@ -326,6 +328,8 @@ std::string Executor::describeWait(const Thread &thread) const {
 void Executor::reportDeadlock() {
   for (Thread &thread : threads) {
     const Instruction &instr = thread.function->code[thread.pc];
+    if (thread.state == ThreadState::AtTensorCore)
+      reportTensorCoreDeadlock(thread);
     if (thread.state == ThreadState::AtBarrier) {
       std::string missing;
       unsigned count = 0;
@@ -460,6 +464,8 @@ void Executor::runThread(Thread &thread) {
       ++thread.pc;
       continue;
     }
+    if (thread.wgmma.tracking)
+      checkWgmmaRegisters(thread, instr);
     const Operand *ops = instr.ops;
     unsigned bytes = getTypeBytes(instr.type);
     uint64_t mask = maskOf(bytes);
@@ -869,6 +875,17 @@ void Executor::runThread(Thread &thread) {
       thread.memberMask = static_cast<uint32_t>(value(ops[0]));
       thread.state = ThreadState::AtWarpSync;
       return;
+    case Op::Ldmatrix:
+    case Op::Stmatrix:
+    case Op::MmaSync:
+    case Op::WgmmaMma:
+      thread.state = ThreadState::AtTensorCore;
+      return;
+    case Op::WgmmaFence:
+    case Op::WgmmaCommit:
+    case Op::WgmmaWait:
+      executeWgmmaSync(thread, instr);
+      break;
     case Op::CpAsync:
       issueCpAsync(thread, instr);
       break;

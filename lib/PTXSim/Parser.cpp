@@ -390,6 +390,7 @@ void Parser::parseModuleDirective() {
     module->target = expectIdent();
     if (module->target.rfind("sm_", 0) == 0)
       module->smVersion = std::atoi(module->target.c_str() + 3);
+    module->archSpecific = module->target.back() == 'a';
     while (accept(","))
       expectIdent();
     return;
@@ -821,7 +822,8 @@ namespace {
 struct TargetRequirement {
   const char *feature;
   unsigned smVersion;
-  unsigned ptxVersion; // 10 * major + minor
+  unsigned ptxVersion;       // 10 * major + minor
+  bool archSpecific = false; // only on sm_90a (not sm_90 or later)
 };
 const TargetRequirement targetRequirements[] = {
     {"cp.async", 80, 70},                     // 9.7.9.25
@@ -834,6 +836,10 @@ const TargetRequirement targetRequirements[] = {
     {"fence.proxy.tensormap", 90, 83},        // 9.7.13.4
     {"prefetch.tensormap", 90, 80},           // prefetch
     {"16-bit integer .s16x2/.u16x2", 90, 80}, // add, sub, min, max
+    {"ldmatrix", 75, 65},                     // 9.7.14.5.15
+    {"stmatrix", 90, 78},                     // 9.7.14.5.16
+    {"mma.sync m16n8k16/m16n8k8", 80, 70},    // 9.7.14.5.14
+    {"wgmma", 90, 80, true},                  // 9.7.15
 };
 
 /// The entry of `targetRequirements` that `instr` needs, or null.
@@ -873,6 +879,21 @@ const TargetRequirement *getTargetRequirement(const Instruction &instr) {
   case Op::PrefetchTensormap:
     feature = "prefetch.tensormap";
     break;
+  case Op::Ldmatrix:
+    feature = "ldmatrix";
+    break;
+  case Op::Stmatrix:
+    feature = "stmatrix";
+    break;
+  case Op::MmaSync:
+    feature = "mma.sync m16n8k16/m16n8k8";
+    break;
+  case Op::WgmmaFence:
+  case Op::WgmmaCommit:
+  case Op::WgmmaWait:
+  case Op::WgmmaMma:
+    feature = "wgmma";
+    break;
   default:
     if (instr.type == Type::S16x2 || instr.type == Type::U16x2)
       feature = "16-bit integer .s16x2/.u16x2";
@@ -893,10 +914,12 @@ void Parser::checkTarget(const Instruction &instr, const std::string &opcode) {
   const TargetRequirement *requirement = getTargetRequirement(instr);
   if (!requirement)
     return;
-  if (module->smVersion < requirement->smVersion)
+  if (module->smVersion < requirement->smVersion ||
+      (requirement->archSpecific && !module->archSpecific))
     fail("'" + opcode + "' (" + requirement->feature +
          ") requires .target sm_" + std::to_string(requirement->smVersion) +
-         " or higher, the module's is " +
+         (requirement->archSpecific ? "a" : " or higher") +
+         ", the module's is " +
          (module->target.empty() ? "missing" : module->target));
   if (module->ptxVersion < requirement->ptxVersion)
     fail("'" + opcode + "' (" + requirement->feature +
@@ -925,6 +948,12 @@ void Parser::decodeOpcode(Instruction &instr, const std::string &opcode) {
     return true;
   };
   // Families with their own grammar first.
+  bool supported;
+  if (decodeTensorCoreOpcode(instr, parts, supported)) {
+    if (!supported)
+      unsupported();
+    return;
+  }
   if (base == "bar" || base == "barrier") {
     // PTX ISA 9.7.13.1 (bar, barrier).
     if (parts.size() >= 2 && parts[1] == "warp") {
@@ -1393,7 +1422,7 @@ void Parser::parseInstruction(Function &function) {
   // Operands up to ';'; the `p` of a `d|p` destination goes aside.
   if (peek().text != ";" && instr.op != Op::Call) {
     do {
-      if (instr.numOps >= PairOperand)
+      if (instr.numOps >= (instr.flags & FlagPair ? PairOperand : MaxOperands))
         fail("too many operands");
       unsigned index = instr.numOps++;
       instr.ops[index] = parseOperand(function, instr, index);

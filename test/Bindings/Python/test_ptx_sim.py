@@ -65,12 +65,13 @@ def take_error(lib):
 HEADER = ".version 8.3\n.target sm_90a\n.address_size 64\n"
 
 
-def launch(lib, ptx, kernel, grid, block, args, smem=0, order=None):
-    """Loads `ptx`, registers the numpy arrays among `args` as global memory
-    and launches `kernel`, its blocks and warps in `order` (vxSimSetOrder)
-    if given, then back in forward order; returns the error message or
-    None."""
-    module = lib.mgpuModuleLoadJIT((HEADER + ptx).encode(), 0, 0)
+def launch(lib, ptx, kernel, grid, block, args, smem=0, order=None,
+           header=HEADER):
+    """Loads `header` + `ptx`, registers the numpy arrays among `args` as
+    global memory and launches `kernel`, its blocks and warps in `order`
+    (vxSimSetOrder) if given, then back in forward order; returns the error
+    message or None."""
+    module = lib.mgpuModuleLoadJIT((header + ptx).encode(), 0, 0)
     if not module:
         return take_error(lib)
     function = lib.mgpuModuleGetFunction(module, kernel.encode())
@@ -645,10 +646,12 @@ def test_out_of_bounds_shared_memory(sim):
 
 
 def test_unsupported_instruction_is_named(sim):
-    ptx = ".visible .entry tensor_core()\n{\n  wgmma.fence.sync.aligned;\n}\n"
+    # The m8n8k4 shape of mma (sm_70) is not implemented.
+    opcode = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
+    ptx = f".visible .entry tensor_core()\n{{\n  {opcode} {{%f1}};\n}}\n"
     error = launch(sim, ptx, "tensor_core", (1, 1, 1), (1, 1, 1), [])
     assert error == ("vx_ptx_sim: error: PTX line 6: unsupported PTX "
-                     "instruction 'wgmma.fence.sync.aligned'")
+                     f"instruction '{opcode}'")
 
 
 def test_a_cubin_is_rejected(sim):
@@ -755,7 +758,8 @@ def assert_ptxas_refuses(text, chip):
     result = subprocess.run([ptxas, f"-arch={chip}", "-o", os.devnull, "-"],
                             input=text.encode(), capture_output=True)
     assert result.returncode != 0
-    assert re.search(rb"requires (\.target|PTX ISA \.version)", result.stderr)
+    assert re.search(rb"requires (\.target|PTX ISA \.version)|"
+                     rb"not supported on \.target", result.stderr)
 
 
 CALLS = """

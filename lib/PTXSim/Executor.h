@@ -70,12 +70,12 @@ struct WgmmaInFlight {
   std::vector<uint32_t> registers; // its accumulator and A registers
 };
 
-/// A thread's wgmma state, tracked from its first wgmma.fence: per
+/// A thread's wgmma state, tracked from its first wgmma instruction: per
 /// register of the entry, the line of the in-flight wgmma.mma_async that
-/// uses it and of its last access since the last wgmma.fence (0: none).
+/// uses it (0: none).
 struct WgmmaState {
   bool tracking = false;
-  std::vector<uint32_t> inFlightLine, accessLine;
+  std::vector<uint32_t> inFlightLine;
   std::vector<WgmmaInFlight> inFlight; // oldest first
   uint32_t commits = 0;
 };

@@ -18,9 +18,12 @@
 // divergence error. wgmma.mma_async computes at its issue and the async
 // rules make that unobservable: until a wgmma.wait_group completes it, an
 // access of its registers by other instructions and a write of its shared
-// operands are errors, as is a register access between the last
-// wgmma.fence and the wgmma.mma_async that uses the register, and a shared
-// operand the generic proxy wrote since the last fence.proxy.async.
+// operands are errors, as are a thread's first wgmma.mma_async without a
+// wgmma.fence before it and a shared operand that the generic proxy wrote
+// after the last fence.proxy.async. Register writes between the
+// wgmma.fence and the wgmma.mma_async that uses them are no error: the ISA
+// leaves them undefined, but ptxas orders them (MLIR 22 materializes the
+// zero accumulators of nvgpu.warpgroup.mma after the fence).
 //
 //===----------------------------------------------------------------------===//
 
@@ -602,15 +605,6 @@ void Executor::executeWgmma(const std::vector<Thread *> &group,
         if (slot != NoReg)
           op.registers.push_back(slot);
       }
-    // wgmma.fence orders earlier accesses of these registers before it.
-    for (uint32_t slot : op.registers)
-      if (uint32_t line = thread.wgmma.accessLine[slot])
-        fail(thread, instr,
-             "wgmma.mma_async uses register " +
-                 thread.function->regNames[slot] +
-                 ", which the thread accessed after its last wgmma.fence (at "
-                 "PTX line " +
-                 std::to_string(line) + ")");
     for (uint32_t slot : op.registers)
       thread.wgmma.inFlightLine[slot] = instr.line;
     thread.wgmma.inFlight.push_back(std::move(op));
@@ -624,17 +618,12 @@ void Executor::executeWgmmaSync(Thread &thread, const Instruction &instr) {
   if (!state.tracking) {
     state.tracking = true;
     state.inFlightLine.assign(kernel.numRegs, 0);
-    state.accessLine.assign(kernel.numRegs, 0);
   }
-  switch (instr.op) {
-  case Op::WgmmaFence:
-    std::fill(state.accessLine.begin(), state.accessLine.end(), 0);
+  if (instr.op == Op::WgmmaFence)
     return;
-  case Op::WgmmaCommit:
+  if (instr.op == Op::WgmmaCommit) {
     ++state.commits;
     return;
-  default:
-    break;
   }
   // wgmma.wait_group N: every group but the N most recent completes.
   if (instr.numOps != 1 || instr.ops[0].kind != Operand::Imm)
@@ -677,7 +666,6 @@ void Executor::checkWgmmaRegisters(Thread &thread, const Instruction &instr) {
            "access of register " + thread.function->regNames[reg] +
                " of the wgmma.mma_async at PTX line " + std::to_string(line) +
                " before a wgmma.wait_group completes it");
-    state.accessLine[reg] = instr.line;
   });
 }
 

@@ -329,17 +329,17 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
             .replace("WORDS", str(columns * ROWS)))
 
 
-def encode_tiled(lib, view, box, swizzle=0):
-    """mgpuTensorMapEncodeTiledMemref for an f32 numpy view (any rank and
-    strides, outermost first like a memref), as the host code of
+def encode_tiled(lib, view, box, swizzle=0, data_type=7):
+    """mgpuTensorMapEncodeTiledMemref for a numpy view (any rank and
+    strides, outermost first like a memref) of CUtensorMapDataType
+    `data_type` (7: FLOAT32, 9: BFLOAT16), as the host code of
     nvgpu.tma.create.descriptor calls it."""
-    strides = [stride // 4 for stride in view.strides]
+    strides = [stride // view.itemsize for stride in view.strides]
     descriptor = (ctypes.c_int64 * (3 + 2 * view.ndim))(
         view.ctypes.data, view.ctypes.data, 0, *view.shape, *strides)
     box = (ctypes.c_int64 * view.ndim)(*box)
-    # CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7.
     return lib.mgpuTensorMapEncodeTiledMemref(
-        view.ndim, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
+        view.ndim, ctypes.addressof(descriptor), data_type, 0, swizzle, 0, 0,
         ctypes.addressof(box))
 
 
@@ -680,7 +680,8 @@ def test_the_ptx_of_a_fatbin_runs(sim):
 def gpu_binary(text):
     """The bytes of the first gpu.binary object in printed MLIR."""
     literal = re.search(r'#gpu\.object<#nvvm\.target<[^>]*>, '
-                        r'(?:properties = \{[^}]*\}, )?"((?:[^"\\]|\\.)*)"',
+                        r'(?:properties = \{[^}]*\}, )?(?:assembly = )?'
+                        r'"((?:[^"\\]|\\.)*)"',
                         text).group(1)
     return re.sub(rb"\\([0-9A-Fa-f]{2}|\\|\")",
                   lambda m: (bytes.fromhex(m.group(1).decode())

@@ -3,6 +3,7 @@
 # a hand-written kernel that ptxas must accept for the chip it names, and
 # the errors of their asynchronous and collective rules.
 
+import ctypes
 import os
 import shutil
 import subprocess
@@ -10,15 +11,15 @@ import subprocess
 import numpy as np
 import pytest
 
-from test_ptx_sim import (LIBRARY, assert_ptxas_refuses, launch,  # noqa: F401
-                          sim)
+from test_ptx_sim import (LIBRARY, assert_ptxas_refuses,  # noqa: F401
+                          encode_tiled, gpu_binary, launch, sim, take_error)
 
 pytestmark = pytest.mark.skipif(LIBRARY is None,
                                 reason="libvx_ptx_sim.so is not built")
 
 SM80 = ".version 7.0\n.target sm_80\n.address_size 64\n"
 SM90A = ".version 8.0\n.target sm_90a\n.address_size 64\n"
-CHIPS = {SM80: "sm_80", SM90A: "sm_90a"}
+CHIPS = {SM80: "sm_80", SM90A: "sm_90a", "": "sm_90a"}
 
 
 def assert_ptxas_accepts(text, chip):
@@ -617,9 +618,11 @@ def test_wgmma_without_wgmma_fence(sim):
 
 
 def test_wgmma_accumulator_written_after_fence(sim):
-    error = wgmma_error(sim, init_after=True)
-    assert ("wgmma.mma_async uses register %f1, which the thread accessed "
-            "after its last wgmma.fence") in error
+    # ptxas orders these writes before the MMA, and MLIR emits them.
+    error, out, expected = run_wgmma(sim, 64, 64, Operand(64, 64, 128),
+                                     Operand(64, 64, 128), init_after=True)
+    assert error is None
+    np.testing.assert_array_equal(out, expected)
 
 
 @pytest.mark.parametrize("instruction,header,needs", [
@@ -642,3 +645,82 @@ def test_tensor_core_targets(sim, instruction, header, needs):
     error = launch(sim, ptx, "k", (1, 1, 1), (32, 1, 1), [], header=header)
     assert "requires" in error and needs in error, error
     assert_ptxas_refuses(header + ptx, CHIPS.get(header, header.split()[3]))
+
+
+MLIR_OPT = shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt"
+
+
+def lower_warpgroup_mma(wait_group, transpose_b):
+    """The PTX that MLIR 22 emits for Inputs/warpgroup_mma.mlir."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
+                        "warpgroup_mma.mlir")
+    with open(path) as source:
+        text = source.read()
+    attributes = [f"waitGroup = {wait_group}"] + (
+        ["transposeB"] if transpose_b else [])
+    text = text.replace("WAIT_GROUP TRANSPOSE_B", ", ".join(attributes))
+    lowered = subprocess.run(
+        [MLIR_OPT, "-gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90a "
+         "cubin-features=+ptx80 cubin-format=isa "
+         "kernel-bare-ptr-calling-convention=1"],
+        input=text, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    return gpu_binary(lowered.stdout).decode()
+
+
+def run_mlir_warpgroup_mma(lib, wait_group, transpose_b):
+    """Runs the lowered Inputs/warpgroup_mma.mlir on A and B (64x64, bf16,
+    row-major, loaded by TMA with the 128-byte swizzle); returns the error
+    (or None), the output, A and B."""
+    ptx = lower_warpgroup_mma(wait_group, transpose_b)
+    assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" in ptx
+    a, b = small_integers((64, 64), 7), small_integers((64, 64), 8)
+    a_bits, b_bits = bf16_bits(a), bf16_bits(b)
+    out = np.zeros((64, 64), np.float32)
+    maps = []
+    for tensor in (a_bits, b_bits):
+        lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+        # CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, the 128-byte swizzle.
+        maps.append(encode_tiled(lib, tensor, (64, 64), swizzle=3,
+                                 data_type=9))
+        assert maps[-1], take_error(lib)
+    # The module has its own header.
+    error = simulate(lib, "", ptx, "gemm", 128,
+                     [ctypes.c_uint64(maps[0]), ctypes.c_uint64(maps[1]),
+                      out])
+    for tensor in (a_bits, b_bits):
+        lib.mgpuMemHostUnregister(tensor.ctypes.data)
+    return error, out, a, b
+
+
+needs_mlir_opt = pytest.mark.skipif(not os.path.exists(MLIR_OPT),
+                                    reason="no mlir-opt")
+
+
+@needs_mlir_opt
+def test_mlir_warpgroup_mma(sim):
+    # B is K x N in shared memory, read MN-major (imm-trans-b 1).
+    error, out, a, b = run_mlir_warpgroup_mma(sim, 0, True)
+    assert error is None
+    np.testing.assert_array_equal(out, a @ b)
+
+
+@needs_mlir_opt
+def test_mlir_warpgroup_mma_default_wait_group(sim):
+    # waitGroup defaults to 1: the store reads the accumulators of the
+    # only group while it may be in flight (ptxas inserts a wait and warns
+    # of serialized wgmma, C7514).
+    error, _, _, _ = run_mlir_warpgroup_mma(sim, 1, True)
+    assert "access of register %r7 of the wgmma.mma_async at PTX line" \
+        in error
+    assert "st.global.b32 \t[%rd27], %r7;" in error
+
+
+@needs_mlir_opt
+def test_mlir_warpgroup_mma_without_transpose_b(sim):
+    # MLIR 22 steps B's descriptor as for a K x N tile (2048 bytes per k16)
+    # also when B is K-major, where the next k16 is 32 bytes on: the third
+    # step reads past the tile.
+    error, _, _, _ = run_mlir_warpgroup_mma(sim, 0, False)
+    assert "wgmma operand chunk at shared offset 17408 is out of bounds" \
+        in error

@@ -341,7 +341,7 @@ WGMMA = """
 {{
   .reg .pred %p<4>;
   .reg .b32 %r<80>;
-  .reg .f32 %f<{f_count}>;
+  .reg .{acc_type} %f<{f_count}>;
   .reg .b64 %rd<40>;
   .shared .align 1024 .b8 smem[{smem_bytes}];
   ld.param.u64 %rd1, [image];
@@ -377,7 +377,7 @@ $copied:
   add.s64 %rd21, %rd2, %rd20;
   mul.lo.u32 %r37, %r34, {n};
   add.u32 %r37, %r37, %r36;
-  mul.wide.u32 %rd22, %r37, 4;
+  mul.wide.u32 %rd22, %r37, {out_bytes};
   add.s64 %rd23, %rd3, %rd22;
   cvt.u64.u32 %rd10, %r8;
   setp.ne.u32 %p2, %r1, 1024;
@@ -468,12 +468,13 @@ class Operand:
         return descriptor_bits(self.lbo, self.sbo, self.swizzle)
 
 
-def wgmma_ptx(n, k, a_operand, b_operand, b_base, register_a=False,
-              dtype="f32", proxy_fence=True, wgmma_fence=True, init_after=False,
-              before_wait="", divergent=False, trans_b=False,
-              smem_bytes=None, chunks=None):
-    regs = n // 2
-    init = "\n".join(f"  mov.f32 %f{i + 1}, 0f00000000;" for i in range(regs))
+def wgmma_ptx(n, k, a_operand, b_operand, b_base, register_a=False, ab="bf16",
+              dtype="f32", proxy_fence=True, wgmma_fence=True,
+              init_after=False, before_wait="", divergent=False,
+              trans_b=False):
+    # f32 accumulators: N / 2 registers; f16: N / 4 of two halves each.
+    regs = n // 2 if dtype == "f32" else n // 4
+    init = "\n".join(f"  mov.b32 %f{i + 1}, 0;" for i in range(regs))
     fence = "  wgmma.fence.sync.aligned;" if wgmma_fence else ""
     # A's fragments (row 16 warp + groupID (+8), columns 2 threadID_in_group
     # (+1) (+8)) load before the fence that orders them before the MMAs.
@@ -501,40 +502,50 @@ def wgmma_ptx(n, k, a_operand, b_operand, b_base, register_a=False,
             a = "%rd11"
             tail = f"1, 1, 0, {int(trans_b)}"
         body.append(
-            f"  {guard}wgmma.mma_async.sync.aligned.m64n{n}k16.{dtype}.bf16"
-            f".bf16 {{{accumulators}}}, {a}, %rd12, %p2, {tail};")
+            f"  {guard}wgmma.mma_async.sync.aligned.m64n{n}k16.{dtype}.{ab}"
+            f".{ab} {{{accumulators}}}, {a}, %rd12, %p2, {tail};")
+    # Per 8 columns: row groupID, then groupID + 8 (N rows on), two
+    # elements each.
     store = []
+    out_bytes = 4 if dtype == "f32" else 2
     for j in range(n // 8):
         for half in range(2):
-            first = 4 * j + 2 * half + 1
-            store.append(f"  st.global.v2.f32 [%rd23+{32 * j + 32 * n * half}]"
-                         f", {{%f{first}, %f{first + 1}}};")
-    smem_bytes = smem_bytes or b_base + b_operand.bytes
+            at = (8 * j + 8 * n * half) * out_bytes
+            if dtype == "f32":
+                first = 4 * j + 2 * half + 1
+                store.append(f"  st.global.v2.f32 [%rd23+{at}], "
+                             f"{{%f{first}, %f{first + 1}}};")
+            else:
+                store.append(f"  st.global.b32 [%rd23+{at}], "
+                             f"%f{2 * j + half + 1};")
+    smem_bytes = b_base + b_operand.bytes
     return WGMMA.format(
-        f_count=regs + 1, smem_bytes=smem_bytes,
-        chunks=chunks or smem_bytes // 16, k=k, n=n,
+        acc_type="f32" if dtype == "f32" else "b32", out_bytes=out_bytes,
+        f_count=regs + 1, smem_bytes=smem_bytes, chunks=smem_bytes // 16,
+        k=k, n=n,
         proxy_fence="  fence.proxy.async.shared::cta;" if proxy_fence else "",
         body="\n".join(body), before_wait=before_wait,
         store="\n".join(store))
 
 
-def run_wgmma(lib, n, k, a_operand, b_operand, register_a=False, **options):
+def run_wgmma(lib, n, k, a_operand, b_operand, register_a=False, ab="bf16",
+              dtype="f32", **options):
     """Runs wgmma_ptx on A (64 x k) and B (k x n, stored as B's N x K
     operand) of small integers; returns the error (or None), the output
     and numpy's product."""
     a, b = small_integers((64, k), n), small_integers((k, n), k)
+    encode = bf16_bits if ab == "bf16" else f16_bits
     b_base = -(-a_operand.bytes // 1024) * 1024 if a_operand else 0
     image = np.zeros(b_base + b_operand.bytes, np.uint8)
     if a_operand:
-        a_operand.place(image, 0, bf16_bits(a))
-    b_operand.place(image, b_base, bf16_bits(b.T))
-    out = np.full((64, n), -1, np.float32)
+        a_operand.place(image, 0, encode(a))
+    b_operand.place(image, b_base, encode(b.T))
+    out = np.full((64, n), -1, np.float32 if dtype == "f32" else np.float16)
     ptx = wgmma_ptx(n, k, a_operand, b_operand, b_base,
                     register_a=register_a, trans_b=b_operand.transposed,
-                    **options)
-    error = simulate(lib, SM90A, ptx, "wg", 128,
-                     [image, bf16_bits(a), out])
-    return error, out, a @ b
+                    ab=ab, dtype=dtype, **options)
+    error = simulate(lib, SM90A, ptx, "wg", 128, [image, encode(a), out])
+    return error, out, (a @ b).astype(out.dtype)
 
 
 @pytest.mark.parametrize("n", [64, 128])
@@ -571,6 +582,17 @@ def test_wgmma_a_from_registers(sim):
                                      register_a=True)
     assert error is None
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_wgmma_f16(sim, dtype):
+    for register_a in (False, True):
+        error, out, expected = run_wgmma(
+            sim, 64, 32, None if register_a else Operand(64, 32, 64),
+            Operand(64, 32, 64), register_a=register_a, ab="f16",
+            dtype=dtype)
+        assert error is None
+        np.testing.assert_array_equal(out, expected)
 
 
 def test_wgmma_n256_and_n8(sim):

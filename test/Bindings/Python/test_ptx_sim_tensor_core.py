@@ -471,10 +471,15 @@ class Operand:
 def wgmma_ptx(n, k, a_operand, b_operand, b_base, register_a=False, ab="bf16",
               dtype="f32", proxy_fence=True, wgmma_fence=True,
               init_after=False, before_wait="", divergent=False,
-              trans_b=False):
+              trans_b=False, negate_a=False, clear_first=False):
     # f32 accumulators: N / 2 registers; f16: N / 4 of two halves each.
     regs = n // 2 if dtype == "f32" else n // 4
-    init = "\n".join(f"  mov.b32 %f{i + 1}, 0;" for i in range(regs))
+    # With clear_first, the accumulators start as garbage (1.0 or 1.0h
+    # pairs) that the first MMA's scale-d = false ignores.
+    garbage = 0x3c003c00 if dtype == "f16" else 0x3f800000
+    init = "\n".join(f"  mov.b32 %f{i + 1}, {garbage if clear_first else 0};"
+                     for i in range(regs))
+    init += "\n  setp.eq.u32 %p3, %r1, 1024;" if clear_first else ""
     fence = "  wgmma.fence.sync.aligned;" if wgmma_fence else ""
     # A's fragments (row 16 warp + groupID (+8), columns 2 threadID_in_group
     # (+1) (+8)) load before the fence that orders them before the MMAs.
@@ -487,23 +492,24 @@ def wgmma_ptx(n, k, a_operand, b_operand, b_base, register_a=False, ab="bf16",
     accumulators = ", ".join(f"%f{i + 1}" for i in range(regs))
     guard = ""
     if divergent:
-        body.append("  setp.lt.u32 %p3, %r1, 64;")
-        guard = "@%p3 "
+        body.append("  setp.lt.u32 %p1, %r1, 64;")
+        guard = "@%p1 "
     for step in range(k // 16):
         b_start = b_base + step * b_operand.step
         body.append(descriptor_ptx("%rd12", b_start, b_operand.constant()))
         if register_a:
             a = ", ".join(f"%r{40 + 4 * step + r}" for r in range(4))
             a = "{" + a + "}"
-            tail = f"1, 1, {int(trans_b)}"
+            tail = f"{-1 if negate_a else 1}, 1, {int(trans_b)}"
         else:
             body.append(descriptor_ptx("%rd11", step * a_operand.step,
                                        a_operand.constant()))
             a = "%rd11"
-            tail = f"1, 1, 0, {int(trans_b)}"
+            tail = f"{-1 if negate_a else 1}, 1, 0, {int(trans_b)}"
         body.append(
             f"  {guard}wgmma.mma_async.sync.aligned.m64n{n}k16.{dtype}.{ab}"
-            f".{ab} {{{accumulators}}}, {a}, %rd12, %p2, {tail};")
+            f".{ab} {{{accumulators}}}, {a}, %rd12, "
+            f"{'%p3' if clear_first and step == 0 else '%p2'}, {tail};")
     # Per 8 columns: row groupID, then groupID + 8 (N rows on), two
     # elements each.
     store = []
@@ -593,6 +599,16 @@ def test_wgmma_f16(sim, dtype):
             dtype=dtype)
         assert error is None
         np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("register_a", [False, True])
+def test_wgmma_scale_d_and_negated_a(sim, register_a):
+    error, out, expected = run_wgmma(
+        sim, 64, 64, None if register_a else Operand(64, 64, 128),
+        Operand(64, 64, 128), register_a=register_a, negate_a=True,
+        clear_first=True)
+    assert error is None
+    np.testing.assert_array_equal(out, -expected)
 
 
 def test_wgmma_n256_and_n8(sim):

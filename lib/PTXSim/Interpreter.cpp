@@ -456,6 +456,7 @@ void Executor::runThread(Thread &thread) {
       regs[operand.reg] = bits;
   };
   constexpr uint64_t maxBackwardBranches = 1ull << 26;
+  bool trackWgmma = thread.wgmma.tracking; // TensorCore.cpp
   uint64_t backwardBranches = 0;
   for (;;) {
     const Instruction &instr = code[thread.pc];
@@ -464,7 +465,7 @@ void Executor::runThread(Thread &thread) {
       ++thread.pc;
       continue;
     }
-    if (thread.wgmma.tracking)
+    if (trackWgmma)
       checkWgmmaRegisters(thread, instr);
     const Operand *ops = instr.ops;
     unsigned bytes = getTypeBytes(instr.type);
@@ -885,6 +886,7 @@ void Executor::runThread(Thread &thread) {
     case Op::WgmmaCommit:
     case Op::WgmmaWait:
       executeWgmmaSync(thread, instr);
+      trackWgmma = true;
       break;
     case Op::CpAsync:
       issueCpAsync(thread, instr);

@@ -348,6 +348,8 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
              ") is used by the async proxy without a "
              "fence.mbarrier_init.release.cluster or fence.proxy.async "
              "after its initialization");
+  if (wgmmaReadBytes)
+    checkWgmmaOperandWrite(thread, instr, offset, bytes);
   uint32_t self = thread.linear;
   for (uint32_t b = offset; b < offset + bytes; ++b) {
     if (isMbarrier[b])

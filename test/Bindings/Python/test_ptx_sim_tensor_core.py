@@ -5,6 +5,7 @@
 
 import ctypes
 import os
+import re
 import shutil
 import subprocess
 
@@ -706,12 +707,14 @@ def lower_warpgroup_mma(wait_group, transpose_b):
     return gpu_binary(lowered.stdout).decode()
 
 
-def run_mlir_warpgroup_mma(lib, wait_group, transpose_b):
+def run_mlir_warpgroup_mma(lib, wait_group, transpose_b, edit=None):
     """Runs the lowered Inputs/warpgroup_mma.mlir on A and B (64x64, bf16,
     row-major, loaded by TMA with the 128-byte swizzle); returns the error
     (or None), the output, A and B."""
     ptx = lower_warpgroup_mma(wait_group, transpose_b)
     assert "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" in ptx
+    if edit:
+        ptx = edit(ptx)
     a, b = small_integers((64, 64), 7), small_integers((64, 64), 8)
     a_bits, b_bits = bf16_bits(a), bf16_bits(b)
     out = np.zeros((64, 64), np.float32)
@@ -762,3 +765,16 @@ def test_mlir_warpgroup_mma_without_transpose_b(sim):
     error, _, _, _ = run_mlir_warpgroup_mma(sim, 0, False)
     assert "wgmma operand chunk at shared offset 17408 is out of bounds" \
         in error
+
+
+@needs_mlir_opt
+def test_tma_into_wgmma_operand_in_flight(sim):
+    # Thread 0 reloads A's tile while the MMAs that read it are in flight.
+    def reload_a(ptx):
+        copy = re.search(r"cp\.async\.bulk\.tensor[^\n]*\[%rd2,[^\n]*", ptx)
+        return ptx.replace("wgmma.commit_group.sync.aligned;",
+                           "wgmma.commit_group.sync.aligned;\n"
+                           f"@!%p1 {copy.group(0)}")
+    error, _, _, _ = run_mlir_warpgroup_mma(sim, 0, True, reload_a)
+    assert ("thread (0,0,0): write to tileA+0, an operand of a "
+            "wgmma.mma_async that no wgmma.wait_group has completed") in error

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(LIBRARY is None,
 
 SM80 = ".version 7.0\n.target sm_80\n.address_size 64\n"
 SM90A = ".version 8.0\n.target sm_90a\n.address_size 64\n"
-CHIPS = {SM80: "sm_80", SM90A: "sm_90a", "": "sm_90a"}
+CHIPS = {SM80: "sm_80", SM90A: "sm_90a", "": "sm_90a"}  # "": MLIR's own
 
 
 def assert_ptxas_accepts(text, chip):
@@ -32,11 +32,10 @@ def assert_ptxas_accepts(text, chip):
     assert result.returncode == 0, result.stderr.decode()
 
 
-def simulate(lib, header, ptx, kernel, threads, args, ptxas=True):
+def simulate(lib, header, ptx, kernel, threads, args, chip=None):
     """Runs `kernel` on one block of `threads` after ptxas accepted it for
-    the header's chip; returns the simulator's error or None."""
-    if ptxas:
-        assert_ptxas_accepts(header + ptx, CHIPS[header])
+    the header's chip (or `chip`); returns the simulator's error or None."""
+    assert_ptxas_accepts(header + ptx, chip or CHIPS[header])
     return launch(lib, ptx, kernel, (1, 1, 1), (threads, 1, 1), args,
                   header=header)
 
@@ -689,22 +688,29 @@ def test_tensor_core_targets(sim, instruction, header, needs):
 MLIR_OPT = shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt"
 
 
-def lower_warpgroup_mma(wait_group, transpose_b):
-    """The PTX that MLIR 22 emits for Inputs/warpgroup_mma.mlir."""
+def lower_to_ptx(name, chip, ptx_version, replacements=()):
+    """The PTX that MLIR 22 emits for Inputs/`name` (after the textual
+    `replacements`) through mlir-opt's gpu-lower-to-nvvm-pipeline."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
-                        "warpgroup_mma.mlir")
+                        name)
     with open(path) as source:
         text = source.read()
-    attributes = [f"waitGroup = {wait_group}"] + (
-        ["transposeB"] if transpose_b else [])
-    text = text.replace("WAIT_GROUP TRANSPOSE_B", ", ".join(attributes))
+    for old, new in replacements:
+        text = text.replace(old, new)
     lowered = subprocess.run(
-        [MLIR_OPT, "-gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90a "
-         "cubin-features=+ptx80 cubin-format=isa "
+        [MLIR_OPT, f"-gpu-lower-to-nvvm-pipeline=cubin-chip={chip} "
+         f"cubin-features=+ptx{ptx_version} cubin-format=isa "
          "kernel-bare-ptr-calling-convention=1"],
         input=text, capture_output=True, text=True)
     assert lowered.returncode == 0, lowered.stderr
     return gpu_binary(lowered.stdout).decode()
+
+
+def lower_warpgroup_mma(wait_group, transpose_b):
+    attributes = [f"waitGroup = {wait_group}"] + (
+        ["transposeB"] if transpose_b else [])
+    return lower_to_ptx("warpgroup_mma.mlir", "sm_90a", 80,
+                        [("WAIT_GROUP TRANSPOSE_B", ", ".join(attributes))])
 
 
 def run_mlir_warpgroup_mma(lib, wait_group, transpose_b, edit=None):
@@ -736,6 +742,18 @@ def run_mlir_warpgroup_mma(lib, wait_group, transpose_b, edit=None):
 
 needs_mlir_opt = pytest.mark.skipif(not os.path.exists(MLIR_OPT),
                                     reason="no mlir-opt")
+
+
+@needs_mlir_opt
+def test_mlir_ldmatrix_and_mma_sync(sim):
+    ptx = lower_to_ptx("mma_sync.mlir", "sm_80", 70)
+    assert "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16" in ptx
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    a, b = small_integers((16, 16), 9), small_integers((16, 8), 10)
+    out = np.zeros((16, 8), np.float32)
+    assert simulate(sim, "", ptx, "mma", 32,
+                    [f16_bits(a), f16_bits(b), out], chip="sm_80") is None
+    np.testing.assert_array_equal(out, a @ b)
 
 
 @needs_mlir_opt

@@ -182,6 +182,15 @@ std::string opcodeName(const Instruction &instr) {
   }
 }
 
+/// The threads that execute a tensor-core collective together.
+uint32_t getCollectiveSize(const Instruction &instr) {
+  return instr.op == Op::WgmmaMma ? 128 : 32;
+}
+
+const char *getCollectiveName(const Instruction &instr) {
+  return instr.op == Op::WgmmaMma ? "warpgroup" : "warp";
+}
+
 /// A 16-bit half of a 32-bit register as a float.
 float readHalf(uint64_t bits, unsigned half, Type type) {
   return static_cast<float>(readFloat(bits >> (16 * half) & 0xffff, type));
@@ -224,12 +233,12 @@ void Executor::resetTensorCore() {
 
 std::vector<Thread *> Executor::getCollectiveMembers(Thread &first) {
   const Instruction &instr = first.function->code[first.pc];
-  uint32_t size = instr.op == Op::WgmmaMma ? 128 : 32;
+  uint32_t size = getCollectiveSize(instr);
   uint32_t base = first.linear / size * size;
   if (base + size > numThreads)
     fail(first, instr,
          opcodeName(instr) + " needs all " + std::to_string(size) +
-             " threads of the " + (size == 32 ? "warp" : "warpgroup") +
+             " threads of the " + getCollectiveName(instr) +
              ", the block has " + std::to_string(numThreads));
   std::vector<Thread *> members;
   for (uint32_t i = base; i < base + size; ++i) {
@@ -237,7 +246,7 @@ std::vector<Thread *> Executor::getCollectiveMembers(Thread &first) {
     if (member.state == ThreadState::Exited)
       fail(first, instr,
            "divergent " + opcodeName(instr) + ": " + describeThread(member) +
-               " of the " + (size == 32 ? "warp" : "warpgroup") +
+               " of the " + getCollectiveName(instr) +
                " has exited (at PTX line " + std::to_string(member.exitLine) +
                ")");
     if (member.state != ThreadState::AtTensorCore ||
@@ -269,7 +278,7 @@ bool Executor::releaseTensorCore(Thread &first) {
 
 void Executor::reportTensorCoreDeadlock(Thread &thread) {
   const Instruction &instr = thread.function->code[thread.pc];
-  uint32_t size = instr.op == Op::WgmmaMma ? 128 : 32;
+  uint32_t size = getCollectiveSize(instr);
   uint32_t base = thread.linear / size * size;
   std::string missing;
   for (uint32_t i = base; i < base + size && i < numThreads; ++i)
@@ -280,8 +289,7 @@ void Executor::reportTensorCoreDeadlock(Thread &thread) {
     }
   fail(thread, instr,
        "deadlock: divergent " + opcodeName(instr) + ", not every thread of " +
-           (size == 32 ? "the warp" : "the warpgroup") + " reaches it" +
-           missing);
+           "the " + getCollectiveName(instr) + " reaches it" + missing);
 }
 
 void Executor::executeMatrixLoadStore(const std::vector<Thread *> &warp,
@@ -293,11 +301,10 @@ void Executor::executeMatrixLoadStore(const std::vector<Thread *> &warp,
   const Operand &address = instr.ops[load ? 1 : 0];
   const Operand &data = instr.ops[load ? 0 : 1];
   unsigned matrices = instr.vector;
-  for (Thread *thread : warp)
-    if (countOf(data) != matrices || address.kind != Operand::Address)
-      fail(*thread, instr,
-           opcodeName(instr) + ".x" + std::to_string(matrices) + " takes " +
-               std::to_string(matrices) + " register(s) and an address");
+  if (countOf(data) != matrices || address.kind != Operand::Address)
+    fail(*warp[0], instr,
+         opcodeName(instr) + ".x" + std::to_string(matrices) + " takes " +
+             std::to_string(matrices) + " register(s) and an address");
   bool trans = instr.flags & FlagTrans;
   // rows[i][r][c]: element c of row r of matrix i.
   uint16_t rows[4][8][8];
@@ -347,13 +354,12 @@ void Executor::executeMmaSync(const std::vector<Thread *> &warp,
   bool halfAccumulator = instr.type == Type::F16;
   const Operand &d = instr.ops[0], &a = instr.ops[1], &b = instr.ops[2],
                 &c = instr.ops[3];
-  for (Thread *thread : warp)
-    if (instr.numOps != 4 || countOf(d) != (halfAccumulator ? 2u : 4u) ||
-        countOf(a) != 4 || countOf(b) != 2 || countOf(c) != countOf(d))
-      fail(*thread, instr,
-           "mma.sync takes " + std::to_string(halfAccumulator ? 2 : 4) +
-               ", 4, 2 and " + std::to_string(halfAccumulator ? 2 : 4) +
-               " registers (d, a, b, c)");
+  if (instr.numOps != 4 || countOf(d) != (halfAccumulator ? 2u : 4u) ||
+      countOf(a) != 4 || countOf(b) != 2 || countOf(c) != countOf(d))
+    fail(*warp[0], instr,
+         "mma.sync takes " + std::to_string(halfAccumulator ? 2 : 4) +
+             ", 4, 2 and " + std::to_string(halfAccumulator ? 2 : 4) +
+             " registers (d, a, b, c)");
   auto read = [&](const Operand &op, unsigned lane, unsigned i) {
     uint64_t bits;
     getElement(*warp[lane]->function, op, i, warp[lane]->regs, bits);

@@ -172,6 +172,16 @@ def test_ldmatrix_needs_the_whole_warp(sim):
             "has exited") in error
 
 
+def test_ldmatrix_that_a_lane_never_reaches(sim):
+    ptx = ldmatrix_ptx(4, False).replace(
+        "  ldmatrix", "  setp.lt.u32 %p1, %r1, 31;\n  @!%p1 bar.sync 1;\n"
+        "  @%p1 ldmatrix").replace(".reg .b32", ".reg .pred %p<2>;\n  .reg .b32")
+    error = simulate(sim, SM80, ptx, "ldm", 32,
+                     [np.zeros(256, np.uint16), np.zeros(128, np.uint32)])
+    assert ("deadlock: divergent ldmatrix, not every thread of the warp "
+            "reaches it; thread (31,0,0) waits at PTX line") in error
+
+
 # mma.sync m16n8k16: A (16x16, row-major) through ldmatrix.x4, B (16x8,
 # row-major, so K x N) through ldmatrix.x2.trans, C and D at row
 # groupID (+8), columns 2 threadID_in_group (+1).

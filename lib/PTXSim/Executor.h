@@ -75,6 +75,7 @@ struct WgmmaInFlight {
 /// uses it (0: none).
 struct WgmmaState {
   bool tracking = false;
+  bool fenced = false; // a wgmma.fence ran
   std::vector<uint32_t> inFlightLine;
   std::vector<WgmmaInFlight> inFlight; // oldest first
   uint32_t commits = 0;

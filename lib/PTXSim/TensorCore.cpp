@@ -498,7 +498,7 @@ void Executor::executeWgmma(const std::vector<Thread *> &group,
   for (Thread *thread : group) {
     if (!thread->frames.empty())
       fail(*thread, instr, "wgmma.mma_async in a called function");
-    if (!thread->wgmma.tracking)
+    if (!thread->wgmma.fenced)
       fail(*thread, instr,
            "wgmma.mma_async without a wgmma.fence before it in this thread");
   }
@@ -625,8 +625,10 @@ void Executor::executeWgmmaSync(Thread &thread, const Instruction &instr) {
     state.tracking = true;
     state.inFlightLine.assign(kernel.numRegs, 0);
   }
-  if (instr.op == Op::WgmmaFence)
+  if (instr.op == Op::WgmmaFence) {
+    state.fenced = true;
     return;
+  }
   if (instr.op == Op::WgmmaCommit) {
     ++state.commits;
     return;

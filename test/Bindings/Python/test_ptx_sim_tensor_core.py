@@ -73,6 +73,8 @@ MATRIX_COPY = """
 
 
 def ldmatrix_ptx(count, trans):
+    opcode = f"ldmatrix.sync.aligned.m8n8.x{count}" + (
+        ".trans" if trans else "") + ".shared.b16"
     regs = ", ".join(f"%r{10 + i}" for i in range(count))
     stores = "\n".join(f"  st.global.b32 [%rd5+{4 * i}], %r{10 + i};"
                        for i in range(count))
@@ -88,7 +90,7 @@ def ldmatrix_ptx(count, trans):
   ld.global.v4.b32 {{%r5, %r6, %r7, %r8}}, [%rd4];
   st.shared.v4.b32 [%r4], {{%r5, %r6, %r7, %r8}};
   bar.sync 0;
-  ldmatrix.sync.aligned.m8n8.x{count}{".trans" if trans else ""}.shared.b16 {{{regs}}}, [%r4];
+  {opcode} {{{regs}}}, [%r4];
 {stores}
   ret;
 }}
@@ -96,6 +98,8 @@ def ldmatrix_ptx(count, trans):
 
 
 def stmatrix_ptx(count, trans):
+    opcode = f"stmatrix.sync.aligned.m8n8.x{count}" + (
+        ".trans" if trans else "") + ".shared.b16"
     regs = ", ".join(f"%r{10 + i}" for i in range(count))
     loads = "\n".join(f"  ld.global.b32 %r{10 + i}, [%rd4+{4 * i}];"
                       for i in range(count))
@@ -109,7 +113,7 @@ def stmatrix_ptx(count, trans):
   ld.param.u64 %rd2, [out];
 {MATRIX_COPY}
 {loads}
-  stmatrix.sync.aligned.m8n8.x{count}{".trans" if trans else ""}.shared.b16 [%r4], {{{regs}}};
+  {opcode} [%r4], {{{regs}}};
   bar.sync 0;
   ld.shared.v4.b32 {{%r5, %r6, %r7, %r8}}, [%r4];
   st.global.v4.b32 [%rd5], {{%r5, %r6, %r7, %r8}};
@@ -175,7 +179,8 @@ def test_ldmatrix_needs_the_whole_warp(sim):
 def test_ldmatrix_that_a_lane_never_reaches(sim):
     ptx = ldmatrix_ptx(4, False).replace(
         "  ldmatrix", "  setp.lt.u32 %p1, %r1, 31;\n  @!%p1 bar.sync 1;\n"
-        "  @%p1 ldmatrix").replace(".reg .b32", ".reg .pred %p<2>;\n  .reg .b32")
+        "  @%p1 ldmatrix").replace(".reg .b32",
+                                   ".reg .pred %p<2>;\n  .reg .b32")
     error = simulate(sim, SM80, ptx, "ldm", 32,
                      [np.zeros(256, np.uint16), np.zeros(128, np.uint32)])
     assert ("deadlock: divergent ldmatrix, not every thread of the warp "

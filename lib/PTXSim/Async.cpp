@@ -342,6 +342,8 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
              ") is used by the async proxy without a "
              "fence.mbarrier_init.release.cluster or fence.proxy.async "
              "after its initialization");
+  if (wgmmaReadBytes)
+    checkWgmmaOperandWrite(thread, instr, offset, bytes);
   uint32_t self = thread.linear;
   for (uint32_t b = offset; b < offset + bytes; ++b) {
     if (isMbarrier[b])
@@ -390,12 +392,11 @@ void Executor::issueTensorCopy(Thread &thread, const Instruction &instr) {
 void Executor::landTensorCopy(const TensorCopy &copy) {
   // PTX ISA 5.5 (tensors): the bounding box, innermost dimension first, is
   // stored densely; elements outside the tensor are zero. Its swizzling
-  // modes XOR the 16-byte chunk index (address bits 4..6) with bits 7..9 of
-  // the shared address: 1, 2 or 3 bits for 32B, 64B and 128B.
+  // modes XOR the 16-byte chunk index with the 128-byte row index
+  // (swizzleSharedOffset).
   const TensorMap &map = copy.map;
   unsigned elementBytes = map.elementBytes;
   uint64_t elements = copy.bytes / elementBytes;
-  uint64_t swizzleMask = map.swizzle ? (1u << map.swizzle) - 1 : 0;
   for (uint64_t linear = 0; linear < elements; ++linear) {
     uint64_t rest = linear;
     bool inside = true;
@@ -411,8 +412,8 @@ void Executor::landTensorCopy(const TensorCopy &copy) {
       else
         address += coordinate * (d == 0 ? elementBytes : map.strides[d - 1]);
     }
-    uint64_t target = copy.sharedOffset + linear * elementBytes;
-    target ^= ((target >> 7) & swizzleMask) << 4;
+    uint64_t target = swizzleSharedOffset(
+        copy.sharedOffset + linear * elementBytes, map.swizzle);
     if (target + elementBytes > shared.size())
       fail(threads[copy.thread], copy.line,
            "swizzled TMA destination past the end of shared memory");

@@ -48,7 +48,37 @@ enum class ThreadState : uint8_t {
   AtBarrier,
   AtWarpSync,
   AtMbarrier,
+  AtTensorCore, // ldmatrix, stmatrix, mma.sync, wgmma.mma_async
   Exited,
+};
+
+/// The shared-memory offset a swizzled layout puts `offset` at (PTX ISA
+/// 5.5.2 tensor swizzling modes; what TMA writes and wgmma reads): the
+/// 16-byte chunk index (bits 4..6) XORed with bits 7..9, `bits` of them:
+/// 1, 2 or 3 for the 32B, 64B and 128B modes, 0 for none.
+inline uint64_t swizzleSharedOffset(uint64_t offset, unsigned bits) {
+  uint64_t mask = (1u << bits) - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+/// A wgmma.mma_async of one thread, between its issue and the
+/// wgmma.wait_group that completes it (TensorCore.cpp).
+struct WgmmaInFlight {
+  uint64_t id;    // the warpgroup's operation, for its shared-memory reads
+  uint32_t group; // the thread's commit count when it was issued
+  uint32_t line;
+  std::vector<uint32_t> registers; // its accumulator and A registers
+};
+
+/// A thread's wgmma state, tracked from its first wgmma instruction: per
+/// register of the entry, the line of the in-flight wgmma.mma_async that
+/// uses it (0: none).
+struct WgmmaState {
+  bool tracking = false;
+  bool fenced = false; // a wgmma.fence ran
+  std::vector<uint32_t> inFlightLine;
+  std::vector<WgmmaInFlight> inFlight; // oldest first
+  uint32_t commits = 0;
 };
 
 /// A cp.async of one thread, landing at its wait_group.
@@ -108,6 +138,7 @@ struct Thread {
   std::vector<AsyncCopy> copies;
   std::vector<size_t> groupEnds;
   std::vector<uint64_t> acquiredTensorMaps;
+  WgmmaState wgmma;
   // The last failed mbarrier.test_wait: a poll loop that sees no change
   // while nothing else can run is a deadlock, not an endless loop.
   uint64_t pollEpoch = ~0ull;
@@ -274,6 +305,33 @@ private:
   void landTensorCopy(const TensorCopy &copy);
   void fence(Thread &thread, bool proxyAsync);
 
+  // TensorCore.cpp
+  /// Releases the warp (warpgroup) collective `first` waits at when every
+  /// member has reached it, executing it.
+  bool releaseTensorCore(Thread &first);
+  [[noreturn]] void reportTensorCoreDeadlock(Thread &thread);
+  void executeWgmmaSync(Thread &thread, const Instruction &instr);
+  /// A non-wgmma instruction's register accesses, checked against the
+  /// thread's in-flight wgmma.mma_async operands.
+  void checkWgmmaRegisters(Thread &thread, const Instruction &instr);
+  /// A generic write into the shared operand of an in-flight wgmma.
+  void checkWgmmaOperandWrite(Thread &thread, const Instruction &instr,
+                              uint32_t offset, uint32_t bytes);
+  void resetTensorCore();
+  std::vector<Thread *> getCollectiveMembers(Thread &first);
+  void executeMatrixLoadStore(const std::vector<Thread *> &warp,
+                              const Instruction &instr);
+  void executeMmaSync(const std::vector<Thread *> &warp,
+                      const Instruction &instr);
+  void executeWgmma(const std::vector<Thread *> &group,
+                    const Instruction &instr);
+  /// Reads a `rows` x 16 wgmma operand through its matrix descriptor into
+  /// `values` (row-major), appending the 16-byte chunks it reads.
+  void readWgmmaOperand(Thread &issuer, const Instruction &instr,
+                        uint64_t descriptor, bool transposed, unsigned rows,
+                        std::vector<float> &values,
+                        std::vector<uint32_t> &chunks);
+
   const Module &module;
   const Function &kernel;
   const SharedLayout &layout;
@@ -302,6 +360,12 @@ private:
   std::vector<uint32_t> genericWriteEpoch;
   uint32_t proxyFenceEpoch = 1;
   std::vector<uint8_t> isMbarrier;
+  // Per shared byte: how many in-flight wgmma.mma_async read it; the chunks
+  // (16-byte offsets) of each operation that a wait has not completed.
+  std::vector<uint16_t> wgmmaReaders;
+  uint64_t wgmmaReadBytes = 0;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> wgmmaReads;
+  uint64_t nextWgmma = 0;
   std::unordered_map<uint32_t, Mbarrier> mbarriers;
   // Bumped whenever something another thread may observe changes.
   uint64_t progressEpoch = 0;

@@ -299,6 +299,8 @@ bool Executor::releaseBlocked() {
       released |= releaseBarrier(thread.barrier);
     } else if (thread.state == ThreadState::AtWarpSync) {
       released |= releaseWarp(thread);
+    } else if (thread.state == ThreadState::AtTensorCore) {
+      released |= releaseTensorCore(thread);
     } else if (thread.state == ThreadState::AtMbarrier) {
       auto found = mbarriers.find(thread.mbarrier);
       if (found != mbarriers.end())
@@ -328,6 +330,8 @@ std::string Executor::describeWait(const Thread &thread) const {
 void Executor::reportDeadlock() {
   for (Thread &thread : threads) {
     const Instruction &instr = thread.function->code[thread.pc];
+    if (thread.state == ThreadState::AtTensorCore)
+      reportTensorCoreDeadlock(thread);
     if (thread.state == ThreadState::AtBarrier) {
       std::string missing;
       unsigned count = 0;
@@ -515,6 +519,18 @@ void Executor::returnFromCall(Thread &thread) {
   case Op::Trap:
   case Op::Nop:
     return executeControl(thread, instr);
+  case Op::Ldmatrix:
+  case Op::Stmatrix:
+  case Op::MmaSync:
+  case Op::WgmmaMma:
+    // Warp- and warpgroup-collective: executed when all members arrive.
+    thread.state = ThreadState::AtTensorCore;
+    return Step::Yield;
+  case Op::WgmmaFence:
+  case Op::WgmmaCommit:
+  case Op::WgmmaWait:
+    executeWgmmaSync(thread, instr);
+    return Step::Next;
   }
   return Step::Next;
 }
@@ -529,6 +545,9 @@ void Executor::runThread(Thread &thread) {
       ++thread.pc;
       continue;
     }
+    // Set by the first wgmma instruction (TensorCore.cpp).
+    if (thread.wgmma.tracking)
+      checkWgmmaRegisters(thread, instr);
     switch (execute(thread, instr)) {
     case Step::Next:
       ++thread.pc;

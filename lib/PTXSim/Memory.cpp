@@ -137,6 +137,7 @@ void Executor::resetShared() {
   mbarriers.clear();
   pendingBytes = 0;
   proxyFenceEpoch = 1;
+  resetTensorCore();
 }
 
 uint8_t *Executor::translate(Thread &thread, const Instruction &instr,
@@ -217,6 +218,8 @@ void Executor::checkShared(Thread &thread, const Instruction &instr,
                          : describeThread(threads[pending[b] - 1])) +
                  ")");
       }
+  if (write && wgmmaReadBytes)
+    checkWgmmaOperandWrite(thread, instr, offset, bytes);
   if (write)
     for (uint32_t b = offset; b < offset + bytes; ++b) {
       if (isMbarrier[b])

@@ -137,6 +137,10 @@ const TargetRequirement targetRequirements[] = {
     {"fence.proxy.tensormap", 90, 83},        // 9.7.13.4
     {"prefetch.tensormap", 90, 80},           // prefetch
     {"16-bit integer .s16x2/.u16x2", 90, 80}, // add, sub, min, max
+    {"ldmatrix", 75, 65},                     // 9.7.14.5.15
+    {"stmatrix", 90, 78},                     // 9.7.14.5.16
+    {"mma.sync m16n8k16/m16n8k8", 80, 70},    // 9.7.14.5.14
+    {"wgmma", 90, 80, true},                  // 9.7.15
 };
 
 /// PTX ISA 9.7.13.1 (bar, barrier).
@@ -469,6 +473,9 @@ const std::pair<const char *, Decoder> families[] = {
 
 bool decodeInstruction(Instruction &instr, const std::string &text) {
   Opcode opcode{text, splitDots(text)};
+  bool supported;
+  if (decodeTensorCoreOpcode(instr, opcode.parts, supported))
+    return supported;
   for (const auto &[base, decode] : families)
     if (opcode.parts[0] == base)
       return decode(instr, opcode);
@@ -510,6 +517,21 @@ const TargetRequirement *getTargetRequirement(const Instruction &instr) {
     break;
   case Op::PrefetchTensormap:
     feature = "prefetch.tensormap";
+    break;
+  case Op::Ldmatrix:
+    feature = "ldmatrix";
+    break;
+  case Op::Stmatrix:
+    feature = "stmatrix";
+    break;
+  case Op::MmaSync:
+    feature = "mma.sync m16n8k16/m16n8k8";
+    break;
+  case Op::WgmmaFence:
+  case Op::WgmmaCommit:
+  case Op::WgmmaWait:
+  case Op::WgmmaMma:
+    feature = "wgmma";
     break;
   default:
     if (instr.type == Type::S16x2 || instr.type == Type::U16x2)

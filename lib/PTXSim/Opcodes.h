@@ -24,7 +24,8 @@ bool decodeInstruction(Instruction &instr, const std::string &opcode);
 struct TargetRequirement {
   const char *feature;
   unsigned smVersion;
-  unsigned ptxVersion; // 10 * major + minor
+  unsigned ptxVersion;       // 10 * major + minor
+  bool archSpecific = false; // only on sm_90a (not sm_90 or later)
 };
 
 /// What `instr` needs, or null when sm_70 and PTX 6.0 run it.

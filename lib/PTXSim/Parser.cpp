@@ -212,6 +212,7 @@ void Parser::parseModuleDirective() {
     module->target = expectIdent();
     if (module->target.rfind("sm_", 0) == 0)
       module->smVersion = std::atoi(module->target.c_str() + 3);
+    module->archSpecific = module->target.back() == 'a';
     while (accept(","))
       expectIdent();
     return;
@@ -542,10 +543,12 @@ void Parser::checkTarget(const Instruction &instr, const std::string &opcode) {
   const TargetRequirement *requirement = getTargetRequirement(instr);
   if (!requirement)
     return;
-  if (module->smVersion < requirement->smVersion)
+  if (module->smVersion < requirement->smVersion ||
+      (requirement->archSpecific && !module->archSpecific))
     fail("'" + opcode + "' (" + requirement->feature +
          ") requires .target sm_" + std::to_string(requirement->smVersion) +
-         " or higher, the module's is " +
+         (requirement->archSpecific ? "a" : " or higher") +
+         ", the module's is " +
          (module->target.empty() ? "missing" : module->target));
   if (module->ptxVersion < requirement->ptxVersion)
     fail("'" + opcode + "' (" + requirement->feature +
@@ -731,7 +734,7 @@ void Parser::parseInstruction(Function &function) {
   // Operands up to ';'; the `p` of a `d|p` destination goes aside.
   if (peek().text != ";" && instr.op != Op::Call) {
     do {
-      if (instr.numOps >= PairOperand)
+      if (instr.numOps >= (instr.flags & FlagPair ? PairOperand : MaxOperands))
         fail("too many operands");
       unsigned index = instr.numOps++;
       instr.ops[index] = parseOperand(function, instr, index);

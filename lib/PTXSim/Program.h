@@ -128,6 +128,7 @@ enum class Op : uint8_t {
   Fma,
   Lg2,
   Ld,
+  Ldmatrix, // TensorCore.cpp
   Mad,
   Max,
   MbarArrive,
@@ -137,6 +138,7 @@ enum class Op : uint8_t {
   MbarTestWait,
   MbarTryWait,
   Min,
+  MmaSync, // TensorCore.cpp
   Mov,
   Mul,
   Neg,
@@ -160,9 +162,14 @@ enum class Op : uint8_t {
   Sin,
   Sqrt,
   St,
+  Stmatrix, // TensorCore.cpp
   Sub,
   Trap,
   Vote,
+  WgmmaCommit, // TensorCore.cpp
+  WgmmaFence,
+  WgmmaMma,
+  WgmmaWait,
   Xor,
 };
 
@@ -177,7 +184,9 @@ enum Flag : uint32_t {
   FlagParity = 1u << 8, // mbarrier waits on a phase parity
   FlagExpectTx = 1u << 9,
   FlagDrop = 1u << 10,
-  FlagPair = 1u << 14, // a `d|p` destination, p in ops[PairOperand]
+  FlagPair = 1u << 14,  // a `d|p` destination, p in ops[PairOperand]
+  FlagTrans = 1u << 15, // ldmatrix/stmatrix .trans
+  FlagTf32 = 1u << 16,  // mma.sync's A and B are tf32
 };
 
 // PTX ISA 9.7.9.21 (cvt): integer rounding (.rni...) and float rounding.
@@ -285,8 +294,11 @@ struct Operand {
 };
 
 constexpr uint32_t NoReg = ~0u;
-/// Where the second destination of `d|p` (setp, shfl) goes.
+/// Where the second destination of `d|p` (setp, shfl) goes; an instruction
+/// with one has fewer operands.
 constexpr unsigned PairOperand = 5;
+/// The most operands of an instruction (wgmma.mma_async has 8).
+constexpr unsigned MaxOperands = 8;
 constexpr uint32_t ConstantBit = 0x80000000u;
 
 struct Instruction {
@@ -300,12 +312,13 @@ struct Instruction {
   SubOp subOp = SubOp::None;
   uint8_t vector = 1; // .v2/.v4
   uint8_t numOps = 0; // operands used
-  uint8_t dims = 0;   // cp.async.bulk.tensor dimension
+  // cp.async.bulk.tensor's dimensions; mma.sync's K; wgmma's N / 8.
+  uint8_t dims = 0;
   uint32_t flags = 0;
   uint32_t guard = NoReg; // predicate slot, NoReg when unguarded
   bool guardNegated = false;
   uint32_t line = 0; // 1-based PTX line
-  Operand ops[6];
+  Operand ops[MaxOperands];
 };
 
 /// A `.param` of an entry, or a variable of a state space.
@@ -366,6 +379,7 @@ struct SharedLayout {
 struct Module {
   std::string target; // sm_80, sm_90a
   unsigned smVersion = 0;
+  bool archSpecific = false;      // sm_90a: the `a` features (wgmma)
   unsigned ptxVersion = 0;        // .version X.Y as 10 * X + Y
   std::vector<std::string> lines; // the source, for messages
   std::vector<std::unique_ptr<Function>> functions;
@@ -380,6 +394,14 @@ struct Module {
 /// "PTX line N: <what>".
 std::unique_ptr<Module> parseModule(const std::string &text,
                                     std::string &error);
+
+/// Decodes the tensor-core opcodes (ldmatrix, stmatrix, mma.sync, wgmma;
+/// TensorCore.cpp) split at dots: false when `parts` is no tensor-core
+/// opcode, else true with `supported` telling whether the simulator
+/// implements this form.
+bool decodeTensorCoreOpcode(Instruction &instr,
+                            const std::vector<std::string> &parts,
+                            bool &supported);
 
 /// The text of an instruction's line, trimmed, for messages.
 std::string getLineText(const Module &module, uint32_t line);

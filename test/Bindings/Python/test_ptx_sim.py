@@ -65,12 +65,13 @@ def take_error(lib):
 HEADER = ".version 8.3\n.target sm_90a\n.address_size 64\n"
 
 
-def launch(lib, ptx, kernel, grid, block, args, smem=0, order=None):
-    """Loads `ptx`, registers the numpy arrays among `args` as global memory
-    and launches `kernel`, its blocks and warps in `order` (vxSimSetOrder)
-    if given, then back in forward order; returns the error message or
-    None."""
-    module = lib.mgpuModuleLoadJIT((HEADER + ptx).encode(), 0, 0)
+def launch(lib, ptx, kernel, grid, block, args, smem=0, order=None,
+           header=HEADER):
+    """Loads `header` + `ptx`, registers the numpy arrays among `args` as
+    global memory and launches `kernel`, its blocks and warps in `order`
+    (vxSimSetOrder) if given, then back in forward order; returns the error
+    message or None."""
+    module = lib.mgpuModuleLoadJIT((header + ptx).encode(), 0, 0)
     if not module:
         return take_error(lib)
     function = lib.mgpuModuleGetFunction(module, kernel.encode())
@@ -328,17 +329,17 @@ def tma_ptx(columns, tile=None, init_fence=True, map_fence=True, early="",
             .replace("WORDS", str(columns * ROWS)))
 
 
-def encode_tiled(lib, view, box, swizzle=0):
-    """mgpuTensorMapEncodeTiledMemref for an f32 numpy view (any rank and
-    strides, outermost first like a memref), as the host code of
+def encode_tiled(lib, view, box, swizzle=0, data_type=7):
+    """mgpuTensorMapEncodeTiledMemref for a numpy view (any rank and
+    strides, outermost first like a memref) of CUtensorMapDataType
+    `data_type` (7: FLOAT32, 9: BFLOAT16), as the host code of
     nvgpu.tma.create.descriptor calls it."""
-    strides = [stride // 4 for stride in view.strides]
+    strides = [stride // view.itemsize for stride in view.strides]
     descriptor = (ctypes.c_int64 * (3 + 2 * view.ndim))(
         view.ctypes.data, view.ctypes.data, 0, *view.shape, *strides)
     box = (ctypes.c_int64 * view.ndim)(*box)
-    # CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7.
     return lib.mgpuTensorMapEncodeTiledMemref(
-        view.ndim, ctypes.addressof(descriptor), 7, 0, swizzle, 0, 0,
+        view.ndim, ctypes.addressof(descriptor), data_type, 0, swizzle, 0, 0,
         ctypes.addressof(box))
 
 
@@ -645,10 +646,12 @@ def test_out_of_bounds_shared_memory(sim):
 
 
 def test_unsupported_instruction_is_named(sim):
-    ptx = ".visible .entry tensor_core()\n{\n  wgmma.fence.sync.aligned;\n}\n"
+    # The m8n8k4 shape of mma (sm_70) is not implemented.
+    opcode = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
+    ptx = f".visible .entry tensor_core()\n{{\n  {opcode} {{%f1}};\n}}\n"
     error = launch(sim, ptx, "tensor_core", (1, 1, 1), (1, 1, 1), [])
     assert error == ("vx_ptx_sim: error: PTX line 6: unsupported PTX "
-                     "instruction 'wgmma.fence.sync.aligned'")
+                     f"instruction '{opcode}'")
 
 
 @pytest.mark.parametrize("instruction", [
@@ -699,7 +702,8 @@ def test_the_ptx_of_a_fatbin_runs(sim):
 def gpu_binary(text):
     """The bytes of the first gpu.binary object in printed MLIR."""
     literal = re.search(r'#gpu\.object<#nvvm\.target<[^>]*>, '
-                        r'(?:properties = \{[^}]*\}, )?"((?:[^"\\]|\\.)*)"',
+                        r'(?:properties = \{[^}]*\}, )?(?:assembly = )?'
+                        r'"((?:[^"\\]|\\.)*)"',
                         text).group(1)
     return re.sub(rb"\\([0-9A-Fa-f]{2}|\\|\")",
                   lambda m: (bytes.fromhex(m.group(1).decode())
@@ -777,7 +781,8 @@ def assert_ptxas_refuses(text, chip):
     result = subprocess.run([ptxas, f"-arch={chip}", "-o", os.devnull, "-"],
                             input=text.encode(), capture_output=True)
     assert result.returncode != 0
-    assert re.search(rb"requires (\.target|PTX ISA \.version)", result.stderr)
+    assert re.search(rb"requires (\.target|PTX ISA \.version)|"
+                     rb"not supported on \.target", result.stderr)
 
 
 CALLS = """

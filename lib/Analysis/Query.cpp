@@ -82,6 +82,17 @@ static std::optional<Term> getSizeTerm(IntegerModel &model, Value memref,
   return std::nullopt;
 }
 
+/// Copies the context `block` runs in (its columns, constraints and
+/// approximation) into a fresh `system`.
+static void addBlockContext(IntegerModel &model, Block *block,
+                            AccessSystem &system) {
+  const Context &context = model.getContext(block);
+  llvm::append_range(system.columns, context.columns);
+  llvm::append_range(system.constraints, context.constraints);
+  if (!system.approximation)
+    system.approximation = context.approximation;
+}
+
 namespace {
 /// Builds the system of one access on one candidate root: the context it
 /// runs in, the indices of the view it accesses, those indices carried down
@@ -170,11 +181,7 @@ void AccessSystemBuilder::build() {
 }
 
 void AccessSystemBuilder::addContext() {
-  const Context &context = model.getContext(access.op->getBlock());
-  llvm::append_range(system.columns, context.columns);
-  llvm::append_range(system.constraints, context.constraints);
-  if (context.approximation)
-    approximate(*context.approximation);
+  addBlockContext(model, access.op->getBlock(), system);
   for (auto [condition, truth] : candidate.conditions)
     system.constraints.push_back(model.addConstraint(
         model.getCondition(condition, truth), /*definitional=*/false));
@@ -449,10 +456,7 @@ const AccessSystem &QueryBuilder::getOpSystem(Operation *op) {
   auto system = std::make_unique<AccessSystem>();
   system->op = op;
   system->threadLoop = SpawnAnalysis::getThreadLoop(op, model.getSpawn());
-  const Context &context = model.getContext(op->getBlock());
-  llvm::append_range(system->columns, context.columns);
-  llvm::append_range(system->constraints, context.constraints);
-  system->approximation = context.approximation;
+  addBlockContext(model, op->getBlock(), *system);
   model.close(system->columns, system->constraints);
   const AccessSystem &result = *system;
   opSystems[op] = std::move(system);
@@ -463,11 +467,8 @@ AccessSystem QueryBuilder::getBlockSystem(Block *block,
                                           ArrayRef<unsigned> constraints) {
   AccessSystem system;
   system.op = block->getParentOp();
-  const Context &context = model.getContext(block);
-  llvm::append_range(system.columns, context.columns);
-  llvm::append_range(system.constraints, context.constraints);
+  addBlockContext(model, block, system);
   llvm::append_range(system.constraints, constraints);
-  system.approximation = context.approximation;
   model.close(system.columns, system.constraints);
   return system;
 }

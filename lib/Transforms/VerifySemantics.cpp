@@ -14,6 +14,7 @@
 
 #include "Vx/Analysis/AddressModel.h"
 #include "Vx/Transforms/Passes.h"
+#include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -1023,14 +1024,34 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     bool anyFailed = false;
-    getOperation()->walk([&](SpawnOp spawn) {
-      if (failed(SpawnChecker(spawn, allowRaces).check()))
-        anyFailed = true;
-    });
+    SmallVector<SpawnOp> spawns;
+    getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      anyFailed |= failed(checkWithTileOpsDistributed(spawn));
     if (failed(checkCallSites(getOperation(), allowRaces)))
       anyFailed = true;
     if (anyFailed)
       signalPassFailure();
+  }
+
+  /// Checks `spawn` as the GPU routes run it: its tile ops modelled element
+  /// by element, as the thread loops that vx-distribute-tile-ops makes of
+  /// them, on a copy that is then erased (the rewrite keeps their
+  /// locations for the diagnostics).
+  LogicalResult checkWithTileOpsDistributed(SpawnOp spawn) {
+    if (getTileOps(spawn).empty())
+      return SpawnChecker(spawn, allowRaces).check();
+    OpBuilder builder(spawn);
+    builder.setInsertionPointAfter(spawn);
+    auto copy = cast<SpawnOp>(builder.clone(*spawn));
+    IRRewriter rewriter(builder);
+    LogicalResult result =
+        distributeTileOps(rewriter, copy, /*remarkOnMatmuls=*/false,
+                          /*tf32=*/false);
+    if (succeeded(result))
+      result = SpawnChecker(copy, allowRaces).check();
+    rewriter.eraseOp(copy);
+    return result;
   }
 };
 

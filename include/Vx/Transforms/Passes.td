@@ -40,6 +40,45 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
   ];
 }
 
+def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
+  let summary = "Rewrite the tile ops of device spawns into thread loops";
+  let description = [{
+    VX_SPEC section 2.3: a linalg structured op (`linalg.matmul`,
+    `linalg.fill`, `linalg.map`, `linalg.generic`, `linalg.reduce`,
+    `linalg.copy`, ...) in once-per-instance code of a device spawn is
+    computed by the whole CTA. This pass gives it the exact (FMA)
+    distribution: one thread loop (`scf.parallel`) over its parallel
+    dimensions, in the order of its output's dimensions, with its
+    reduction dimensions as sequential `scf.for` loops inside (upstream's
+    `linalgOpToParallelLoops`, after an interchange where the output's
+    order or a leading reduction dimension requires one). Element `(r, c)`
+    of an output tile of `C` columns is thus computed by thread
+    `(r * C + c) mod N` for every op, so the fill, the matmul and the copy
+    of one private accumulator share a distribution and the threads own
+    it. In a body with tile ops or thread loops, `memref.copy` outside
+    thread loops is a tile op too. The CTA mapping of `convert-vx-to-gpu`
+    then places the barriers. Every GPU route runs this pass before the
+    mapping; `vx-verify-semantics` checks a copy of each spawn rewritten by
+    it.
+
+    A `linalg.matmul` whose operands would suit the tensor cores (bf16 or
+    f16 operands, or f32 ones with `tf32`) gets a remark: it is computed
+    with FMA code. Errors: a linalg op on tensors, or one that is not a
+    structured op, in once-per-instance code of a device spawn.
+
+    Example: `vx-opt --vx-distribute-tile-ops` turns
+    `linalg.matmul ins(%a, %b : ...) outs(%acc : memref<64x64xf32>)` into
+    `scf.parallel (%i, %j) = ... { scf.for %k = ... { ... } }`.
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", "false",
+           "f32 matmuls may use TF32 tensor cores (for the remark only: "
+           "they are computed with FMA code)">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
+}
+
 def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {
   let summary = "Replace the module by the contents of one gpu.module";
   let description = [{

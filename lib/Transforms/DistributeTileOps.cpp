@@ -1,0 +1,195 @@
+//===- DistributeTileOps.cpp - Tile ops as thread loops -------------------===//
+//
+// A tile op (VX_SPEC section 2.3) in once-per-instance code of a device
+// spawn is computed by the whole CTA. Its exact distribution is a thread
+// loop over its parallel dimensions, in the order of its output's
+// dimensions, around sequential loops over its reduction dimensions: every
+// op then computes element i (row-major) of its output on thread i mod N,
+// so the ops touching one private tile share a distribution, and the CTA
+// mapping treats them like any thread loop (ownership, barriers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Transforms/TileOps.h"
+#include "Vx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_VXDISTRIBUTETILEOPS
+#include "Vx/Transforms/Passes.h.inc"
+} // namespace vx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::vx;
+
+SmallVector<Operation *> vx::getTileOps(SpawnOp spawn) {
+  if (!spawn.isDeviceSpawn())
+    return {};
+  // In program order, which the rewrite keeps.
+  SmallVector<Operation *> ops;
+  bool isCTABody = false;
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ParallelOp>(op)) {
+      isCTABody = true;
+      return WalkResult::skip();
+    }
+    if (isa<linalg::LinalgDialect>(op->getDialect())) {
+      isCTABody = true;
+      ops.push_back(op);
+      return WalkResult::skip();
+    }
+    if (isa<memref::CopyOp>(op))
+      ops.push_back(op);
+    return WalkResult::advance();
+  });
+  if (!isCTABody)
+    return {};
+  return ops;
+}
+
+/// The loops of `op` in the order its thread loop iterates them: the
+/// parallel dimensions in the order of its first output's dimensions, the
+/// other parallel ones, then the reduction dimensions.
+static SmallVector<unsigned> getDistributionOrder(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto isParallel = [&](unsigned dim) {
+    return linalg::isParallelIterator(iterators[dim]);
+  };
+  SmallVector<unsigned> order;
+  if (op.getNumDpsInits() > 0) {
+    AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    for (AffineExpr result : output.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(result);
+          dim && isParallel(dim.getPosition()) &&
+          !llvm::is_contained(order, dim.getPosition()))
+        order.push_back(dim.getPosition());
+  }
+  for (unsigned dim = 0; dim < iterators.size(); ++dim)
+    if (isParallel(dim) && !llvm::is_contained(order, dim))
+      order.push_back(dim);
+  for (unsigned dim = 0; dim < iterators.size(); ++dim)
+    if (!isParallel(dim))
+      order.push_back(dim);
+  return order;
+}
+
+/// Whether the element types of `matmul` would suit the tensor cores
+/// (VX_SPEC 2.3), and if so how, for the remark.
+static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
+                                                  bool tf32) {
+  Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
+  Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
+  Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
+  if (a != b || !(c.isF32() || c.isF16()))
+    return std::nullopt;
+  if (a.isBF16())
+    return StringRef("bf16");
+  if (a.isF16())
+    return StringRef("f16");
+  if (a.isF32() && c.isF32() && tf32)
+    return StringRef("f32 with tf32=true");
+  return std::nullopt;
+}
+
+/// Reports a tile op that the CTA cannot compute.
+static LogicalResult checkDistributable(Operation *op) {
+  if (isa<memref::CopyOp>(op))
+    return success();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return op->emitOpError(
+        "in once-per-instance code of a device spawn is not a structured "
+        "linalg op, so the CTA cannot compute it as a tile op; write it as "
+        "linalg.generic or a thread loop");
+  if (!linalgOp.hasPureBufferSemantics())
+    return op->emitOpError(
+        "in once-per-instance code of a device spawn works on tensors; tile "
+        "ops take memrefs (scratch tiles or views of captured memory)");
+  return success();
+}
+
+/// Rewrites `op` into its thread loop.
+static LogicalResult distributeTileOp(RewriterBase &rewriter,
+                                      linalg::LinalgOp op) {
+  SmallVector<unsigned> order = getDistributionOrder(op);
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op->emitOpError("cannot be distributed over the CTA: its "
+                               "loops need reordering, and it has no "
+                               "linalg.generic form");
+      generic = *generalized;
+    }
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(interchanged))
+      return generic->emitOpError("cannot be distributed over the CTA: its "
+                                  "loops cannot be reordered");
+    op = *interchanged;
+  }
+  rewriter.setInsertionPoint(op);
+  if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+    return op->emitOpError("cannot be distributed over the CTA: it has no "
+                           "loop nest");
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
+                                    bool remarkOnMatmuls, bool tf32) {
+  SmallVector<Operation *> ops = getTileOps(spawn);
+  // Every op is checked before any is rewritten.
+  bool anyFailed = false;
+  for (Operation *op : ops)
+    anyFailed |= failed(checkDistributable(op));
+  if (anyFailed)
+    return failure();
+  for (Operation *op : ops) {
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op); matmul && remarkOnMatmuls)
+      if (std::optional<StringRef> kind = getTensorCoreKind(matmul, tf32))
+        matmul.emitRemark("the ")
+            << *kind
+            << " operands would suit the tensor cores, but tensor-core "
+               "lowering is not available yet: computed with FMA code";
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      rewriter.setInsertionPoint(copy);
+      op = linalg::CopyOp::create(rewriter, copy.getLoc(),
+                                  ValueRange{copy.getSource()},
+                                  ValueRange{copy.getTarget()});
+      rewriter.eraseOp(copy);
+    }
+    if (failed(distributeTileOp(rewriter, cast<linalg::LinalgOp>(op))))
+      return failure();
+  }
+  return success();
+}
+
+namespace {
+struct VxDistributeTileOpsPass
+    : public vx::impl::VxDistributeTileOpsBase<VxDistributeTileOpsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    WalkResult result = getOperation()->walk([&](SpawnOp spawn) {
+      if (failed(distributeTileOps(rewriter, spawn, /*remarkOnMatmuls=*/true,
+                                   tf32)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Transforms/TileOps.h"
+#include "Vx/Analysis/AddressModel.h"
 #include "Vx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -116,9 +117,89 @@ static LogicalResult checkDistributable(Operation *op) {
   return success();
 }
 
-/// Rewrites `op` into its thread loop.
+/// The private scratch tiles that `value`, if a memref, may view.
+static SmallVector<Value> getPrivateTiles(Value value, SpawnOp spawn) {
+  SmallVector<Value> tiles;
+  if (!isa<BaseMemRefType>(value.getType()))
+    return tiles;
+  for (const Access::Candidate &candidate : traceMemoryRoots(value, spawn)) {
+    auto scratch =
+        dyn_cast_or_null<ScratchOp>(candidate.root.value.getDefiningOp());
+    if (candidate.root.kind == MemoryRoot::Kind::Scratch && scratch &&
+        scratch.getPlacement() == Memory::private_)
+      tiles.push_back(scratch.getResult());
+  }
+  return tiles;
+}
+
+/// Whether an iteration of `op` reads a private tile at other elements than
+/// the output element it writes (a row reduction, a row broadcast, a matmul
+/// operand): then the threads can own that tile only by rows.
+static bool readsPrivateAcrossElements(linalg::LinalgOp op, SpawnOp spawn) {
+  if (op.getNumDpsInits() == 0)
+    return false;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+    return op.getMatchingIndexingMap(&operand) != output &&
+           !getPrivateTiles(operand.get(), spawn).empty();
+  });
+}
+
+/// The tile ops of `spawn` (linalg ops by now) that are distributed by rows:
+/// those touching private tiles that some op reads across elements, closed
+/// over the ops that share a private tile, so that the ops of one tile
+/// agree.
+static DenseSet<Operation *> getRowDistributedOps(ArrayRef<Operation *> ops,
+                                                  SpawnOp spawn) {
+  DenseMap<Operation *, SmallVector<Value>> tilesOf;
+  DenseSet<Value> rowTiles;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      llvm::append_range(tilesOf[op], getPrivateTiles(operand, spawn));
+    if (readsPrivateAcrossElements(cast<linalg::LinalgOp>(op), spawn))
+      rowTiles.insert_range(tilesOf[op]);
+  }
+  DenseSet<Operation *> rowOps;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : ops) {
+      if (rowOps.contains(op) || !llvm::any_of(tilesOf[op], [&](Value tile) {
+            return rowTiles.contains(tile);
+          }))
+        continue;
+      rowOps.insert(op);
+      rowTiles.insert_range(tilesOf[op]);
+      changed = true;
+    }
+  }
+  return rowOps;
+}
+
+/// Splits the thread loop `loop` into one over its first dimension around
+/// an `scf.parallel` over the others, which runs sequentially in its thread.
+static void distributeByRows(RewriterBase &rewriter, scf::ParallelOp loop) {
+  if (loop.getNumLoops() < 2)
+    return;
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  auto rows = scf::ParallelOp::create(
+      rewriter, loc, loop.getLowerBound().take_front(),
+      loop.getUpperBound().take_front(), loop.getStep().take_front());
+  rewriter.setInsertionPointToStart(rows.getBody());
+  auto columns = scf::ParallelOp::create(
+      rewriter, loc, loop.getLowerBound().drop_front(),
+      loop.getUpperBound().drop_front(), loop.getStep().drop_front());
+  rewriter.eraseOp(columns.getBody()->getTerminator());
+  SmallVector<Value> ivs = {rows.getInductionVars().front()};
+  llvm::append_range(ivs, columns.getInductionVars());
+  rewriter.mergeBlocks(loop.getBody(), columns.getBody(), ivs);
+  rewriter.eraseOp(loop);
+}
+
+/// Rewrites `op` into its thread loop; `byRows` keeps only its first
+/// output dimension in the thread loop.
 static LogicalResult distributeTileOp(RewriterBase &rewriter,
-                                      linalg::LinalgOp op) {
+                                      linalg::LinalgOp op, bool byRows) {
   SmallVector<unsigned> order = getDistributionOrder(op);
   if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -139,10 +220,16 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
     op = *interchanged;
   }
   rewriter.setInsertionPoint(op);
-  if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops))
     return op->emitOpError("cannot be distributed over the CTA: it has no "
                            "loop nest");
   rewriter.eraseOp(op);
+  if (auto threadLoop = dyn_cast_or_null<scf::ParallelOp>(
+          loops->empty() ? nullptr : loops->front());
+      threadLoop && byRows)
+    distributeByRows(rewriter, threadLoop);
   return success();
 }
 
@@ -155,7 +242,7 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     anyFailed |= failed(checkDistributable(op));
   if (anyFailed)
     return failure();
-  for (Operation *op : ops) {
+  for (Operation *&op : ops) {
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op); matmul && remarkOnMatmuls)
       if (std::optional<StringRef> kind = getTensorCoreKind(matmul, tf32))
         matmul.emitRemark("the ")
@@ -169,9 +256,12 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
                                   ValueRange{copy.getTarget()});
       rewriter.eraseOp(copy);
     }
-    if (failed(distributeTileOp(rewriter, cast<linalg::LinalgOp>(op))))
-      return failure();
   }
+  DenseSet<Operation *> rowOps = getRowDistributedOps(ops, spawn);
+  for (Operation *op : ops)
+    if (failed(distributeTileOp(rewriter, cast<linalg::LinalgOp>(op),
+                                rowOps.contains(op))))
+      return failure();
   return success();
 }
 

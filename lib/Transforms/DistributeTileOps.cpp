@@ -14,12 +14,14 @@
 #include "Vx/Analysis/AddressModel.h"
 #include "Vx/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace vx {
@@ -196,10 +198,28 @@ static void distributeByRows(RewriterBase &rewriter, scf::ParallelOp loop) {
   rewriter.eraseOp(loop);
 }
 
+/// Folds the identity affine.apply ops of the loop nest `loops` and drops
+/// the loads of outputs that its body does not use (linalg.fill's).
+static void simplifyLoopBodies(Operation *loops) {
+  SmallVector<Operation *> ops;
+  loops->walk([&](Operation *op) {
+    if (isa<affine::AffineApplyOp, memref::LoadOp>(op))
+      ops.push_back(op);
+  });
+  RewritePatternSet patterns(loops->getContext());
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
+                                                     loops->getContext());
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+}
+
 /// Rewrites `op` into its thread loop; `byRows` keeps only its first
 /// output dimension in the thread loop.
 static LogicalResult distributeTileOp(RewriterBase &rewriter,
                                       linalg::LinalgOp op, bool byRows) {
+  // The generic form and the loops replace `op` where it is.
+  rewriter.setInsertionPoint(op);
   SmallVector<unsigned> order = getDistributionOrder(op);
   if (!llvm::equal(order, llvm::seq<unsigned>(0, order.size()))) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -226,9 +246,10 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
     return op->emitOpError("cannot be distributed over the CTA: it has no "
                            "loop nest");
   rewriter.eraseOp(op);
-  if (auto threadLoop = dyn_cast_or_null<scf::ParallelOp>(
-          loops->empty() ? nullptr : loops->front());
-      threadLoop && byRows)
+  if (loops->empty())
+    return success();
+  simplifyLoopBodies(loops->front());
+  if (auto threadLoop = dyn_cast<scf::ParallelOp>(loops->front()); byRows)
     distributeByRows(rewriter, threadLoop);
   return success();
 }

@@ -94,11 +94,11 @@ static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
   if (a != b || !(c.isF32() || c.isF16()))
     return std::nullopt;
   if (a.isBF16())
-    return StringRef("bf16");
+    return StringRef("bf16 operands");
   if (a.isF16())
-    return StringRef("f16");
+    return StringRef("f16 operands");
   if (a.isF32() && c.isF32() && tf32)
-    return StringRef("f32 with tf32=true");
+    return StringRef("f32 operands (tf32=true)");
   return std::nullopt;
 }
 
@@ -268,7 +268,7 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
       if (std::optional<StringRef> kind = getTensorCoreKind(matmul, tf32))
         matmul.emitRemark("the ")
             << *kind
-            << " operands would suit the tensor cores, but tensor-core "
+            << " would suit the tensor cores, but tensor-core "
                "lowering is not available yet: computed with FMA code";
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);

@@ -78,3 +78,41 @@ def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
         "tile_matmul.mlir:44:5",
         "the bf16 operands would suit the tensor cores, but tensor-core "
         "lowering is not available yet: computed with FMA code")]
+
+
+COLUMNS_AND_TRANSPOSE = """
+func.func @columns(%x: memref<64x32xf32>, %sums: memref<32xf32>,
+                   %xt: memref<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %tile = vx.scratch smem : memref<64x32xf32>
+    %acc = vx.scratch : memref<32xf32>
+    %t = vx.transfer_async %x to %tile : memref<64x32xf32> to memref<64x32xf32>
+    vx.await %t
+    linalg.fill ins(%zero : f32) outs(%acc : memref<32xf32>)
+    linalg.reduce ins(%tile : memref<64x32xf32>) outs(%acc : memref<32xf32>)
+        dimensions = [0]
+      (%e: f32, %s: f32) {
+        %n = arith.addf %e, %s : f32
+        linalg.yield %n : f32
+      }
+    memref.copy %acc, %sums : memref<32xf32> to memref<32xf32>
+    linalg.transpose ins(%tile : memref<64x32xf32>)
+        outs(%xt : memref<32x64xf32>) permutation = [1, 0]
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", ROUTES)
+def test_column_reduction_and_transpose_against_numpy(options):
+    # The reduction's loops are reordered (its output dim outermost), the
+    # transposition's output is captured memory.
+    module = vx.parse(COLUMNS_AND_TRANSPOSE, "columns.mlir")
+    x = np.random.default_rng(17).integers(-9, 10, (64, 32)).astype(np.float32)
+    sums = np.full(32, np.nan, dtype=np.float32)
+    xt = np.full((32, 64), np.nan, dtype=np.float32)
+    vx.run(module, "columns", x, sums, xt, **options)
+    np.testing.assert_array_equal(sums, x.sum(axis=0))
+    np.testing.assert_array_equal(xt, x.T)

@@ -28,8 +28,10 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     5. Remarks: an arbitrary dimension without order dependence could be
        parallel; a device spawn without parallel dimensions runs on one CTA.
 
-    Scratch writes and atomic read-modify-writes are not races. Every
-    pipeline starts with this pass.
+    Scratch writes and atomic read-modify-writes are not races. Tile ops
+    (VX_SPEC 2.3) are checked element by element, as the thread loops that
+    `vx-distribute-tile-ops` makes of them. Every pipeline starts with this
+    pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -51,15 +53,18 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
     dimensions, in the order of its output's dimensions, with its
     reduction dimensions as sequential `scf.for` loops inside (upstream's
     `linalgOpToParallelLoops`, after an interchange where the output's
-    order or a leading reduction dimension requires one). Element `(r, c)`
-    of an output tile of `C` columns is thus computed by thread
-    `(r * C + c) mod N` for every op, so the fill, the matmul and the copy
-    of one private accumulator share a distribution and the threads own
-    it. In a body with tile ops or thread loops, `memref.copy` outside
-    thread loops is a tile op too. The CTA mapping of `convert-vx-to-gpu`
-    then places the barriers. Every GPU route runs this pass before the
-    mapping; `vx-verify-semantics` checks a copy of each spawn rewritten by
-    it.
+    order or a leading reduction dimension requires one). Element i
+    (row-major) of an output tile is thus computed by thread i mod N for
+    every op, so the fill, the matmul and the copy of one private
+    accumulator share a distribution and the threads own it. Ops that read
+    a private tile at other elements than the one they write (row
+    reductions, row broadcasts, a private matmul operand), and the ops
+    sharing a private tile with them, keep only their first output
+    dimension in the thread loop: row r on thread r mod N. In a body with
+    tile ops or thread loops, `memref.copy` outside thread loops is a tile
+    op too. The CTA mapping of `convert-vx-to-gpu` then places the
+    barriers. The GPU routes run this pass before the mapping;
+    `vx-verify-semantics` checks a copy of each spawn rewritten by it.
 
     A `linalg.matmul` whose operands would suit the tensor cores (bf16 or
     f16 operands, or f32 ones with `tf32`) gets a remark: it is computed

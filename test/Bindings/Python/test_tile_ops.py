@@ -116,3 +116,29 @@ def test_column_reduction_and_transpose_against_numpy(options):
     vx.run(module, "columns", x, sums, xt, **options)
     np.testing.assert_array_equal(sums, x.sum(axis=0))
     np.testing.assert_array_equal(xt, x.T)
+
+
+DYNAMIC_MAP = """
+func.func @twice(%x: memref<?x?xf32>, %y: memref<?x?xf32>) {
+  %two = arith.constant 2.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
+    linalg.map ins(%x : memref<?x?xf32>) outs(%y : memref<?x?xf32>)
+      (%e: f32, %unused: f32) {
+        %n = arith.mulf %e, %two : f32
+        linalg.yield %n : f32
+      }
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", ROUTES)
+def test_tile_op_of_dynamic_shape_against_numpy(options):
+    # 70 x 3 elements over 64 threads: the thread loop has dynamic bounds and
+    # a partial last round.
+    module = vx.parse(DYNAMIC_MAP, "twice.mlir")
+    x = np.arange(210, dtype=np.float32).reshape(70, 3)
+    y = np.full_like(x, np.nan)
+    vx.run(module, "twice", x, y, **options)
+    np.testing.assert_array_equal(y, 2 * x)

@@ -6,13 +6,15 @@
 // dimensions, around sequential loops over its reduction dimensions: every
 // op then computes element i (row-major) of its output on thread i mod N,
 // so the ops touching one private tile share a distribution, and the CTA
-// mapping treats them like any thread loop (ownership, barriers).
+// mapping treats them like any thread loop (ownership, barriers). Private
+// tiles that an op reads across elements (row reductions and broadcasts)
+// are distributed by rows instead. See docs/design.md, "Tile ops".
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Transforms/TileOps.h"
 #include "Vx/Analysis/AddressModel.h"
 #include "Vx/Transforms/Passes.h"
+#include "Vx/Transforms/TileOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -7,8 +7,13 @@
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-llvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-gpu 2>&1 | FileCheck %s --check-prefix=KERNEL
 
-// GPU: vx-verify-semantics{{.*}},vx-distribute-tile-ops{{.*}},convert-vx-to-gpu
-// VIA-GPU: vx-verify-semantics{{.*}},vx-distribute-tile-ops{{.*}},vx-instrument-races,convert-vx-to-gpu
+// GPU: vx-verify-semantics{allow-races=false},
+// GPU-NEXT: vx-distribute-tile-ops{tf32=false},
+// GPU-NEXT: convert-vx-to-gpu{
+// VIA-GPU: vx-verify-semantics{allow-races=false},
+// VIA-GPU-NEXT: vx-distribute-tile-ops{tf32=false},
+// VIA-GPU-NEXT: vx-instrument-races,
+// VIA-GPU-NEXT: convert-vx-to-gpu{
 // CPU-NOT: vx-distribute-tile-ops
 
 // One grid instance per CTA of 128 threads, with three stages of the A and

@@ -6,7 +6,8 @@
 // RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true reverse-parallel=true" | %mlir_runner -e main | FileCheck %s
-// RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true stages=1" | %mlir_runner -e main | FileCheck %s
+// The spawn's `stages 3` clause overrides the option; with two stages:
+// RUN: sed 's/stages 3/stages 2/' %S/../../examples/tile_matmul.mlir | cat - %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true chip=sm_90a" | %mlir_runner -e main | FileCheck %s
 // RUN: cat %S/../../examples/tile_matmul.mlir %s %S/Inputs/host-memory.mlir | vx-opt --vx-to-llvm="via-gpu=true detect-races=true" | %mlir_runner -e main | FileCheck %s
 

@@ -106,8 +106,14 @@ static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
 
 /// Reports a tile op that the CTA cannot compute.
 static LogicalResult checkDistributable(Operation *op) {
-  if (isa<memref::CopyOp>(op))
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    if (isa<UnrankedMemRefType>(copy.getSource().getType()) ||
+        isa<UnrankedMemRefType>(copy.getTarget().getType()))
+      return op->emitOpError(
+          "of an unranked memref in once-per-instance code of a CTA body "
+          "cannot be spread over the threads; cast it to a ranked memref");
     return success();
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return op->emitOpError(

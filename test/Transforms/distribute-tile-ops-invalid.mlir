@@ -22,3 +22,16 @@ func.func @not_a_structured_op(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @unranked_copy(%a: memref<*xf32>, %b: memref<*xf32>) {
+  %z = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
+    %t = vx.scratch : memref<64xf32>
+    linalg.fill ins(%z : f32) outs(%t : memref<64xf32>)
+    // expected-error @+1 {{'memref.copy' op of an unranked memref in once-per-instance code of a CTA body cannot be spread over the threads; cast it to a ranked memref}}
+    memref.copy %a, %b : memref<*xf32> to memref<*xf32>
+  }
+  return
+}

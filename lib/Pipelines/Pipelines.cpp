@@ -204,6 +204,7 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
 static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
                           int64_t stages, bool fma, StringRef chip,
                           bool lowerNVGPU) {
+  pm.addPass(createVxDistributeTileOps());
   ConvertVxToGPUOptions options;
   options.threadsPerBlock = threadsPerBlock;
   options.stages = stages;
@@ -507,6 +508,9 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       return success();
     }
     addChecker(pm, allowRaces);
+    // Before the race checks, which then see the tile ops' elements.
+    if (viaGpu)
+      pm.addPass(createVxDistributeTileOps());
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
     if (detectRaces)

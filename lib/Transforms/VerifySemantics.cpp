@@ -14,6 +14,7 @@
 
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Transforms/Passes.h"
+#include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -1033,11 +1034,12 @@ struct VxVerifySemanticsPass
           .get(spawn);
     };
     bool anyFailed = false;
-    root->walk([&](SpawnOp spawn) {
-      if (failed(
-              SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check()))
-        anyFailed = true;
-    });
+    // Collected first: checking a spawn with tile ops inserts (and erases)
+    // a copy of it.
+    SmallVector<SpawnOp> spawns;
+    root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      anyFailed |= failed(checkWithTileOpsDistributed(spawn, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.
@@ -1051,6 +1053,31 @@ struct VxVerifySemanticsPass
       signalPassFailure();
     // Diagnostics only: the IR and the cached analyses stay as they are.
     markAllAnalysesPreserved();
+  }
+
+  /// Checks `spawn` as the GPU routes run it: its tile ops modelled element
+  /// by element, as the thread loops that vx-distribute-tile-ops makes of
+  /// them, on a copy that is then erased (the rewrite keeps their
+  /// locations for the diagnostics).
+  LogicalResult checkWithTileOpsDistributed(
+      SpawnOp spawn,
+      llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
+    if (getTileOps(spawn).empty())
+      return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check();
+    OpBuilder builder(spawn);
+    builder.setInsertionPointAfter(spawn);
+    auto copy = cast<SpawnOp>(builder.clone(*spawn));
+    IRRewriter rewriter(builder);
+    LogicalResult result =
+        distributeTileOps(rewriter, copy, /*remarkOnMatmuls=*/false,
+                          /*tf32=*/false);
+    if (succeeded(result)) {
+      // The copy is short-lived: its analysis is not the cache's.
+      SpawnAnalysis analysis(copy);
+      result = SpawnChecker(copy, analysis, allowRaces).check();
+    }
+    rewriter.eraseOp(copy);
+    return result;
   }
 };
 

@@ -28,8 +28,10 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     5. Remarks: an arbitrary dimension without order dependence could be
        parallel; a device spawn without parallel dimensions runs on one CTA.
 
-    Scratch writes and atomic read-modify-writes are not races. Every
-    pipeline starts with this pass.
+    Scratch writes and atomic read-modify-writes are not races. Tile ops
+    (VX_SPEC 2.3) are checked element by element, as the thread loops that
+    `vx-distribute-tile-ops` makes of them. Every pipeline starts with this
+    pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -38,6 +40,48 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
            "Report proven races as warnings, so that a mislabelled kernel "
            "can be run (the dynamic check with reverse-parallel)">,
   ];
+}
+
+def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
+  let summary = "Rewrite the tile ops of device spawns into thread loops";
+  let description = [{
+    VX_SPEC section 2.3: a linalg structured op (`linalg.matmul`,
+    `linalg.fill`, `linalg.map`, `linalg.generic`, `linalg.reduce`,
+    `linalg.copy`, ...) in once-per-instance code of a device spawn is
+    computed by the whole CTA. This pass gives it the exact (FMA)
+    distribution: one thread loop (`scf.parallel`) over its parallel
+    dimensions, in the order of its output's dimensions, with its
+    reduction dimensions as sequential `scf.for` loops inside (upstream's
+    `linalgOpToParallelLoops`, after an interchange where the output's
+    order or a leading reduction dimension requires one). Element i
+    (row-major) of an output tile is thus computed by thread i mod N for
+    every op, so the fill, the matmul and the copy of one private
+    accumulator share a distribution and the threads own it. Ops that read
+    a private tile at other elements than the one they write (row
+    reductions, row broadcasts, a private matmul operand), and the ops
+    sharing a private tile with them, keep only their first output
+    dimension in the thread loop: row r on thread r mod N. In a body with
+    tile ops or thread loops, `memref.copy` outside thread loops is a tile
+    op too. The CTA mapping of `convert-vx-to-gpu` then places the
+    barriers. The GPU routes run this pass before the mapping;
+    `vx-verify-semantics` checks a copy of each spawn rewritten by it.
+
+    A `linalg.matmul` whose operands would suit the tensor cores (bf16 or
+    f16 operands, or f32 ones with `tf32`) gets a remark: it is computed
+    with FMA code. Errors: a linalg op on tensors, or one that is not a
+    structured op, in once-per-instance code of a device spawn.
+
+    Example: `vx-opt --vx-distribute-tile-ops` turns
+    `linalg.matmul ins(%a, %b : ...) outs(%acc : memref<64x64xf32>)` into
+    `scf.parallel (%i, %j) = ... { scf.for %k = ... { ... } }`.
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", "false",
+           "f32 matmuls may use TF32 tensor cores (for the remark only: "
+           "they are computed with FMA code)">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
 }
 
 def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {

@@ -5,3 +5,6 @@ func.func @make_device_visible_f32(%m: memref<*xf32>) {
 func.func @make_device_visible_i64(%m: memref<*xi64>) {
   return
 }
+func.func @make_device_visible_bf16(%m: memref<*xbf16>) {
+  return
+}

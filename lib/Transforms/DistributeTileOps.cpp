@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Vx/Analysis/AddressModel.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 

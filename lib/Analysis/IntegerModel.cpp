@@ -621,8 +621,8 @@ Term IntegerModel::computeBits(Value value) {
     std::optional<Term> term = computeArgumentBits(arg);
     if (!term)
       LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: argument " << arg
-                              << " is not an induction variable the model "
-                                 "bounds\n");
+                              << " (captured, or not an induction variable "
+                                 "of a modelled loop)\n");
     return term ? *term : getOpaqueBits(value);
   }
   Operation *def = value.getDefiningOp();
@@ -660,8 +660,9 @@ Term IntegerModel::computeBits(Value value) {
           .Default([](Operation *) { return std::nullopt; });
   if (term)
     return *term;
-  LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: no model of '"
-                          << def->getName() << "' for " << value << "\n");
+  LLVM_DEBUG(llvm::dbgs() << "[vx-analysis] opaque: '" << def->getName()
+                          << "' is not modelled for these operands: " << value
+                          << "\n");
   return getOpaqueBits(value);
 }
 

@@ -266,8 +266,9 @@ public:
         passManager("builtin.module") {
     SmallVector<const vx::PipelineOptionInfo *> known =
         vx::getStageOptions(stage);
-    for (auto [key, value] : keywords) {
-      std::string keyword = py::str(key);
+    for (std::pair<py::handle, py::handle> item : keywords) {
+      std::string keyword = py::str(item.first);
+      py::handle value = item.second;
       const vx::PipelineOptionInfo *const *info =
           llvm::find_if(known, [&](const vx::PipelineOptionInfo *option) {
             return getKeyword(option->name) == keyword;

@@ -141,7 +141,7 @@ VxPipelineOptions VxPipelineOptions::getDefaults(Stage stage) {
   // Device code is compiled for sm_90 unless told; the GPU mapping alone
   // (vx-to-gpu, via-gpu) stays chip-neutral.
   if (stage == Stage::nvvm || stage == Stage::ptx)
-    defaults.chip = "sm_90";
+    defaults.chip = Chip::getDefault().getName().str();
   return defaults;
 }
 

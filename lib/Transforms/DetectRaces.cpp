@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/AddressModel.h"
+#include "Vx/Location.h"
 #include "Vx/Runtime/RaceDetectorABI.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"

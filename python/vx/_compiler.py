@@ -497,10 +497,11 @@ def compile(module: "Module", target: str = "cpu", *,
     via_gpu, threads_per_block, stages, allow_races); the library needs libc,
     libm and, with openmp, libomp (copied beside it). target "cuda" lowers
     with --vx-to-ptx (options chip, features, format (default fatbin),
-    threads_per_block, stages): the host code is compiled ahead of time with the
-    device binary embedded (and the PTX, for vx.runtime.load(path,
-    simulate=True)), and the library needs libvx_cuda_runtime.so
-    (copied beside it) and the driver's libcuda.so.1. `functions` keeps only
+    threads_per_block, stages, fma, tf32): the host code is compiled ahead
+    of time with the device binary embedded (and the PTX, for
+    vx.runtime.load(path, simulate=True)), and the library needs
+    libvx_cuda_runtime.so (copied beside it) and the driver's libcuda.so.1.
+    `functions` keeps only
     those functions (and what they call). `output` is where the library is
     written (its runtime libraries beside it); without it the library stays
     in the compile cache. Nothing is loaded until a function is called."""

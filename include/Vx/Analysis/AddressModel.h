@@ -385,9 +385,6 @@ private:
   std::unique_ptr<detail::QueryBuilder> queries;
 };
 
-/// "file:line:col" for a file location; otherwise as MLIR prints it.
-std::string formatLocation(Location loc);
-
 /// The memory roots of a memref value of `spawn`'s function (through
 /// views, casts, selects and scf.if results), with their conditions.
 SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/InitAll.h"
+#include "Vx/Location.h"
 #include "Vx/Pipelines/Pipelines.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/KernelReport.h"
@@ -40,7 +41,7 @@ using namespace mlir;
 namespace {
 
 /// One diagnostic as Python sees it: (severity, message, location, chain),
-/// the chain being every file location in it (formatLocation's form).
+/// the chain being every file location in it (vx::formatLocation's form).
 using DiagnosticTuple = std::tuple<std::string, std::string, std::string,
                                    std::vector<std::string>>;
 
@@ -50,34 +51,13 @@ struct DiagnosedError {
   std::vector<DiagnosticTuple> diagnostics;
 };
 
-/// `file:line:col` for the first file location in `loc`, else its printed
-/// form.
-std::string formatLocation(Location loc) {
-  std::optional<FileLineColLoc> fileLoc;
-  loc->walk([&](Location nested) {
-    if (auto found = dyn_cast<FileLineColLoc>(nested)) {
-      fileLoc = found;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (fileLoc)
-    os << fileLoc->getFilename().getValue() << ":" << fileLoc->getLine() << ":"
-       << fileLoc->getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-
 /// Every file location in `loc`, innermost first: a call site's callee,
 /// then its callers (the Python tracer's locations through helpers).
 std::vector<std::string> getLocationChain(Location loc) {
   std::vector<std::string> chain;
   loc->walk([&](Location nested) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
-      chain.push_back(formatLocation(fileLoc));
+      chain.push_back(vx::formatLocation(fileLoc));
     return WalkResult::advance();
   });
   return chain;
@@ -119,7 +99,7 @@ private:
   void record(Diagnostic &diagnostic) {
     diagnostics.emplace_back(getSeverityName(diagnostic.getSeverity()),
                              diagnostic.str(),
-                             formatLocation(diagnostic.getLocation()),
+                             vx::formatLocation(diagnostic.getLocation()),
                              getLocationChain(diagnostic.getLocation()));
   }
 
@@ -389,7 +369,7 @@ public:
                          getConstantDim(grid.z)),
           py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
                          getConstantDim(block.z)),
-          formatLocation(launch.getLoc())));
+          vx::formatLocation(launch.getLoc())));
     });
     return result;
   }

@@ -18,6 +18,7 @@
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/Chip.h"
 #include "Vx/Target/Limits.h"
+#include "Vx/Location.h"
 #include "Vx/Target/KernelReport.h"
 #include "Vx/VxOps.h"
 
@@ -345,22 +346,10 @@ buildCheckedProduct(OpBuilder &builder, Location loc, ArrayRef<Value> factors) {
   return {product, fits};
 }
 
-/// `loc` as `file:line:col` where it has one.
-static std::string describeLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-
 /// The run-time message of a dynamic grid whose parallel instances cannot be
 /// counted in an index.
 static std::string getOverflowMessage(SpawnOp spawn) {
-  return "vx.spawn at " + describeLocation(spawn.getLoc()) +
+  return "vx.spawn at " + formatLocation(spawn.getLoc()) +
          ": the product of the parallel grid sizes exceeds 2^63-1, so the "
          "GPU mapping cannot count its instances; nothing is launched";
 }

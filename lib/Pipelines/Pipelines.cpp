@@ -127,10 +127,9 @@ SmallVector<const PipelineOptionInfo *> vx::getStageOptions(Stage stage) {
              "stages", "fma",      "tf32"};
     break;
   case Stage::llvm:
-    names = {"allow-races", "openmp",       "reverse-parallel",
-             "via-gpu",     "ptx-sim",      "chip",
-             "threads-per-block", "stages", "tf32",
-             "detect-races", "sim-order"};
+    names = {"allow-races", "openmp",       "reverse-parallel",  "via-gpu",
+             "ptx-sim",     "chip",         "threads-per-block", "stages",
+             "tf32",        "detect-races", "sim-order"};
     break;
   }
   return llvm::map_to_vector(names, lookupOption);
@@ -172,14 +171,14 @@ public:
 
 private:
   template <typename T>
-  using Bound =
-      SmallVector<std::pair<T VxPipelineOptions::*, std::unique_ptr<Option<T>>>>;
+  using Bound = SmallVector<
+      std::pair<T VxPipelineOptions::*, std::unique_ptr<Option<T>>>>;
 
   template <typename T>
   void declare(const PipelineOptionInfo &info, T VxPipelineOptions::*field) {
-    auto option = std::make_unique<Option<T>>(
-        *this, info.name, llvm::cl::desc(info.description),
-        llvm::cl::init(values.*field));
+    auto option = std::make_unique<Option<T>>(*this, info.name,
+                                              llvm::cl::desc(info.description),
+                                              llvm::cl::init(values.*field));
     getBound(field).emplace_back(field, std::move(option));
   }
 
@@ -529,8 +528,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
   }
   case Stage::llvm: {
     if (options.ptxSim) {
-      FailureOr<std::string> toolkit =
-          findToolkitFor(*target->chip, emitError);
+      FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
       addChecker(pm, options.allowRaces);

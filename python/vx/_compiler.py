@@ -501,10 +501,9 @@ def compile(module: "Module", target: str = "cpu", *,
     of time with the device binary embedded (and the PTX, for
     vx.runtime.load(path, simulate=True)), and the library needs
     libvx_cuda_runtime.so (copied beside it) and the driver's libcuda.so.1.
-    `functions` keeps only
-    those functions (and what they call). `output` is where the library is
-    written (its runtime libraries beside it); without it the library stays
-    in the compile cache. Nothing is loaded until a function is called."""
+    `functions` keeps only those functions (and what they call). `output` is
+    where the library is written (its runtime libraries beside it); without
+    it the library stays in the compile cache. Nothing is loaded until a function is called."""
     _check_compilable(module, target)
     if options.get("ptx_sim"):
         raise ValueError("ptx_sim applies to vx.run; to run a compiled "

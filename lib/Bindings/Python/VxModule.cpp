@@ -211,8 +211,8 @@ void setOption(const std::string &keyword, py::handle value, int64_t &field) {
   if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
     throw py::type_error("option '" + keyword + "' takes an int, got " +
                          getTypeName(value));
-  py::int_ integer = py::reinterpret_steal<py::int_>(
-      PyNumber_Index(value.ptr()));
+  py::int_ integer =
+      py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
   int overflow = 0;
   long long result = PyLong_AsLongLongAndOverflow(integer.ptr(), &overflow);
   if (overflow)
@@ -290,7 +290,8 @@ public:
       std::visit(
           [&](auto field) {
             if (!changedOnly || options.*field != defaults.*field)
-              result[py::str(getKeyword(info->name))] = py::cast(options.*field);
+              result[py::str(getKeyword(info->name))] =
+                  py::cast(options.*field);
           },
           info->field);
     return result;

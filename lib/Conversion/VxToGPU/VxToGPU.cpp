@@ -15,11 +15,11 @@
 #include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Location.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/Chip.h"
-#include "Vx/Target/Limits.h"
-#include "Vx/Location.h"
 #include "Vx/Target/KernelReport.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -777,8 +777,8 @@ struct ConvertVxToGPUPass
     });
     bool valid = true;
     for (SpawnOp spawn : spawns)
-      valid &= succeeded(
-          checkDeviceOps(spawn, targetChip, plans->at(spawn).getInstancesPerCTA()));
+      valid &= succeeded(checkDeviceOps(spawn, targetChip,
+                                        plans->at(spawn).getInstancesPerCTA()));
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
     for (SpawnOp spawn : spawns) {
@@ -796,8 +796,8 @@ struct ConvertVxToGPUPass
       }
       if (fma)
         allowContraction(spawn);
-      valid &=
-          succeeded(checkSharedMemory(spawn, targetChip, plan.getInstancesPerCTA()));
+      valid &= succeeded(
+          checkSharedMemory(spawn, targetChip, plan.getInstancesPerCTA()));
     }
     if (!valid)
       return signalPassFailure();

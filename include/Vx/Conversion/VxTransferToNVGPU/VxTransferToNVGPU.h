@@ -32,7 +32,7 @@ FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
 /// cp.async copies (global memory into shared-memory scratch, in chunks of 4,
 /// 8 or 16 bytes that the layouts keep aligned) and remarks on the others,
 /// which stay synchronous loop copies, also every transfer when `chip` (if
-/// not null) has no cp.async (before sm_80), which has no cp.async. Adds the patterns
+/// not null) has no cp.async (before sm_80). Adds the patterns
 /// that lower the chosen transfers and their awaits once they are inside a
 /// gpu.launch; they take precedence over the synchronous patterns. Device
 /// tokens become `!nvgpu.device.async.token`. A transfer for which

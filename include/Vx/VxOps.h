@@ -15,14 +15,6 @@
 
 #include "Vx/VxEnums.h.inc"
 
-namespace mlir {
-namespace vx {
-/// The most threads a CTA may have (CUDA's limit): the bound of a spawn's
-/// `threads` clause and of the `threads-per-block` option.
-inline constexpr int64_t kMaxThreadsPerCTA = 1024;
-} // namespace vx
-} // namespace mlir
-
 #define GET_ATTRDEF_CLASSES
 #include "Vx/VxAttrs.h.inc"
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Location.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,17 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::vx;
-
-std::string vx::formatLocation(Location loc) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()))
-        .str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
-}
 
 bool MemoryRoot::mayAlias(const MemoryRoot &other) const {
   if (*this == other)

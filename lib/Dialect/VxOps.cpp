@@ -1,6 +1,7 @@
 //===- VxOps.cpp - Vx operations ------------------------------------------===//
 
 #include "Vx/VxOps.h"
+#include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -213,9 +214,9 @@ LogicalResult SpawnOp::verify() {
     return emitOpError("expects one semantics per grid dimension (")
            << staticGrid.size() << "), got " << getSemantics().size();
   if (IntegerAttr threads = getThreadsAttr())
-    if (threads.getInt() < 1 || threads.getInt() > kMaxThreadsPerCTA)
+    if (threads.getInt() < 1 || threads.getInt() > kMaxThreadsPerBlock)
       return emitOpError("threads must be between 1 and ")
-             << kMaxThreadsPerCTA << ", got " << threads.getInt();
+             << kMaxThreadsPerBlock << ", got " << threads.getInt();
   if (IntegerAttr stages = getStagesAttr(); stages && stages.getInt() < 1)
     return emitOpError("stages must be at least 1, got ") << stages.getInt();
   return success();

@@ -9,6 +9,8 @@
 #include "Vx/Pipelines/Pipelines.h"
 #include "Vx/Conversion/Passes.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/Chip.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -23,9 +25,6 @@
 
 using namespace mlir;
 using namespace mlir::vx;
-
-/// CUDA's limit on the threads of a CTA.
-static constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 static const StringRef stageNames[] = {"vx",   "scf", "gpu",
                                        "nvvm", "ptx", "llvm"};
@@ -57,130 +56,144 @@ SmallVector<Stage> vx::getLaterStages(Stage from) {
   llvm_unreachable("unknown stage");
 }
 
-SmallVector<StringRef> vx::getStageOptionNames(Stage stage) {
+/// Every pipeline option, declared once: vx-opt's parser and --help, and the
+/// Python binding's keyword arguments, are made from this table.
+static const PipelineOptionInfo optionInfos[] = {
+    {"allow-races", &VxPipelineOptions::allowRaces,
+     "Report proven races as warnings, to run a mislabelled kernel (the "
+     "dynamic check with reverse-parallel; default: false)"},
+    {"detect-races", &VxPipelineOptions::detectRaces,
+     "Run with the dynamic race detector (link libvx_race_runtime; default: "
+     "false)"},
+    {"openmp", &VxPipelineOptions::openmp,
+     "Run the parallel loops with OpenMP (default: false)"},
+    {"reverse-parallel", &VxPipelineOptions::reverseParallel,
+     "Iterate the parallel dimensions from last to first (default: false)"},
+    {"via-gpu", &VxPipelineOptions::viaGpu,
+     "Send device spawns through the GPU mapping and run the launches on the "
+     "CPU (default: false)"},
+    {"ptx-sim", &VxPipelineOptions::ptxSim,
+     "Compile the device code as vx-to-ptx (format=isa) does and run every "
+     "launch on the PTX simulator (link libvx_ptx_sim)"},
+    {"sim-order", &VxPipelineOptions::simOrder,
+     "With ptx-sim, the order of a CTA's threads between barriers: forward, "
+     "reverse, shuffle or shuffle:SEED (unset: $VX_SIM_ORDER, else forward)"},
+    {"threads-per-block", &VxPipelineOptions::threadsPerBlock,
+     "Threads per CTA of spawns without a threads clause (1-1024; 0, the "
+     "default: the default CTA size, 256)"},
+    {"stages", &VxPipelineOptions::stages,
+     "Steps of transfers in flight along the arbitrary dimensions for spawns "
+     "without a stages clause (>= 1; default: 1, no pipelining)"},
+    {"fma", &VxPipelineOptions::fma,
+     "Let a float multiply feeding an add contract to an fma on the device "
+     "(default: true)"},
+    {"tf32", &VxPipelineOptions::tf32,
+     "Let f32 linalg.matmul tile ops use the TF32 tensor cores (TF32 "
+     "rounding; default: false, exact FMA code)"},
+    {"chip", &VxPipelineOptions::chip,
+     "The NVIDIA chip of the device code, sm_XY[a|f] (default: sm_90; on "
+     "vx-to-gpu and with via-gpu, unset maps for any chip with cp.async and "
+     "no TMA)"},
+    {"features", &VxPipelineOptions::features,
+     "PTX features, e.g. +ptx80 (default: a PTX version the chip accepts)"},
+    {"format", &VxPipelineOptions::format,
+     "isa (PTX text), bin (cubin) or fatbin (default: isa)"},
+};
+
+/// The option named `name` in optionInfos.
+static const PipelineOptionInfo *lookupOption(StringRef name) {
+  for (const PipelineOptionInfo &info : optionInfos)
+    if (info.name == name)
+      return &info;
+  llvm_unreachable("undeclared pipeline option");
+}
+
+SmallVector<const PipelineOptionInfo *> vx::getStageOptions(Stage stage) {
+  SmallVector<StringRef> names;
   switch (stage) {
   case Stage::vx:
-    return {};
+    break;
   case Stage::scf:
-    return {"allow-races", "reverse-parallel"};
+    names = {"allow-races", "reverse-parallel"};
+    break;
   case Stage::gpu:
-    return {"threads-per-block", "stages", "fma"};
+    names = {"chip", "threads-per-block", "stages", "fma", "tf32"};
+    break;
   case Stage::nvvm:
-    return {"threads-per-block", "stages", "fma", "chip", "features"};
+    names = {"chip", "features", "threads-per-block", "stages", "fma", "tf32"};
+    break;
   case Stage::ptx:
-    return {"threads-per-block", "stages", "fma", "chip", "features", "format"};
+    names = {"chip",   "features", "format", "threads-per-block",
+             "stages", "fma",      "tf32"};
+    break;
   case Stage::llvm:
-    return {"allow-races",  "openmp",   "reverse-parallel",  "via-gpu",
-            "ptx-sim",      "chip",     "threads-per-block", "stages",
-            "detect-races", "sim-order"};
+    names = {"allow-races", "openmp",       "reverse-parallel",  "via-gpu",
+             "ptx-sim",     "chip",         "threads-per-block", "stages",
+             "tf32",        "detect-races", "sim-order"};
+    break;
   }
-  llvm_unreachable("unknown stage");
+  return llvm::map_to_vector(names, lookupOption);
 }
 
-VxPipelineOptions::VxPipelineOptions(Stage stage) : stage(stage) {
-  SmallVector<StringRef> names = getStageOptionNames(stage);
-  auto takes = [&](StringRef name) { return llvm::is_contained(names, name); };
-  if (takes("allow-races"))
-    allowRaces.emplace(*this, "allow-races",
-                       llvm::cl::desc("Report proven races as warnings, to "
-                                      "run a mislabelled kernel (the dynamic "
-                                      "check with reverse-parallel; default: "
-                                      "false)"),
-                       llvm::cl::init(false));
-  if (takes("detect-races"))
-    detectRaces.emplace(*this, "detect-races",
-                        llvm::cl::desc("Run with the dynamic race detector "
-                                       "(link libvx_race_runtime; default: "
-                                       "false)"),
-                        llvm::cl::init(false));
-  if (takes("openmp"))
-    openmp.emplace(*this, "openmp",
-                   llvm::cl::desc("Run the parallel loops with OpenMP "
-                                  "(default: false)"),
-                   llvm::cl::init(false));
-  if (takes("reverse-parallel"))
-    reverseParallel.emplace(
-        *this, "reverse-parallel",
-        llvm::cl::desc("Iterate the parallel dimensions from last to first "
-                       "(default: false)"),
-        llvm::cl::init(false));
-  if (takes("via-gpu"))
-    viaGpu.emplace(*this, "via-gpu",
-                   llvm::cl::desc("Send device spawns through the GPU mapping "
-                                  "and run the launches on the CPU (default: "
-                                  "false)"),
-                   llvm::cl::init(false));
-  if (takes("ptx-sim"))
-    ptxSim.emplace(*this, "ptx-sim",
-                   llvm::cl::desc("Compile the device code as vx-to-ptx "
-                                  "(format=isa) does and run every launch "
-                                  "on the PTX simulator (link "
-                                  "libvx_ptx_sim)"),
-                   llvm::cl::init(false));
-  if (takes("sim-order"))
-    simOrder.emplace(*this, "sim-order",
-                     llvm::cl::desc("With ptx-sim, the order of a CTA's "
-                                    "threads between barriers: forward, "
-                                    "reverse, shuffle or shuffle:SEED "
-                                    "(unset: $VX_SIM_ORDER, else forward)"),
-                     llvm::cl::init(""));
-  if (takes("threads-per-block"))
-    threadsPerBlock.emplace(
-        *this, "threads-per-block",
-        llvm::cl::desc("Threads per CTA of spawns without a threads "
-                       "clause (1-1024; default: unset, the default CTA "
-                       "size, 256)"),
-        llvm::cl::init(ConvertVxToGPUOptions().threadsPerBlock));
-  if (takes("stages"))
-    stages.emplace(
-        *this, "stages",
-        llvm::cl::desc("Steps of transfers in flight along the arbitrary "
-                       "dimensions for spawns without a stages clause (>= 1; "
-                       "default: 1, no pipelining)"),
-        llvm::cl::init(1));
-  if (takes("fma"))
-    fma.emplace(*this, "fma",
-                llvm::cl::desc("Let a float multiply feeding an add contract "
-                               "to an fma on the device (default: true)"),
-                llvm::cl::init(true));
-  // On the CPU path the chip applies to ptx-sim (sm_90 when unset) and to
-  // via-gpu's mapping, where unset keeps it chip-neutral (cp.async, no TMA).
-  if (takes("chip"))
-    chip.emplace(*this, "chip",
-                 llvm::cl::desc(stage == Stage::llvm
-                                    ? "The NVIDIA chip of the device code "
-                                      "with ptx-sim (default: sm_90) or "
-                                      "via-gpu (default: any chip with "
-                                      "cp.async, no TMA)"
-                                    : "The NVIDIA chip to compile for "
-                                      "(default: sm_90)"),
-                 llvm::cl::init(stage == Stage::llvm ? "" : "sm_90"));
-  if (takes("features"))
-    features.emplace(*this, "features",
-                     llvm::cl::desc("PTX features, e.g. +ptx80 (default: a "
-                                    "PTX version the chip accepts)"),
-                     llvm::cl::init(""));
-  if (takes("format"))
-    format.emplace(*this, "format",
-                   llvm::cl::desc("isa (PTX text), bin (cubin) or fatbin "
-                                  "(default: isa)"),
-                   llvm::cl::init("isa"));
+VxPipelineOptions VxPipelineOptions::getDefaults(Stage stage) {
+  VxPipelineOptions defaults;
+  // Device code is compiled for sm_90 unless told; the GPU mapping alone
+  // (vx-to-gpu, via-gpu) stays chip-neutral.
+  if (stage == Stage::nvvm || stage == Stage::ptx)
+    defaults.chip = Chip::getDefault().getName().str();
+  return defaults;
 }
 
-LogicalResult vx::parseVxPipelineOptions(VxPipelineOptions &options,
-                                         StringRef text, std::string &error) {
-  std::string detail;
-  llvm::raw_string_ostream detailStream(detail);
-  if (succeeded(options.parseFromString(text, detailStream)))
-    return success();
-  // llvm::cl's own message, without the program name it starts with.
-  StringRef reason = StringRef(detail).trim();
-  reason = reason.drop_front(std::min(reason.size(), reason.find(": ") + 2));
-  error = ("invalid options '" + text + "'").str();
-  if (!reason.empty())
-    error += (": " + reason).str();
-  return failure();
-}
+namespace {
+/// A stage's options as vx-opt reads them from pipeline text: one llvm::cl
+/// option per PipelineOptionInfo, initialized to the stage's default and
+/// copied into the typed struct after parsing.
+class StageOptionParser : public PassPipelineOptions<StageOptionParser> {
+public:
+  explicit StageOptionParser(Stage stage)
+      : values(VxPipelineOptions::getDefaults(stage)) {
+    for (const PipelineOptionInfo *info : getStageOptions(stage))
+      std::visit([&](auto field) { declare(*info, field); }, info->field);
+  }
+
+  /// The parsed values (the defaults where not given).
+  VxPipelineOptions getValues() const {
+    VxPipelineOptions result = values;
+    auto copy = [&](const auto &bound) {
+      for (const auto &[field, option] : bound)
+        result.*field = option->getValue();
+    };
+    copy(bools);
+    copy(integers);
+    copy(strings);
+    return result;
+  }
+
+private:
+  template <typename T>
+  using Bound = SmallVector<
+      std::pair<T VxPipelineOptions::*, std::unique_ptr<Option<T>>>>;
+
+  template <typename T>
+  void declare(const PipelineOptionInfo &info, T VxPipelineOptions::*field) {
+    auto option = std::make_unique<Option<T>>(*this, info.name,
+                                              llvm::cl::desc(info.description),
+                                              llvm::cl::init(values.*field));
+    getBound(field).emplace_back(field, std::move(option));
+  }
+
+  Bound<bool> &getBound(bool VxPipelineOptions::*) { return bools; }
+  Bound<int64_t> &getBound(int64_t VxPipelineOptions::*) { return integers; }
+  Bound<std::string> &getBound(std::string VxPipelineOptions::*) {
+    return strings;
+  }
+
+  VxPipelineOptions values;
+  Bound<bool> bools;
+  Bound<int64_t> integers;
+  Bound<std::string> strings;
+};
+} // namespace
 
 /// The checker that starts every pipeline.
 static void addChecker(OpPassManager &pm, bool allowRaces) {
@@ -195,22 +208,32 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
   pm.addPass(createConvertVxToSCF(options));
 }
 
-/// Device spawns to outlined launches, host spawns to loops; `chip` (if any)
-/// is checked against the spawns' topologies. With `lowerNVGPU`, nvgpu ops
-/// become NVVM before outlining, as upstream's gpu-lower-to-nvvm-pipeline
-/// does: a TMA tensor map made on the host crosses into the kernel as a
-/// pointer, which the kernel's signature can hold (an nvgpu type there has
-/// no NVVM lowering).
-static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
-                          int64_t stages, bool fma, StringRef chip,
+/// convert-vx-to-gpu's options from the pipeline's, for `chip` (empty: a
+/// chip-neutral mapping).
+static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
+                                               StringRef chip) {
+  ConvertVxToGPUOptions mapping;
+  mapping.threadsPerBlock = options.threadsPerBlock;
+  mapping.stages = options.stages;
+  mapping.fma = options.fma;
+  mapping.tf32 = options.tf32;
+  mapping.chip = chip.str();
+  return mapping;
+}
+
+/// Device spawns to outlined launches, host spawns to loops; the mapping's
+/// chip (if any) is checked against the spawns' topologies. With
+/// `lowerNVGPU`, nvgpu ops become NVVM before outlining, as upstream's
+/// gpu-lower-to-nvvm-pipeline does: a TMA tensor map made on the host
+/// crosses into the kernel as a pointer, which the kernel's signature can
+/// hold (an nvgpu type there has no NVVM lowering).
+static void addGPUMapping(OpPassManager &pm,
+                          const ConvertVxToGPUOptions &mapping,
                           bool lowerNVGPU) {
-  pm.addPass(createVxDistributeTileOps());
-  ConvertVxToGPUOptions options;
-  options.threadsPerBlock = threadsPerBlock;
-  options.stages = stages;
-  options.fma = fma;
-  options.chip = chip.str();
-  pm.addPass(createConvertVxToGPU(options));
+  VxDistributeTileOpsOptions tileOps;
+  tileOps.tf32 = mapping.tf32;
+  pm.addPass(createVxDistributeTileOps(tileOps));
+  pm.addPass(createConvertVxToGPU(mapping));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
@@ -335,34 +358,33 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The device code's target and mapping, as vx-to-ptx compiles it.
-struct DeviceCodeOptions {
-  int64_t threadsPerBlock;
-  int64_t stages;
-  bool fma;
-  std::string chip;
+/// The chip and PTX features that device code is compiled for: the checked
+/// options, or their defaults.
+struct DeviceTarget {
+  std::optional<Chip> chip;
   std::string features;
 };
 
 /// The toolkit that serializes device code for `chip`, or an error.
 static FailureOr<std::string>
-findToolkitFor(StringRef chip,
+findToolkitFor(const Chip &chip,
                function_ref<LogicalResult(const Twine &)> emitError) {
   std::string error;
   std::optional<std::string> toolkit = findCUDAToolkit(error);
-  if (!toolkit || failed(checkPtxasChip(*toolkit, chip, error)))
+  if (!toolkit || failed(checkPtxasChip(*toolkit, chip.getName(), error)))
     return emitError(error);
   return *toolkit;
 }
 
 /// vx-to-nvvm after the checker, and with a `toolkit` the gpu.binary of
 /// `format` that vx-to-ptx makes of each device module.
-static void addDeviceCode(OpPassManager &pm, const DeviceCodeOptions &device,
+static void addDeviceCode(OpPassManager &pm, const VxPipelineOptions &options,
+                          const DeviceTarget &target,
                           const std::optional<std::string> &toolkit,
                           StringRef format) {
-  addGPUMapping(pm, device.threadsPerBlock, device.stages, device.fma,
-                device.chip, /*lowerNVGPU=*/true);
-  addGPUToNVVM(pm, device.chip, device.features);
+  addGPUMapping(pm, getMappingOptions(options, target.chip->getName()),
+                /*lowerNVGPU=*/true);
+  addGPUToNVVM(pm, target.chip->getName(), target.features);
   // Before serialization too: an op left here would only surface as a
   // failed translation to LLVM IR.
   addLoweredCheck(
@@ -385,159 +407,174 @@ static const std::string binaryStageOps[] = {"builtin.module", "llvm",
 static LogicalResult
 checkPTXSimOptions(const VxPipelineOptions &options,
                    function_ref<LogicalResult(const Twine &)> emitError) {
-  using O = VxPipelineOptions;
-  if (O::get(options.viaGpu, false))
+  if (options.viaGpu)
     return emitError("'ptx-sim' and 'via-gpu' exclude each other: ptx-sim "
                      "runs the PTX of the device code, via-gpu its GPU "
                      "mapping as loops");
-  if (O::get(options.detectRaces, false))
+  if (options.detectRaces)
     return emitError("'detect-races' does not apply with 'ptx-sim=true': the "
                      "simulator checks the kernels' shared-memory races "
                      "itself");
-  if (O::get(options.openmp, false))
+  if (options.openmp)
     return emitError("'openmp' does not apply with 'ptx-sim=true': the "
                      "simulator runs the launches");
-  if (O::get(options.reverseParallel, false))
+  if (options.reverseParallel)
     return emitError("'reverse-parallel' does not apply with 'ptx-sim=true'; "
                      "'sim-order=reverse' reverses the simulator's thread "
                      "order");
+  if (!options.simOrder.empty() && !isSimOrder(options.simOrder))
+    return emitError("sim-order must be 'forward', 'reverse', 'shuffle' or "
+                     "'shuffle:SEED' (SEED a decimal number), got '" +
+                     options.simOrder + "'");
   return success();
 }
 
-LogicalResult
-vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
-                    function_ref<LogicalResult(const Twine &)> emitError) {
-  using O = VxPipelineOptions;
-  bool allowRaces = O::get(options.allowRaces, false);
-  bool detectRaces = O::get(options.detectRaces, false);
-  bool reverseParallel = O::get(options.reverseParallel, false);
-  bool viaGpu = O::get(options.viaGpu, false);
-  bool ptxSim = O::get(options.ptxSim, false);
-  std::string simOrder = O::get<std::string>(options.simOrder, "");
-  DeviceCodeOptions device;
-  device.threadsPerBlock = O::get<int64_t>(
-      options.threadsPerBlock, ConvertVxToGPUOptions().threadsPerBlock);
-  device.stages = O::get<int64_t>(options.stages, 1);
-  device.fma = O::get(options.fma, true);
-  device.chip = O::get<std::string>(options.chip, "");
-  device.features = O::get<std::string>(options.features, "");
-  std::string format = O::get<std::string>(options.format, "isa");
-
-  bool threadsGiven =
-      options.threadsPerBlock && options.threadsPerBlock->hasValue();
-  if (threadsGiven && (device.threadsPerBlock < 1 ||
-                       device.threadsPerBlock > kMaxThreadsPerBlock))
-    return emitError("threads-per-block must be between 1 and " +
-                     Twine(kMaxThreadsPerBlock) + ", got " +
-                     Twine(device.threadsPerBlock));
-  if (device.stages < 1)
-    return emitError("stages must be at least 1, got " + Twine(device.stages));
-  if (ptxSim && device.chip.empty())
-    device.chip = "sm_90";
-  if (!device.chip.empty()) {
-    std::string error;
-    if (failed(checkNVPTXTarget(device.chip, device.features, error)))
-      return emitError(error);
-    if (device.features.empty())
-      device.features = getDefaultPTXFeatures(device.chip);
+/// vx-to-llvm's options that apply only with via-gpu or ptx-sim, or only
+/// with ptx-sim, where those are off; success otherwise.
+static LogicalResult
+checkCPUOptions(const VxPipelineOptions &options,
+                function_ref<LogicalResult(const Twine &)> emitError) {
+  if (options.ptxSim)
+    return checkPTXSimOptions(options, emitError);
+  if (!options.viaGpu) {
+    for (auto [given, name] :
+         {std::pair(options.threadsPerBlock != 0, "threads-per-block"),
+          std::pair(options.stages != 1, "stages"),
+          std::pair(!options.chip.empty(), "chip")})
+      if (given)
+        return emitError("'" + Twine(name) +
+                         "' applies only with 'via-gpu=true' or "
+                         "'ptx-sim=true'");
   }
-  if (format != "isa" && format != "bin" && format != "fatbin")
-    return emitError("format must be 'isa', 'bin' or 'fatbin', got '" + format +
-                     "'");
+  if (!options.simOrder.empty())
+    return emitError("'sim-order' applies only with 'ptx-sim=true'");
+  return success();
+}
 
-  switch (options.stage) {
+/// Checks `options` for `stage` (each rule once, shared with
+/// convert-vx-to-gpu where it has the option too) and returns the target of
+/// the device code: the chip parsed once, where `stage` compiles device code
+/// or the mapping is given one.
+static FailureOr<DeviceTarget>
+checkOptions(Stage stage, const VxPipelineOptions &options,
+             function_ref<LogicalResult(const Twine &)> emitError) {
+  for (std::optional<std::string> error :
+       {checkThreadsPerBlockOption(options.threadsPerBlock),
+        checkStagesOption(options.stages)})
+    if (error)
+      return emitError(*error);
+  if (stage == Stage::llvm && failed(checkCPUOptions(options, emitError)))
+    return failure();
+  bool compilesDeviceCode = stage == Stage::nvvm || stage == Stage::ptx ||
+                            (stage == Stage::llvm && options.ptxSim);
+  DeviceTarget target;
+  std::string error;
+  if (!options.chip.empty()) {
+    FailureOr<Chip> chip = Chip::parse(options.chip, error);
+    if (failed(chip))
+      return emitError(error);
+    target.chip = *chip;
+  } else if (compilesDeviceCode) {
+    target.chip = Chip::getDefault();
+  }
+  if (target.chip) {
+    if (failed(target.chip->checkFeatures(options.features, error)))
+      return emitError(error);
+    target.features = options.features.empty()
+                          ? target.chip->getDefaultPTXFeatures()
+                          : options.features;
+  }
+  if (options.format != "isa" && options.format != "bin" &&
+      options.format != "fatbin")
+    return emitError("format must be 'isa', 'bin' or 'fatbin', got '" +
+                     options.format + "'");
+  return target;
+}
+
+LogicalResult
+vx::buildVxPipeline(OpPassManager &pm, Stage stage,
+                    const VxPipelineOptions &options,
+                    function_ref<LogicalResult(const Twine &)> emitError) {
+  FailureOr<DeviceTarget> target = checkOptions(stage, options, emitError);
+  if (failed(target))
+    return failure();
+  StringRef mappingChip = target->chip ? target->chip->getName() : "";
+  switch (stage) {
   case Stage::vx:
     addChecker(pm, /*allowRaces=*/false);
     return success();
   case Stage::scf:
-    addChecker(pm, allowRaces);
-    addSpawnsToLoops(pm, reverseParallel);
+    addChecker(pm, options.allowRaces);
+    addSpawnsToLoops(pm, options.reverseParallel);
     pm.addPass(createCanonicalizerPass());
     addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, device.threadsPerBlock, device.stages, device.fma,
-                  device.chip, /*lowerNVGPU=*/false);
+    addGPUMapping(pm, getMappingOptions(options, mappingChip),
+                  /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
     addChecker(pm, /*allowRaces=*/false);
-    addDeviceCode(pm, device, /*toolkit=*/std::nullopt, format);
+    addDeviceCode(pm, options, *target, /*toolkit=*/std::nullopt,
+                  options.format);
     return success();
   case Stage::ptx: {
-    FailureOr<std::string> toolkit = findToolkitFor(device.chip, emitError);
+    FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
     if (failed(toolkit))
       return failure();
     addChecker(pm, /*allowRaces=*/false);
-    addDeviceCode(pm, device, *toolkit, format);
+    addDeviceCode(pm, options, *target, *toolkit, options.format);
     addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
   }
   case Stage::llvm: {
-    bool chipGiven = options.chip && options.chip->hasValue();
-    if (!viaGpu && !ptxSim) {
-      for (auto [given, name] : {std::pair(threadsGiven, "threads-per-block"),
-                                 std::pair(device.stages != 1, "stages"),
-                                 std::pair(chipGiven, "chip")})
-        if (given)
-          return emitError("'" + Twine(name) +
-                           "' applies only with 'via-gpu=true' or "
-                           "'ptx-sim=true'");
-    }
-    if (!ptxSim && !simOrder.empty())
-      return emitError("'sim-order' applies only with 'ptx-sim=true'");
-    if (ptxSim) {
-      if (failed(checkPTXSimOptions(options, emitError)))
-        return failure();
-      if (!simOrder.empty() && !isSimOrder(simOrder))
-        return emitError("sim-order must be 'forward', 'reverse', 'shuffle' "
-                         "or 'shuffle:SEED' (SEED a decimal number), got '" +
-                         simOrder + "'");
-      FailureOr<std::string> toolkit = findToolkitFor(device.chip, emitError);
+    if (options.ptxSim) {
+      FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
-      addChecker(pm, allowRaces);
-      addDeviceCode(pm, device, *toolkit, "isa");
-      if (!simOrder.empty()) {
+      addChecker(pm, options.allowRaces);
+      addDeviceCode(pm, options, *target, *toolkit, "isa");
+      if (!options.simOrder.empty()) {
         VxSetSimOrderOptions order;
-        order.order = simOrder;
+        order.order = options.simOrder;
         pm.addPass(createVxSetSimOrder(order));
       }
       addLoweredCheck(pm, Stage::llvm, binaryStageOps);
       return success();
     }
-    addChecker(pm, allowRaces);
+    addChecker(pm, options.allowRaces);
     // Before the race checks, which then see the tile ops' elements.
-    if (viaGpu)
-      pm.addPass(createVxDistributeTileOps());
+    if (options.viaGpu) {
+      VxDistributeTileOpsOptions tileOps;
+      tileOps.tf32 = options.tf32;
+      pm.addPass(createVxDistributeTileOps(tileOps));
+    }
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
-    if (detectRaces)
+    if (options.detectRaces)
       pm.addPass(createVxInstrumentRaces());
-    if (viaGpu) {
-      ConvertVxToGPUOptions mapping;
-      mapping.threadsPerBlock = device.threadsPerBlock;
-      mapping.stages = device.stages;
-      mapping.chip = device.chip;
-      pm.addPass(createConvertVxToGPU(mapping));
+    if (options.viaGpu) {
+      pm.addPass(createConvertVxToGPU(getMappingOptions(options, mappingChip)));
       ConvertGPULaunchToSCFOptions launches;
-      launches.reverseParallel = reverseParallel;
+      launches.reverseParallel = options.reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));
     }
-    if (detectRaces)
+    if (options.detectRaces)
       pm.addPass(createVxLowerRaceChecks());
-    addSpawnsToLoops(pm, reverseParallel);
+    addSpawnsToLoops(pm, options.reverseParallel);
     pm.addPass(createCanonicalizerPass());
-    addLoopsToLLVM(pm, O::get(options.openmp, false));
+    addLoopsToLLVM(pm, options.openmp);
     return success();
   }
   }
   llvm_unreachable("unknown stage");
 }
 
-/// Registers `vx-to-<stage>`: its options are parsed and checked, and errors
-/// reported through the registry's error handler.
+/// Registers `vx-to-<stage>`: its options are parsed into the typed struct,
+/// and errors reported through the registry's error handler without
+/// llvm::cl's own complaint.
 static void registerStagePipeline(Stage stage, StringRef description) {
   std::string name =
       ("vx-to-" + getStageNames()[static_cast<int>(stage)]).str();
@@ -545,19 +582,26 @@ static void registerStagePipeline(Stage stage, StringRef description) {
       name, description,
       [stage, name](OpPassManager &pm, StringRef text,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
-        VxPipelineOptions options(stage);
-        std::string error;
-        if (failed(parseVxPipelineOptions(options, text, error)))
-          return errorHandler(name + ": " + error);
-        return buildVxPipeline(pm, options, [&](const Twine &message) {
-          return errorHandler(name + ": " + message);
-        });
+        StageOptionParser parser(stage);
+        std::string detail;
+        llvm::raw_string_ostream detailStream(detail);
+        if (failed(parser.parseFromString(text, detailStream))) {
+          // llvm::cl's message, without the program name it starts with.
+          StringRef reason = StringRef(detail).trim();
+          reason =
+              reason.drop_front(std::min(reason.size(), reason.find(": ") + 2));
+          return errorHandler(name + ": invalid options '" + text + "'" +
+                              (reason.empty() ? "" : ": ") + reason);
+        }
+        return buildVxPipeline(pm, stage, parser.getValues(),
+                               [&](const Twine &message) {
+                                 return errorHandler(name + ": " + message);
+                               });
       },
       [stage](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(VxPipelineOptions(stage));
+        optionsHandler(StageOptionParser(stage));
       });
 }
-
 void vx::registerVxPipelines() {
   registerStagePipeline(Stage::scf,
                         "Lower vx to scf.parallel (parallel dims) around an "

@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Vx/Runtime/RaceDetectorABI.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -29,11 +31,9 @@
 #include <unordered_map>
 #include <vector>
 
+using namespace mlir::vx::race;
+
 namespace {
-
-enum Mode { ExitOnRace = 0, RecordFirst = 1, ReportAll = 2 };
-
-constexpr int64_t kWrite = 1, kRead = 2, kOutOfBounds = 1 << 16;
 
 /// Who touches an element.
 struct Agent {
@@ -414,7 +414,7 @@ void __vx_race_access(int64_t, int64_t site, int64_t parallelPoint,
     report(s, os.str());
     return;
   }
-  int64_t atomic = (kind >> 8) & 0xff;
+  int64_t atomic = (kind >> kAtomicKindShift) & kAtomicKindMask;
   Key key{root, owner, address};
   Shadow &shadow = s.shadow[key];
   if (kind & kRead) {

@@ -1,4 +1,4 @@
-//===- CUDA.cpp - NVIDIA chips and the CUDA toolkit -----------------------===//
+//===- CUDA.cpp - The CUDA toolkit ----------------------------------------===//
 
 #include "Vx/Target/CUDA.h"
 
@@ -6,182 +6,20 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 
-extern "C" void LLVMInitializeNVPTXTargetInfo();
-extern "C" void LLVMInitializeNVPTXTargetMC();
-
 using namespace mlir;
 using namespace mlir::vx;
-
-std::optional<unsigned> vx::getSMNumber(StringRef chip) {
-  unsigned number;
-  if (!chip.consume_front("sm_"))
-    return std::nullopt;
-  if (chip.ends_with("a") || chip.ends_with("f"))
-    chip = chip.drop_back();
-  if (chip.getAsInteger(10, number))
-    return std::nullopt;
-  return number;
-}
-
-/// LLVM's NVPTX subtarget description, created once (the target is
-/// initialized for it): the processors and features LLVM 22 knows.
-static const llvm::MCSubtargetInfo &getNVPTXSubtargetInfo() {
-  static const std::unique_ptr<llvm::MCSubtargetInfo> info = [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTargetMC();
-    llvm::Triple triple("nvptx64-nvidia-cuda");
-    std::string error;
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(triple, error);
-    if (!target)
-      llvm::report_fatal_error("LLVM's NVPTX target is missing: " +
-                               llvm::Twine(error));
-    // No CPU: a subtarget for an unknown one would print a warning.
-    return std::unique_ptr<llvm::MCSubtargetInfo>(
-        target->createMCSubtargetInfo(triple, "", ""));
-  }();
-  return *info;
-}
-
-/// The PTX ISA version (80 for 8.0) of a feature named `ptxNN`.
-static std::optional<unsigned> getPTXVersion(StringRef feature) {
-  unsigned version;
-  if (!feature.consume_front("ptx") || feature.getAsInteger(10, version))
-    return std::nullopt;
-  return version;
-}
-
-/// The lowest PTX ISA version that LLVM 22 accepts for `chip`, a processor
-/// it knows (NVPTXSubtarget's table, which the MC layer does not expose; a
-/// lower version is a fatal error there). The suffix matters: sm_90a needs
-/// more than sm_90, sm_100f more than sm_100.
-static unsigned getMinimumPTXVersion(StringRef chip) {
-  unsigned sm = getSMNumber(chip).value_or(0);
-  char suffix = chip.back();
-  if (suffix == 'f' &&
-      (sm == 100 || sm == 101 || sm == 103 || sm == 120 || sm == 121))
-    return 88;
-  switch (sm) {
-  case 20:
-  case 21:
-  case 30:
-  case 35:
-    return 32;
-  case 32:
-  case 50:
-    return 40;
-  case 37:
-  case 52:
-    return 41;
-  case 53:
-    return 42;
-  case 60:
-  case 61:
-  case 62:
-    return 50;
-  case 70:
-    return 60;
-  case 72:
-    return 61;
-  case 75:
-    return 63;
-  case 80:
-    return 70;
-  case 86:
-    return 71;
-  case 87:
-    return 74;
-  case 89:
-    return 78;
-  case 90:
-    return suffix == 'a' ? 80 : 78;
-  case 100:
-  case 101:
-    return 86;
-  case 120:
-    return 87;
-  case 103:
-  case 121:
-    return 88;
-  case 88:
-  case 110:
-    return 90;
-  default:
-    // A chip newer than this table: the newest version it knows.
-    return 90;
-  }
-}
-
-/// "8.6" for 86.
-static std::string formatPTXVersion(unsigned version) {
-  return std::to_string(version / 10) + "." + std::to_string(version % 10);
-}
-
-LogicalResult vx::checkNVPTXTarget(StringRef chip, StringRef features,
-                                   std::string &error) {
-  const llvm::MCSubtargetInfo &info = getNVPTXSubtargetInfo();
-  if (!info.isCPUStringValid(chip)) {
-    SmallVector<StringRef> chips;
-    for (const llvm::SubtargetSubTypeKV &entry :
-         info.getAllProcessorDescriptions())
-      if (StringRef(entry.Key).starts_with("sm_"))
-        chips.push_back(entry.Key);
-    error = ("chip '" + chip +
-             "' is not an NVIDIA chip that LLVM 22 knows; the chips are " +
-             llvm::join(chips, ", "))
-                .str();
-    return failure();
-  }
-  unsigned ptxVersion = 0;
-  SmallVector<StringRef> entries;
-  features.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef entry : entries) {
-    StringRef name = entry.drop_front();
-    bool known = llvm::any_of(info.getAllProcessorFeatures(),
-                              [&](const llvm::SubtargetFeatureKV &feature) {
-                                return name == feature.Key;
-                              });
-    if (!(entry.starts_with("+") || entry.starts_with("-")) || !known) {
-      error = ("feature '" + entry +
-               "' is not an NVPTX feature of LLVM 22 (features are "
-               "'+name' or '-name', such as '+ptx80')")
-                  .str();
-      return failure();
-    }
-    if (entry.starts_with("+"))
-      ptxVersion = std::max(ptxVersion, getPTXVersion(name).value_or(0));
-  }
-  unsigned minimum = getMinimumPTXVersion(chip);
-  if (ptxVersion && ptxVersion < minimum) {
-    error = ("chip '" + chip + "' needs PTX " + formatPTXVersion(minimum) +
-             " or newer (features=+ptx" + Twine(minimum) + "), got PTX " +
-             formatPTXVersion(ptxVersion))
-                .str();
-    return failure();
-  }
-  return success();
-}
-
-std::string vx::getDefaultPTXFeatures(StringRef chip) {
-  // PTX 8.0 (CUDA 12.0) at least: what the toolkits Vx is tested with
-  // accept for every chip.
-  return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(chip)));
-}
 
 /// The chips (`sm_*`) that the ptxas at `ptxas` lists as values of its
 /// --gpu-name option.
@@ -339,32 +177,6 @@ FailureOr<llvm::StringMap<PtxasUsage>> vx::queryPtxasUsage(StringRef toolkit,
   llvm::StringMap<PtxasUsage> usage;
   parsePtxasUsage(logText, usage);
   return usage;
-}
-
-int64_t vx::getMaxSharedMemoryPerBlock(unsigned smNumber) {
-  // The opt-in maximum of dynamic shared memory per block, per the CUDA
-  // C++ Programming Guide's table of compute capabilities.
-  constexpr int64_t kib = 1024;
-  if (smNumber >= 120)
-    return 99 * kib;
-  if (smNumber >= 90)
-    return 227 * kib;
-  switch (smNumber) {
-  case 80:
-  case 87:
-    return 163 * kib;
-  case 86:
-  case 88:
-  case 89:
-    return 99 * kib;
-  case 75:
-    return 64 * kib;
-  case 70:
-  case 72:
-    return 96 * kib;
-  default:
-    return 48 * kib;
-  }
 }
 
 std::optional<std::string> vx::findCUDAToolkit(std::string &error) {

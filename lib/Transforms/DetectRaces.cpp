@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Location.h"
+#include "Vx/Runtime/RaceDetectorABI.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/VxOps.h"
 
@@ -31,9 +33,7 @@ namespace vx {
 
 using namespace mlir;
 using namespace mlir::vx;
-
-/// The access kinds of the runtime (see RaceDetector.cpp).
-static constexpr int64_t kWrite = 1, kRead = 2, kOutOfBounds = 1 << 16;
+using namespace mlir::vx::race;
 
 /// Declares `name(i64...) -> (i64?)` in `module` once.
 static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
@@ -386,7 +386,8 @@ void SpawnInstrumenter::instrument(Operation *op,
         continue;
     int64_t kind = access->isWrite() ? kWrite : kRead;
     if (access->atomicKind)
-      kind |= (static_cast<int64_t>(*access->atomicKind) + 1) << 8;
+      kind |= (static_cast<int64_t>(*access->atomicKind) + 1)
+              << kAtomicKindShift;
     if (access->wholeBuffer) {
       // Every element of the view, by a loop nest.
       SmallVector<Value> lowers, uppers, steps;

@@ -14,7 +14,6 @@ import ctypes
 import functools
 import hashlib
 import json
-import numbers
 import os
 import re
 import shutil
@@ -40,77 +39,19 @@ def _check_stage(stage):
                          f"{', '.join(STAGES)}")
 
 
-def _option_kind(default):
-    """The Python type an option takes, from its default's text."""
-    if default in ("true", "false"):
-        return bool
-    if default.lstrip("-").isdigit():
-        return int
-    return str
-
-
-def _option_texts(stage, options):
-    """{pipeline option name: value text} of keyword options, checked by
-    name and by the kind of value each option takes."""
-    known = _vx.stage_options(stage)
-    defaults = _vx.stage_option_defaults(stage)
-    texts = {}
-    for key, value in options.items():
-        name = key.replace("_", "-")
-        if name not in known:
-            valid = ", ".join(n.replace("-", "_") for n in known) or "none"
-            raise TypeError(f"stage {stage!r} has no option {key!r}; its "
-                            f"options are: {valid}")
-        kind = _option_kind(defaults[name])
-        if kind is bool and isinstance(value, bool):
-            text = "true" if value else "false"
-        elif (kind is int and isinstance(value, numbers.Integral)
-              and not isinstance(value, bool)):
-            text = str(int(value))
-        elif kind is str and isinstance(value, str):
-            text = value
-        else:
-            article = "an" if kind is int else "a"
-            raise TypeError(f"option {key!r} takes {article} {kind.__name__}, "
-                            f"got {type(value).__name__}")
-        if not text or any(c in text for c in " {}="):
-            raise ValueError(f"option {key!r}: invalid value {value!r}")
-        texts[name] = text
-    return texts
-
-
-def _option_text(stage, options):
-    """The pipeline-option text of keyword options (_option_texts)."""
-    return " ".join(f"{name}={text}"
-                    for name, text in _option_texts(stage, options).items())
-
-
-def _without_defaults(stage, options):
-    """`options` less those that name their default value: the same
-    compile, spelt differently, is one cache entry."""
-    defaults = _vx.stage_option_defaults(stage)
-    texts = _option_texts(stage, options)
-    return {key: value for key, value in options.items()
-            if texts[key.replace("_", "-")] != defaults[key.replace("_", "-")]}
-
-
-def _effective_options(stage, options):
-    """Every option of the stage with its value: `options` over the
-    defaults (what a library's metadata records)."""
-    effective = {}
-    for name, default in _vx.stage_option_defaults(stage).items():
-        kind = _option_kind(default)
-        effective[name.replace("-", "_")] = (
-            default == "true" if kind is bool else kind(default))
-    effective.update(options)
-    return effective
+def _stage_pipeline(stage, options):
+    """The pipeline of `stage` with keyword `options`, built once in C++:
+    each option is checked against its typed field there (TypeError for a
+    wrong kind or an unknown name, ValueError for a value the pipeline text
+    cannot spell, VxError for what the stage refuses)."""
+    _check_stage(stage)
+    return _vx.StagePipeline(stage, options)
 
 
 def pipeline(stage: str, **options: Any) -> str:
     """The textual pass pipeline (for `vx-opt --pass-pipeline=`) that takes
     vx input to `stage` with `options`."""
-    _check_stage(stage)
-    return _vx.stage_pipeline(stage, _option_text(stage, options))
+    return _stage_pipeline(stage, options).text()
 
 
 def parse(text: str, filename: str = "<string>") -> "Module":
@@ -162,7 +103,7 @@ class Module:
             raise ValueError(f"a module at stage {self._stage!r} cannot be "
                              f"lowered to {stage!r}; from {self._stage!r} the "
                              f"stages are: {', '.join(later) or 'none'}")
-        native, diagnostics = self._native.run_pipeline(pipeline(stage, **options))
+        native, diagnostics = self._native.lower(_stage_pipeline(stage, options))
         return Module(native, stage, diagnostics, self._sources)
 
     def render_diagnostics(self, diagnostics=None) -> str:
@@ -431,12 +372,14 @@ def _link(work: str, target: str, options: Dict[str, Any], for_run: bool,
 
 
 #: The options of a CUDA compile that the report's lowering takes.
-_REPORT_OPTIONS = ("chip", "features", "threads_per_block", "stages", "fma")
+_REPORT_OPTIONS = ("chip", "features", "threads_per_block", "stages", "fma",
+                   "tf32")
 
 
-def _build(module: "Module", target: str, options: Dict[str, Any],
+def _build(module: "Module", target: str, built, options: Dict[str, Any],
            for_run: bool, work: str) -> Dict[str, Any]:
-    """Compiles `module` into work/library.so; returns its metadata."""
+    """Compiles `module` with the stage pipeline `built` (of `options`)
+    into work/library.so; returns its metadata."""
     native = module._native
     report = []
     if target == "cuda":
@@ -446,7 +389,7 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
     functions = _function_descriptions(native)
     metadata = {
         "abi": ABI_VERSION, "target": target, "vx": _version(),
-        "options": _effective_options(_TARGET_STAGES[target], options),
+        "options": built.options(),
         "host": _vx.host_target(native=for_run),
         "functions": functions, "report": report,
         # Whose locations the diagnostics name (_compiled).
@@ -458,7 +401,6 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
                     else []),
     }
     entry_points = [f["name"] for f in functions if "unsupported" not in f]
-    text = pipeline(_TARGET_STAGES[target], **options)
     # A CUDA library carries its kernels' PTX for the PTX simulator
     # (vx.runtime.load(path, simulate=True)): a fatbin's PTX is compressed.
     simulator_ptx = []
@@ -471,7 +413,7 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
         return json.dumps(metadata, sort_keys=True)
 
     object_bytes, calls, _ = native.emit_library_object(
-        text, entry_points, with_diagnostics, for_run, simulator_ptx)
+        built, entry_points, with_diagnostics, for_run, simulator_ptx)
     with open(os.path.join(work, "library.o"), "wb") as output:
         output.write(object_bytes)
     _link(work, target, options, for_run, calls)
@@ -481,9 +423,13 @@ def _build(module: "Module", target: str, options: Dict[str, Any],
 
 def _compiled(module: "Module", target: str, options: Dict[str, Any],
               for_run: bool = False) -> Tuple[str, Dict[str, Any]]:
-    """(library path, metadata) of `module` compiled for `target`, from the
-    memory or disk cache when there."""
-    options = _without_defaults(_TARGET_STAGES[target], options)
+    """(library path, metadata) of `module` compiled for `target` with
+    `options` (checked here, the pipeline built once), from the memory or
+    disk cache when there."""
+    built = _stage_pipeline(_TARGET_STAGES[target], options)
+    # Options at their default values are left out: the same compile,
+    # spelt differently, is one cache entry.
+    options = built.options(changed_only=True)
     # The text has no locations (a kernel moved in its file compiles to the
     # same library), except where the code reports them: detect-races.
     located = module._native.text_with_locations()
@@ -492,17 +438,19 @@ def _compiled(module: "Module", target: str, options: Dict[str, Any],
         [_CACHE_FORMAT, _version(), _cuda_toolkit(),
          _vx.host_target(native=for_run), target, for_run,
          sorted(options.items()), text]).encode()).hexdigest()
-    library, metadata = _cache_entry(key, module, target, options, for_run)
+    library, metadata = _cache_entry(key, module, target, built, options,
+                                     for_run)
     # A library keeps its diagnostics, which name locations: one with
     # diagnostics of the same code elsewhere is not this source's library.
     digest = hashlib.sha256(located.encode()).hexdigest()
     if metadata["diagnostics"] and metadata["source_digest"] != digest:
         key = hashlib.sha256((key + digest).encode()).hexdigest()
-        library, metadata = _cache_entry(key, module, target, options, for_run)
+        library, metadata = _cache_entry(key, module, target, built, options,
+                                         for_run)
     return library, metadata
 
 
-def _cache_entry(key: str, module: "Module", target: str,
+def _cache_entry(key: str, module: "Module", target: str, built,
                  options: Dict[str, Any],
                  for_run: bool) -> Tuple[str, Dict[str, Any]]:
     """(library path, metadata) of the cache entry `key`, built from
@@ -514,7 +462,7 @@ def _cache_entry(key: str, module: "Module", target: str,
         return cached
 
     def build(work):
-        metadata = _build(module, target, options, for_run, work)
+        metadata = _build(module, target, built, options, for_run, work)
         with open(os.path.join(work, "metadata.json"), "w") as output:
             json.dump(metadata, output)
 
@@ -549,13 +497,13 @@ def compile(module: "Module", target: str = "cpu", *,
     via_gpu, threads_per_block, stages, allow_races); the library needs libc,
     libm and, with openmp, libomp (copied beside it). target "cuda" lowers
     with --vx-to-ptx (options chip, features, format (default fatbin),
-    threads_per_block, stages): the host code is compiled ahead of time with the
-    device binary embedded (and the PTX, for vx.runtime.load(path,
-    simulate=True)), and the library needs libvx_cuda_runtime.so
-    (copied beside it) and the driver's libcuda.so.1. `functions` keeps only
-    those functions (and what they call). `output` is where the library is
-    written (its runtime libraries beside it); without it the library stays
-    in the compile cache. Nothing is loaded until a function is called."""
+    threads_per_block, stages, fma, tf32): the host code is compiled ahead
+    of time with the device binary embedded (and the PTX, for
+    vx.runtime.load(path, simulate=True)), and the library needs
+    libvx_cuda_runtime.so (copied beside it) and the driver's libcuda.so.1.
+    `functions` keeps only those functions (and what they call). `output` is
+    where the library is written (its runtime libraries beside it); without
+    it the library stays in the compile cache. Nothing is loaded until a function is called."""
     _check_compilable(module, target)
     if options.get("ptx_sim"):
         raise ValueError("ptx_sim applies to vx.run; to run a compiled "
@@ -564,7 +512,6 @@ def compile(module: "Module", target: str = "cpu", *,
                          "vx.runtime.load(path, simulate=True)")
     if target == "cuda":
         options.setdefault("format", "fatbin")
-    pipeline(_TARGET_STAGES[target], **options)
     if functions is not None:
         if isinstance(functions, str):
             functions = [functions]
@@ -631,7 +578,6 @@ def run(module: "Module", fn: str, *args: Any, **options: Any) -> Any:
         raise ValueError(f"a module at stage {module.stage!r} cannot be run; "
                          f"run the vx module (via_gpu=True runs the GPU "
                          f"mapping on the CPU)")
-    pipeline("llvm", **options)
     module._native.signature(fn)
     # A race raises VxError from vx.runtime (detect_races in the metadata).
     return _run_library(module, options).function(fn)(*args)

@@ -12,7 +12,7 @@
 // RUN: not vx-opt %s --convert-vx-to-gpu="threads-per-block=32" --split-input-file 2>&1 | FileCheck %s --check-prefix=BUDGET
 
 // NEGATIVE: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024 (0: the default CTA size), got -1
-// PIPELINE: error: vx-to-gpu: threads-per-block must be between 1 and 1024, got -1
+// PIPELINE: error: vx-to-gpu: threads-per-block must be between 1 and 1024 (0: the default CTA size), got -1
 // EXTRACT: error: vx-extract-device-module: the module has no gpu.module
 // BIG: error: convert-vx-to-gpu: threads-per-block must be between 1 and 1024 (0: the default CTA size), got 2048
 // STAGES: error: convert-vx-to-gpu: stages must be at least 1, got 0

@@ -413,9 +413,6 @@ private:
   DenseMap<Operation *, std::unique_ptr<SpawnAnalysis>> analyses;
 };
 
-/// "file:line:col" for a file location; otherwise as MLIR prints it.
-std::string formatLocation(Location loc);
-
 /// The memory roots of a memref value of `spawn`'s function (through
 /// views, casts, selects and scf.if results), with their conditions.
 SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);

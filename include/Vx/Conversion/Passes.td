@@ -103,6 +103,11 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
     requires between generic-proxy accesses and TMA.
 
+    `tf32=true` lets f32 x f32 `linalg.matmul` tile ops (VX_SPEC 2.3) use
+    the TF32 tensor cores, with TF32 rounding as cuBLAS's TF32 mode; without
+    it they are exact FMA code. The option is carried to the tile-op
+    mapping; the other steps ignore it.
+
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
   let dependentDialects = ["affine::AffineDialect", "arith::ArithDialect",
@@ -121,7 +126,10 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
     Option<"fma", "fma", "bool", "true",
-           "Let a float multiply feeding an add contract to an fma">
+           "Let a float multiply feeding an add contract to an fma">,
+    Option<"tf32", "tf32", "bool", "false",
+           "Let f32 linalg.matmul tile ops use the TF32 tensor cores (VX_SPEC "
+           "2.3; TF32 rounding, as cuBLAS's TF32 mode)">
   ];
 }
 

@@ -1,7 +1,8 @@
 //===- Pipelines.h - The named Vx pipelines ---------------------*- C++ -*-===//
 //
 // Each stage of VX_SPEC (scf, gpu, nvvm, ptx, llvm) is a pipeline built in
-// C++ from the passes' own option structs, registered as `vx-to-<stage>`.
+// C++ from one typed options struct (VxPipelineOptions) into the passes' own
+// option structs, registered as `vx-to-<stage>` and bound to Python.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,11 +10,12 @@
 #define VX_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace mlir {
 namespace vx {
@@ -31,51 +33,59 @@ std::optional<Stage> parseStage(StringRef name);
 /// runs the checker).
 SmallVector<Stage> getLaterStages(Stage from);
 
-/// The options of every pipeline, each declared once. A stage registers only
-/// the options it takes (`getStageOptionNames`); the others stay unset and
-/// read as their defaults.
-struct VxPipelineOptions : public PassPipelineOptions<VxPipelineOptions> {
-  template <typename T>
-  using OptionalOption = std::optional<PassOptions::Option<T>>;
+/// The options of the pipelines as typed values, the one form in which
+/// vx-opt's pipeline text and Python's keyword arguments reach
+/// buildVxPipeline. A stage reads only the options it takes
+/// (getStageOptions); `getDefaults` gives every field its default.
+struct VxPipelineOptions {
+  bool allowRaces = false;
+  bool detectRaces = false;
+  bool openmp = false;
+  bool reverseParallel = false;
+  bool viaGpu = false;
+  bool ptxSim = false;
+  /// Empty: $VX_SIM_ORDER, else forward.
+  std::string simOrder;
+  /// 0: the default CTA size (kDefaultCTASize), as for convert-vx-to-gpu.
+  int64_t threadsPerBlock = 0;
+  int64_t stages = 1;
+  bool fma = true;
+  /// f32 linalg.matmul tile ops may use TF32 tensor cores (VX_SPEC 2.3).
+  bool tf32 = false;
+  /// Empty: sm_90 where device code is compiled (nvvm, ptx, ptx-sim); a
+  /// chip-neutral mapping on vx-to-gpu and with via-gpu.
+  std::string chip;
+  /// Empty: the chip's default PTX version (Chip::getDefaultPTXFeatures).
+  std::string features;
+  std::string format = "isa";
 
-  explicit VxPipelineOptions(Stage stage = Stage::llvm);
-
-  OptionalOption<bool> allowRaces;
-  OptionalOption<bool> detectRaces;
-  OptionalOption<bool> openmp;
-  OptionalOption<bool> reverseParallel;
-  OptionalOption<bool> viaGpu;
-  OptionalOption<bool> ptxSim;
-  OptionalOption<std::string> simOrder;
-  OptionalOption<int64_t> threadsPerBlock;
-  OptionalOption<int64_t> stages;
-  OptionalOption<bool> fma;
-  OptionalOption<std::string> chip;
-  OptionalOption<std::string> features;
-  OptionalOption<std::string> format;
-
-  /// The value of an option, or its default where the stage lacks it.
-  template <typename T>
-  static T get(const OptionalOption<T> &option, T fallback) {
-    return option ? T(option->getValue()) : fallback;
-  }
-
-  Stage stage;
+  /// The options of `stage` at their defaults.
+  static VxPipelineOptions getDefaults(Stage stage);
 };
 
-/// Parses `text` (pipeline-option syntax, `name=value ...`) into `options`;
-/// on failure `error` says which options and why, and nothing is printed.
-LogicalResult parseVxPipelineOptions(VxPipelineOptions &options, StringRef text,
-                                     std::string &error);
+/// One pipeline option: its name in pipeline text (`threads-per-block`),
+/// the typed field it sets and what it means. Declared once, in
+/// Pipelines.cpp, for vx-opt's parser, its --help and the Python binding.
+struct PipelineOptionInfo {
+  using Field =
+      std::variant<bool VxPipelineOptions::*, int64_t VxPipelineOptions::*,
+                   std::string VxPipelineOptions::*>;
+  StringRef name;
+  Field field;
+  StringRef description;
+};
 
-/// The option names that `stage` takes, in declaration order.
-SmallVector<StringRef> getStageOptionNames(Stage stage);
+/// The options that `stage` takes, in the order its documentation lists
+/// them.
+SmallVector<const PipelineOptionInfo *> getStageOptions(Stage stage);
 
 /// Adds to `pm` (anchored on builtin.module) the pipeline that takes vx
-/// input to `options.stage`; reports options that cannot be honoured
-/// through `emitError`.
+/// input to `stage` with `options`, after checking them all (ranges, the
+/// chip, options that exclude each other); reports an option that cannot be
+/// honoured through `emitError`, before adding anything.
 LogicalResult
-buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
+buildVxPipeline(OpPassManager &pm, Stage stage,
+                const VxPipelineOptions &options,
                 function_ref<LogicalResult(const Twine &)> emitError);
 
 /// Registers the pipelines vx-to-scf, vx-to-gpu, vx-to-nvvm, vx-to-ptx and

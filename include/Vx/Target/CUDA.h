@@ -1,8 +1,9 @@
-//===- CUDA.h - NVIDIA chips and the CUDA toolkit ---------------*- C++ -*-===//
+//===- CUDA.h - The CUDA toolkit --------------------------------*- C++ -*-===//
 //
-// What the GPU stages need to know about the target: chip names, their PTX
-// versions, and where the CUDA toolkit (ptxas, libdevice) is. vx-opt, the
-// Python module and the lit configuration share this one discovery.
+// What the GPU stages need to know about the CUDA toolkit: where it is
+// (ptxas, libdevice), which chips its ptxas takes, what ptxas reports (the
+// chips themselves are Vx/Target/Chip.h). vx-opt, the Python module and the
+// lit configuration share this one discovery.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,21 +19,6 @@
 
 namespace mlir {
 namespace vx {
-
-/// The SM number of an NVIDIA chip name (sm_90, sm_90a, sm_100f, ...).
-std::optional<unsigned> getSMNumber(StringRef chip);
-
-/// Checks `chip` against the processors of LLVM 22's NVPTX target, and
-/// `features` (comma-separated `+name` or `-name`; may be empty) against its
-/// features and the lowest PTX version the chip takes. On failure `error`
-/// says why and what is valid; nothing is printed.
-LogicalResult checkNVPTXTarget(StringRef chip, StringRef features,
-                               std::string &error);
-
-/// The PTX ISA version, as an NVPTX feature (`+ptx80`), that Vx uses for
-/// `chip` (checked by checkNVPTXTarget): the lowest that LLVM 22 accepts
-/// for it, and at least 8.0.
-std::string getDefaultPTXFeatures(StringRef chip);
 
 /// Checks that the ptxas of the CUDA toolkit at `toolkit` assembles for
 /// `chip` (the chips its `--help` lists, asked once per process and
@@ -55,11 +41,6 @@ FailureOr<llvm::StringMap<PtxasUsage>> queryPtxasUsage(StringRef toolkit,
                                                        StringRef chip,
                                                        StringRef ptx,
                                                        std::string &error);
-
-/// The most shared memory, in bytes, that one CTA may use on a chip of SM
-/// number `smNumber` (the opt-in limit of dynamic shared memory: 227 KiB
-/// on sm_90 and sm_100).
-int64_t getMaxSharedMemoryPerBlock(unsigned smNumber);
 
 /// The alignment, in bytes, of a kernel's dynamic shared memory (the
 /// `.extern .shared` array that ptxas places after the static symbols): a

@@ -1,14 +1,17 @@
 //===- VxModule.cpp - The vx._vx Python extension -------------------------===//
 //
-// The C++ half of the `vx` package: parsing, pass pipelines, the launch and
+// The C++ half of the `vx` package: parsing, pass pipelines (keyword options
+// checked into the typed VxPipelineOptions and built once), the launch and
 // binary queries, and the object files of compiled libraries. The
-// pure-Python half (python/vx) turns keyword options into pipeline options,
-// links and loads libraries, checks call arguments, and raises vx.VxError
-// from the diagnostics that these functions collect.
+// pure-Python half (python/vx) links and loads libraries, checks call
+// arguments, and raises vx.VxError from the diagnostics that these
+// functions collect.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Vx/InitAll.h"
+#include "Vx/Location.h"
+#include "Vx/Pipelines/Pipelines.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/KernelReport.h"
 #include "Vx/Target/Library.h"
@@ -23,13 +26,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <map>
+#include <algorithm>
 #include <optional>
 
 namespace py = pybind11;
@@ -38,7 +41,7 @@ using namespace mlir;
 namespace {
 
 /// One diagnostic as Python sees it: (severity, message, location, chain),
-/// the chain being every file location in it (formatLocation's form).
+/// the chain being every file location in it (vx::formatLocation's form).
 using DiagnosticTuple = std::tuple<std::string, std::string, std::string,
                                    std::vector<std::string>>;
 
@@ -48,34 +51,13 @@ struct DiagnosedError {
   std::vector<DiagnosticTuple> diagnostics;
 };
 
-/// `file:line:col` for the first file location in `loc`, else its printed
-/// form.
-std::string formatLocation(Location loc) {
-  std::optional<FileLineColLoc> fileLoc;
-  loc->walk([&](Location nested) {
-    if (auto found = dyn_cast<FileLineColLoc>(nested)) {
-      fileLoc = found;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (fileLoc)
-    os << fileLoc->getFilename().getValue() << ":" << fileLoc->getLine() << ":"
-       << fileLoc->getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-
 /// Every file location in `loc`, innermost first: a call site's callee,
 /// then its callers (the Python tracer's locations through helpers).
 std::vector<std::string> getLocationChain(Location loc) {
   std::vector<std::string> chain;
   loc->walk([&](Location nested) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
-      chain.push_back(formatLocation(fileLoc));
+      chain.push_back(vx::formatLocation(fileLoc));
     return WalkResult::advance();
   });
   return chain;
@@ -117,7 +99,7 @@ private:
   void record(Diagnostic &diagnostic) {
     diagnostics.emplace_back(getSeverityName(diagnostic.getSeverity()),
                              diagnostic.str(),
-                             formatLocation(diagnostic.getLocation()),
+                             vx::formatLocation(diagnostic.getLocation()),
                              getLocationChain(diagnostic.getLocation()));
   }
 
@@ -195,6 +177,134 @@ py::tuple describeType(Type type) {
   return py::make_tuple("memref", printed, element, shape, strides, offset);
 }
 
+/// The stage named `name`, or a ValueError.
+vx::Stage getStage(const std::string &name) {
+  std::optional<vx::Stage> stage = vx::parseStage(name);
+  if (!stage)
+    throw py::value_error("unknown stage '" + name + "'");
+  return *stage;
+}
+
+/// An option's name as a Python keyword: `threads_per_block`.
+std::string getKeyword(StringRef optionName) {
+  std::string keyword = optionName.str();
+  std::replace(keyword.begin(), keyword.end(), '-', '_');
+  return keyword;
+}
+
+/// `type(value).__name__`.
+std::string getTypeName(py::handle value) {
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
+
+/// The typed value of keyword option `keyword`, or a TypeError (wrong kind)
+/// or ValueError (a value that the pipeline text could not spell).
+void setOption(const std::string &keyword, py::handle value, bool &field) {
+  if (!PyBool_Check(value.ptr()))
+    throw py::type_error("option '" + keyword + "' takes a bool, got " +
+                         getTypeName(value));
+  field = value.ptr() == Py_True;
+}
+
+void setOption(const std::string &keyword, py::handle value, int64_t &field) {
+  // An int (or numpy integer), not a bool.
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    throw py::type_error("option '" + keyword + "' takes an int, got " +
+                         getTypeName(value));
+  py::int_ integer =
+      py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+  int overflow = 0;
+  long long result = PyLong_AsLongLongAndOverflow(integer.ptr(), &overflow);
+  if (overflow)
+    throw py::value_error("option '" + keyword + "': invalid value " +
+                          std::string(py::repr(value)) +
+                          " (not a 64-bit integer)");
+  field = result;
+}
+
+void setOption(const std::string &keyword, py::handle value,
+               std::string &field) {
+  if (!py::isinstance<py::str>(value))
+    throw py::type_error("option '" + keyword + "' takes a str, got " +
+                         getTypeName(value));
+  field = py::cast<std::string>(value);
+  // vx.pipeline prints the pipeline: its text must read back the same.
+  if (field.empty() || field.find_first_of(" {}=") != std::string::npos)
+    throw py::value_error("option '" + keyword + "': invalid value " +
+                          std::string(py::repr(value)));
+}
+
+/// A stage's pipeline from Python keyword options, built once: each option
+/// is checked against the kind of its typed field here, the whole set by
+/// buildVxPipeline (the checks vx-opt runs); lowering, compiling and
+/// vx.pipeline's text all use the one pass manager.
+class PyStagePipeline {
+public:
+  PyStagePipeline(const std::string &stageName, const py::dict &keywords)
+      : stage(getStage(stageName)),
+        options(vx::VxPipelineOptions::getDefaults(stage)),
+        passManager("builtin.module") {
+    SmallVector<const vx::PipelineOptionInfo *> known =
+        vx::getStageOptions(stage);
+    for (std::pair<py::handle, py::handle> item : keywords) {
+      std::string keyword = py::str(item.first);
+      py::handle value = item.second;
+      const vx::PipelineOptionInfo *const *info =
+          llvm::find_if(known, [&](const vx::PipelineOptionInfo *option) {
+            return getKeyword(option->name) == keyword;
+          });
+      if (info == known.end()) {
+        std::string valid = known.empty() ? "none" : "";
+        for (const vx::PipelineOptionInfo *option : known)
+          valid += (valid.empty() ? "" : ", ") + getKeyword(option->name);
+        throw py::type_error("stage '" + stageName + "' has no option '" +
+                             keyword + "'; its options are: " + valid);
+      }
+      std::visit([&](auto field) { setOption(keyword, value, options.*field); },
+                 (*info)->field);
+    }
+    std::string error;
+    if (failed(vx::buildVxPipeline(passManager, stage, options,
+                                   [&](const Twine &message) {
+                                     error = message.str();
+                                     return failure();
+                                   })))
+      throw DiagnosedError{stageName + ": " + error, {}};
+  }
+
+  /// The textual pipeline (for `vx-opt --pass-pipeline=`).
+  std::string getText() const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    passManager.printAsTextualPipeline(os);
+    return text;
+  }
+
+  /// {keyword: value} of every option of the stage; with `changedOnly`,
+  /// only those that differ from the stage's defaults (one cache entry
+  /// for one compile, however it is spelt).
+  py::dict getOptions(bool changedOnly) const {
+    vx::VxPipelineOptions defaults = vx::VxPipelineOptions::getDefaults(stage);
+    py::dict result;
+    for (const vx::PipelineOptionInfo *info : vx::getStageOptions(stage))
+      std::visit(
+          [&](auto field) {
+            if (!changedOnly || options.*field != defaults.*field)
+              result[py::str(getKeyword(info->name))] =
+                  py::cast(options.*field);
+          },
+          info->field);
+    return result;
+  }
+
+  const OpPassManager &getPassManager() const { return passManager; }
+
+private:
+  vx::Stage stage;
+  vx::VxPipelineOptions options;
+  OpPassManager passManager;
+};
+
 /// A module owned by Python.
 class PyModule {
 public:
@@ -228,12 +338,13 @@ public:
       diagnostics.fail("the module does not verify");
   }
 
-  /// A copy of this module after `pipeline` (anchored at builtin.module),
-  /// with the warnings and remarks of the run.
+  /// A copy of this module after `pipeline`, with the warnings and remarks
+  /// of the run.
   std::pair<PyModule, std::vector<DiagnosticTuple>>
-  runPipeline(const std::string &pipeline) {
+  lower(const PyStagePipeline &pipeline) {
     OwningOpRef<ModuleOp> copy = module->clone();
-    std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    std::vector<DiagnosticTuple> warnings =
+        runPassesOn(*copy, pipeline.getPassManager());
     return {PyModule(std::move(copy)), std::move(warnings)};
   }
 
@@ -259,7 +370,7 @@ public:
                          getConstantDim(grid.z)),
           py::make_tuple(getConstantDim(block.x), getConstantDim(block.y),
                          getConstantDim(block.z)),
-          formatLocation(launch.getLoc())));
+          vx::formatLocation(launch.getLoc())));
     });
     return result;
   }
@@ -353,7 +464,9 @@ public:
     for (auto function : copy->getOps<func::FuncOp>())
       if (!llvm::is_contained(names, function.getSymName()))
         function.setPrivate();
-    runPipelineOn(*copy, "builtin.module(symbol-dce)");
+    OpPassManager symbolDCE("builtin.module");
+    symbolDCE.addPass(createSymbolDCEPass());
+    runPassesOn(*copy, symbolDCE);
     return PyModule(std::move(copy));
   }
 
@@ -371,7 +484,8 @@ public:
   /// `makeMetadata` returns for the warnings and remarks of the lowering.
   /// Returns (object bytes, [(external function, caller)], warnings).
   py::tuple emitLibraryObject(
-      const std::string &pipeline, const std::vector<std::string> &entryPoints,
+      const PyStagePipeline &pipeline,
+      const std::vector<std::string> &entryPoints,
       const std::function<std::string(std::vector<DiagnosticTuple>)>
           &makeMetadata,
       bool native,
@@ -381,7 +495,8 @@ public:
       lookupFunction(name, *copy)
           ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(getContext()));
-    std::vector<DiagnosticTuple> warnings = runPipelineOn(*copy, pipeline);
+    std::vector<DiagnosticTuple> warnings =
+        runPassesOn(*copy, pipeline.getPassManager());
     std::string metadata = makeMetadata(warnings);
     DiagnosticCollector diagnostics(getContext());
     FailureOr<vx::LibraryObject> object = vx::emitLibraryObject(
@@ -413,19 +528,13 @@ private:
     return function;
   }
 
-  static std::vector<DiagnosticTuple>
-  runPipelineOn(ModuleOp target, const std::string &pipeline) {
+  /// Runs a copy of `passes` (anchored at builtin.module) on `target`.
+  static std::vector<DiagnosticTuple> runPassesOn(ModuleOp target,
+                                                  const OpPassManager &passes) {
     MLIRContext *context = getContext();
     DiagnosticCollector diagnostics(context);
-    std::string parseErrors;
-    llvm::raw_string_ostream parseErrorStream(parseErrors);
-    FailureOr<OpPassManager> parsed =
-        parsePassPipeline(pipeline, parseErrorStream);
-    if (failed(parsed))
-      diagnostics.fail("invalid pass pipeline '" + pipeline +
-                       "': " + parseErrors);
-    PassManager pm(context, parsed->getOpAnchorName());
-    static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    PassManager pm(context, passes.getOpAnchorName());
+    static_cast<OpPassManager &>(pm) = passes;
     if (failed(pm.run(target)))
       diagnostics.fail("the pipeline failed");
     return diagnostics.take();
@@ -433,35 +542,6 @@ private:
 
   OwningOpRef<ModuleOp> module;
 };
-
-/// The stage named `name`, or a ValueError.
-vx::Stage getStage(const std::string &name) {
-  std::optional<vx::Stage> stage = vx::parseStage(name);
-  if (!stage)
-    throw py::value_error("unknown stage '" + name + "'");
-  return *stage;
-}
-
-/// The pass pipeline of `stage` with `options` (pipeline-option syntax), as
-/// the textual pipeline that runs, or a DiagnosedError.
-std::string getStagePipeline(const std::string &stage,
-                             const std::string &options) {
-  vx::VxPipelineOptions parsed(getStage(stage));
-  std::string error;
-  auto fail = [&](const Twine &message) {
-    error = message.str();
-    return failure();
-  };
-  OpPassManager pm("builtin.module");
-  if (failed(vx::parseVxPipelineOptions(parsed, options, error)))
-    throw DiagnosedError{stage + ": " + error, {}};
-  if (failed(vx::buildVxPipeline(pm, parsed, fail)))
-    throw DiagnosedError{stage + ": " + error, {}};
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  pm.printAsTextualPipeline(os);
-  return text;
-}
 
 } // namespace
 
@@ -491,31 +571,12 @@ PYBIND11_MODULE(_vx, m) {
       names.push_back(vx::getStageNames()[static_cast<int>(later)].str());
     return names;
   });
-  m.def("stage_options", [](const std::string &stage) {
-    std::vector<std::string> names;
-    for (StringRef name : vx::getStageOptionNames(getStage(stage)))
-      names.push_back(name.str());
-    return names;
-  });
-  // {option: default value as text}: the text says the option's kind
-  // (true/false, an integer, or a string), which vx checks arguments against
-  // before llvm::cl would print its own complaint.
-  m.def("stage_option_defaults", [](const std::string &stage) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    vx::VxPipelineOptions(getStage(stage)).print(os);
-    std::map<std::string, std::string> defaults;
-    SmallVector<StringRef> entries;
-    StringRef(text).trim("{} ").split(entries, ' ', /*MaxSplit=*/-1,
-                                      /*KeepEmpty=*/false);
-    for (StringRef entry : entries) {
-      auto [name, value] = entry.split('=');
-      defaults[name.str()] = value.str();
-    }
-    return defaults;
-  });
-  m.def("stage_pipeline", &getStagePipeline, py::arg("stage"),
-        py::arg("options"));
+  py::class_<PyStagePipeline>(m, "StagePipeline")
+      .def(py::init<const std::string &, const py::dict &>(), py::arg("stage"),
+           py::arg("options"))
+      .def("text", &PyStagePipeline::getText)
+      .def("options", &PyStagePipeline::getOptions,
+           py::arg("changed_only") = false);
   m.def("cuda_toolkit", [] {
     std::string error;
     std::optional<std::string> toolkit = vx::findCUDAToolkit(error);
@@ -534,7 +595,7 @@ PYBIND11_MODULE(_vx, m) {
       .def("__str__", &PyModule::str)
       .def("text_with_locations", &PyModule::textWithLocations)
       .def("verify", &PyModule::verify)
-      .def("run_pipeline", &PyModule::runPipeline, py::arg("pipeline"))
+      .def("lower", &PyModule::lower, py::arg("pipeline"))
       .def("count_ops", &PyModule::countOps, py::arg("name"))
       .def("launches", &PyModule::launches)
       .def("binaries", &PyModule::binaries)

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TMAToSCF.h"
+#include "Vx/Location.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -170,9 +171,8 @@ static void emitStop(RewriterBase &rewriter, Location loc, StringRef message) {
   std::string text;
   llvm::raw_string_ostream stream(text);
   stream << "vx: ";
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    stream << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-           << ":" << fileLoc.getColumn() << ": ";
+  if (std::optional<std::string> place = getFileLineCol(loc))
+    stream << *place << ": ";
   stream << message << "\n";
   auto textType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
   // Made unattached, so that the symbol table gives it a unique name.

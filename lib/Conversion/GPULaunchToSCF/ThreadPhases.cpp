@@ -22,6 +22,7 @@
 
 #include "ThreadPhases.h"
 #include "TMAToSCF.h"
+#include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,9 +37,6 @@
 
 using namespace mlir;
 using namespace mlir::vx;
-
-/// The lanes of a warp, among which a gpu.shuffle exchanges values.
-static constexpr int64_t kWarpSize = 32;
 
 /// The alignment of the buffers that keep values per thread.
 static constexpr uint64_t kBufferAlignment = 64;

@@ -46,8 +46,6 @@ using namespace mlir::vx;
 static constexpr int64_t kSlotAlignment = 16;
 /// The alignment of a TMA destination in shared memory.
 static constexpr int64_t kTMAAlignment = 128;
-/// The first SM with TMA (Hopper).
-static constexpr unsigned kMinTMASM = 90;
 
 namespace {
 /// A transfer that the pipeline issues ahead of its step.
@@ -163,7 +161,7 @@ static Operation *findAccessBefore(Value buffer, TransferAsyncOp transfer,
 /// says why not.
 static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
                                               TransferAsyncOp transfer,
-                                              StringRef chip,
+                                              const Chip *chip,
                                               PipelinedTransfer &pipelined) {
   Block &body = spawn.getBody().front();
   if (transfer->getBlock() != &body)
@@ -487,8 +485,7 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
     return {};
   // TMA on Hopper and newer, when a CTA runs one parallel point on one
   // instance (its barriers' phases then start with the first step).
-  std::optional<unsigned> smNumber = getSMNumber(target.chip);
-  bool tmaTarget = smNumber && *smNumber >= kMinTMASM &&
+  bool tmaTarget = target.chip && target.chip->hasTMA() &&
                    target.instancesPerCTA == 1 && target.onePointPerCTA;
   // With one stage only TMA changes the code: the transfers it cannot carry
   // stay as they are, quietly.

@@ -11,6 +11,7 @@
 #ifndef LIB_CONVERSION_VXTOGPU_PIPELINETRANSFERS_H
 #define LIB_CONVERSION_VXTOGPU_PIPELINETRANSFERS_H
 
+#include "Vx/Target/Chip.h"
 #include "Vx/VxOps.h"
 
 namespace mlir {
@@ -18,8 +19,8 @@ namespace vx {
 
 /// What the GPU mapping tells the pipelining about a device spawn.
 struct PipelineTarget {
-  /// The chip the code is for (any chip with cp.async when empty).
-  StringRef chip;
+  /// The chip the code is for (any chip with cp.async, no TMA, when null).
+  const Chip *chip = nullptr;
   /// The stages of spawns without a `stages` clause.
   int64_t defaultStages = 1;
   /// The bytes of shared memory a CTA has left beyond the spawn's scratch.

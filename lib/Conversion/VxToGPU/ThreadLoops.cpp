@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CTAMapping.h"
+#include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -21,9 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::vx;
-
-/// Threads of a warp: the width of the shuffle butterflies.
-static constexpr int64_t kWarpSize = 32;
 
 /// The number of iterations along dimension `dim` of `loop` (scf.parallel
 /// steps are positive; an empty range runs none).

@@ -15,8 +15,11 @@
 #include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
+#include "Vx/Location.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/Chip.h"
 #include "Vx/Target/KernelReport.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -52,10 +55,6 @@ using namespace mlir::vx;
 /// CUDA's limits on the launch grid.
 static constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 static constexpr int64_t kMaxGridYZ = 65535;
-static constexpr int64_t kMaxThreadsPerBlock = 1024;
-/// The threads of a CTA when neither the spawn nor threads-per-block says
-/// (docs/design.md, "Block": chosen on the benchmark kernels' PTX).
-static constexpr int64_t kDefaultCTASize = 256;
 /// Every smem buffer starts at a multiple of this many bytes in the CTA's
 /// dynamic shared memory (whose base has this alignment on the GPU): the
 /// widest shared-memory access (16-byte vectors and cp.async chunks).
@@ -229,24 +228,23 @@ static SmallVector<std::optional<int64_t>> getStaticExtents(SpawnOp spawn,
 }
 
 /// The dynamic shared memory a CTA may use on `chip` (the largest of any
-/// chip when none is named): the chip's limit less the static shared
+/// chip, sm_90's, when null): the chip's limit less the static shared
 /// memory before the dynamic array, the mbarriers of a TMA pipeline padded
 /// to the array's alignment (the pipeline counts those beyond it).
-static int64_t getSharedMemoryLimit(StringRef chip) {
-  return getMaxSharedMemoryPerBlock(getSMNumber(chip).value_or(90)) -
+static int64_t getSharedMemoryLimit(const Chip *chip) {
+  return (chip ? *chip : Chip::getDefault()).getMaxSharedMemoryPerBlock() -
          kDynamicSharedMemoryAlignment;
 }
 
 /// Whether `spawn` can run on the device (and on `chip`, when named):
 /// reports its ops that cannot, and grids the mapping cannot count.
-static LogicalResult checkDeviceOps(SpawnOp spawn, StringRef chip,
+static LogicalResult checkDeviceOps(SpawnOp spawn, const Chip *chip,
                                     int64_t instances) {
-  std::optional<unsigned> chipNumber = getSMNumber(chip);
-  if (chipNumber && spawn.getTopology() == Topology::tensor_core5 &&
-      *chipNumber < 100)
+  if (chip && spawn.getTopology() == Topology::tensor_core5 &&
+      !chip->hasTensorCore5())
     return spawn.emitOpError("on 'tensor_core5' needs a Blackwell chip "
                              "(sm_100 or newer), got '")
-           << chip << "'";
+           << chip->getName() << "'";
   int64_t staticTotal = 1;
   SmallVector<int64_t> staticExtents;
   bool overflows = false;
@@ -292,10 +290,9 @@ static LogicalResult checkDeviceOps(SpawnOp spawn, StringRef chip,
 }
 
 /// Whether the smem scratch of `spawn`, `instances` instances per CTA, fits
-/// the shared memory that `chip` (any chip, when empty) gives a CTA.
-static LogicalResult checkSharedMemory(SpawnOp spawn, StringRef chip,
+/// the shared memory that `chip` (any chip, when null) gives a CTA.
+static LogicalResult checkSharedMemory(SpawnOp spawn, const Chip *chip,
                                        int64_t instances) {
-  std::optional<unsigned> chipNumber = getSMNumber(chip);
   SharedMemoryLayout layout = getSharedMemoryLayout(spawn, instances);
   int64_t limit = getSharedMemoryLimit(chip);
   if (layout.totalBytes <= limit)
@@ -308,7 +305,7 @@ static LogicalResult checkSharedMemory(SpawnOp spawn, StringRef chip,
   error << llvm::sum_of(layout.sliceBytes)
         << " bytes of smem scratch per instance), more than the " << limit
         << " bytes of dynamic shared memory that "
-        << (chipNumber ? "'" + chip.str() + "'" : std::string("any chip"))
+        << (chip ? "'" + chip->getName().str() + "'" : std::string("any chip"))
         << " gives a CTA";
   for (auto [scratch, bytes] : llvm::zip(layout.scratch, layout.sliceBytes))
     error.attachNote(scratch.getLoc())
@@ -349,22 +346,10 @@ buildCheckedProduct(OpBuilder &builder, Location loc, ArrayRef<Value> factors) {
   return {product, fits};
 }
 
-/// `loc` as `file:line:col` where it has one.
-static std::string describeLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-
 /// The run-time message of a dynamic grid whose parallel instances cannot be
 /// counted in an index.
 static std::string getOverflowMessage(SpawnOp spawn) {
-  return "vx.spawn at " + describeLocation(spawn.getLoc()) +
+  return "vx.spawn at " + formatLocation(spawn.getLoc()) +
          ": the product of the parallel grid sizes exceeds 2^63-1, so the "
          "GPU mapping cannot count its instances; nothing is launched";
 }
@@ -424,7 +409,8 @@ static LaunchPlans planLaunches(ModuleOp module, int64_t threadsPerBlock) {
 /// given), a spawn whose instances each run on a thread shares the CTA
 /// among fewer instances when the default's would not fit the shared
 /// memory of `chip`: the largest power of two that fits (at least 1).
-static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan, StringRef chip) {
+static void fitDefaultCTASize(SpawnOp spawn, LaunchPlan &plan,
+                              const Chip *chip) {
   if (plan.cooperative || spawn.getThreadsAttr())
     return;
   int64_t limit = getSharedMemoryLimit(chip);
@@ -764,26 +750,22 @@ struct ConvertVxToGPUPass
     ModuleOp module = getOperation();
     // Option errors are about the pass, not an op: no op is attached (which
     // would print the whole module in a note).
-    if (threadsPerBlock < 0 || threadsPerBlock > kMaxThreadsPerBlock) {
-      emitError(module.getLoc(), "convert-vx-to-gpu: threads-per-block must "
-                                 "be between 1 and ")
-          << kMaxThreadsPerBlock << " (0: the default CTA size), got "
-          << static_cast<int64_t>(threadsPerBlock);
-      return signalPassFailure();
-    }
-    if (stages < 1) {
-      emitError(module.getLoc(), "convert-vx-to-gpu: stages must be at least "
-                                 "1, got ")
-          << static_cast<int64_t>(stages);
-      return signalPassFailure();
-    }
-    bool defaultCTASize = threadsPerBlock == 0;
+    std::optional<std::string> optionError =
+        checkThreadsPerBlockOption(threadsPerBlock);
+    if (!optionError)
+      optionError = checkStagesOption(stages);
+    // The chip is parsed once; null maps for any chip with cp.async.
+    FailureOr<Chip> parsedChip = failure();
     std::string chipError;
-    if (!chip.empty() &&
-        failed(checkNVPTXTarget(chip, /*features=*/"", chipError))) {
-      emitError(module.getLoc(), "convert-vx-to-gpu: ") << chipError;
+    if (!optionError && !chip.empty() &&
+        failed(parsedChip = Chip::parse(chip, chipError)))
+      optionError = chipError;
+    if (optionError) {
+      emitError(module.getLoc(), "convert-vx-to-gpu: ") << *optionError;
       return signalPassFailure();
     }
+    const Chip *targetChip = succeeded(parsedChip) ? &*parsedChip : nullptr;
+    bool defaultCTASize = threadsPerBlock == 0;
     auto plans = std::make_shared<LaunchPlans>(planLaunches(
         module, defaultCTASize ? kDefaultCTASize : int64_t(threadsPerBlock)));
     // Transfers that the threads of a CTA copy together, and how many.
@@ -795,14 +777,14 @@ struct ConvertVxToGPUPass
     });
     bool valid = true;
     for (SpawnOp spawn : spawns)
-      valid &= succeeded(
-          checkDeviceOps(spawn, chip, plans->at(spawn).getInstancesPerCTA()));
+      valid &= succeeded(checkDeviceOps(spawn, targetChip,
+                                        plans->at(spawn).getInstancesPerCTA()));
     if (!valid || failed(lowerAffineInSpawns(module)))
       return signalPassFailure();
     for (SpawnOp spawn : spawns) {
       LaunchPlan &plan = plans->at(spawn);
       if (defaultCTASize)
-        fitDefaultCTASize(spawn, plan, chip);
+        fitDefaultCTASize(spawn, plan, targetChip);
       if (plan.cooperative) {
         SmallVector<Operation *> shared;
         if (failed(mapInstanceOntoCTA(spawn, plan.threads, shared))) {
@@ -814,8 +796,8 @@ struct ConvertVxToGPUPass
       }
       if (fma)
         allowContraction(spawn);
-      valid &=
-          succeeded(checkSharedMemory(spawn, chip, plan.getInstancesPerCTA()));
+      valid &= succeeded(
+          checkSharedMemory(spawn, targetChip, plan.getInstancesPerCTA()));
     }
     if (!valid)
       return signalPassFailure();
@@ -823,23 +805,24 @@ struct ConvertVxToGPUPass
     // transfers they issue are the CTA's, like the ones they replace).
     for (SpawnOp spawn : spawns) {
       const LaunchPlan &plan = plans->at(spawn);
-      PipelineTarget target;
-      target.chip = chip;
-      target.defaultStages = stages;
-      target.instancesPerCTA = plan.getInstancesPerCTA();
-      target.freeSharedBytes =
-          getSharedMemoryLimit(chip) -
-          getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+      PipelineTarget pipelineTarget;
+      pipelineTarget.chip = targetChip;
+      pipelineTarget.defaultStages = stages;
+      pipelineTarget.instancesPerCTA = plan.getInstancesPerCTA();
+      pipelineTarget.freeSharedBytes =
+          getSharedMemoryLimit(targetChip) -
+          getSharedMemoryLayout(spawn, pipelineTarget.instancesPerCTA)
+              .totalBytes;
       // Static extents within the launch grid need no grid-stride loop.
       int64_t total = 1;
-      target.onePointPerCTA = true;
+      pipelineTarget.onePointPerCTA = true;
       for (std::optional<int64_t> extent :
-           getStaticExtents(spawn, target.instancesPerCTA))
-        target.onePointPerCTA &= extent &&
-                                 !llvm::MulOverflow(total, *extent, total) &&
-                                 total <= kMaxGridX;
-      target.sharedByThreads = plan.cooperative;
-      PipelinedSpawn pipelined = pipelineTransfers(spawn, target);
+           getStaticExtents(spawn, pipelineTarget.instancesPerCTA))
+        pipelineTarget.onePointPerCTA &=
+            extent && !llvm::MulOverflow(total, *extent, total) &&
+            total <= kMaxGridX;
+      pipelineTarget.sharedByThreads = plan.cooperative;
+      PipelinedSpawn pipelined = pipelineTransfers(spawn, pipelineTarget);
       plans->at(spawn).stages = pipelined.stages;
       for (Operation *transfer : pipelined.transfers)
         if (plan.cooperative)
@@ -865,7 +848,7 @@ struct ConvertVxToGPUPass
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode, getShare);
     populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns, module,
-                                                chip, getShare);
+                                                targetChip, getShare);
     patterns.add<SpawnToLaunch>(context, std::move(plans));
     populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -15,7 +15,7 @@
 
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
-#include "Vx/Target/CUDA.h"
+#include "Vx/Target/Chip.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,9 +32,6 @@
 
 using namespace mlir;
 using namespace mlir::vx;
-
-/// The first SM with cp.async (Ampere).
-static constexpr unsigned kMinCpAsyncSM = 80;
 
 namespace {
 /// What the analysis of the vx IR decided, for the patterns that run once
@@ -188,13 +185,12 @@ static int64_t getGroupsAfter(AwaitOp await, const AsyncTransferPlan &plan) {
 }
 
 FailureOr<int64_t> vx::getAsyncCopyChunkBytes(TransferAsyncOp transfer,
-                                              StringRef chip,
+                                              const Chip *chip,
                                               std::string &why) {
   FailureOr<int64_t> chunkBytes = getChunkBytes(transfer, why);
-  std::optional<unsigned> smNumber = getSMNumber(chip);
-  if (succeeded(chunkBytes) && smNumber && *smNumber < kMinCpAsyncSM) {
-    why = ("cp.async needs sm_" + Twine(kMinCpAsyncSM) +
-           " or newer, and the chip is '" + chip + "'")
+  if (succeeded(chunkBytes) && chip && !chip->hasCpAsync()) {
+    why = ("cp.async needs sm_80 or newer, and the chip is '" +
+           chip->getName() + "'")
               .str();
     return failure();
   }
@@ -202,8 +198,8 @@ FailureOr<int64_t> vx::getAsyncCopyChunkBytes(TransferAsyncOp transfer,
 }
 
 /// Plans the transfers of the device spawn `spawn` into `plan`; `chip`, when
-/// not empty, is the chip the code is for.
-static void planAsyncTransfers(SpawnOp spawn, StringRef chip,
+/// not null, is the chip the code is for.
+static void planAsyncTransfers(SpawnOp spawn, const Chip *chip,
                                AsyncTransferPlan &plan) {
   bool anyAsync = false;
   spawn.walk([&](TransferAsyncOp transfer) {
@@ -343,7 +339,7 @@ struct AwaitToAsyncWait : public OpConversionPattern<AwaitOp> {
 
 void vx::populateVxTransferToNVGPUConversionPatterns(
     TypeConverter &typeConverter, RewritePatternSet &patterns, Operation *root,
-    StringRef chip, GetThreadShare getShare) {
+    const Chip *chip, GetThreadShare getShare) {
   auto plan = std::make_shared<AsyncTransferPlan>();
   root->walk([&](SpawnOp spawn) {
     if (spawn.isDeviceSpawn())

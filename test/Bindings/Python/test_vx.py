@@ -84,7 +84,7 @@ def test_pipeline_text_of_each_stage():
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 "
+    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 tf32=false "
             "threads-per-block=128}") in text
     assert "fma=false" in vx.pipeline("gpu", fma=False)
     assert "chip=sm_100a fast=false features=+ptx86" in text
@@ -97,10 +97,10 @@ def test_pipeline_options_map_to_pipeline_options():
 def test_pipeline_rejects_unknown_stages_and_options():
     with pytest.raises(ValueError, match="unknown stage 'cuda'"):
         vx.pipeline("cuda")
-    with pytest.raises(TypeError, match="stage 'gpu' has no option 'chip'; "
-                                        "its options are: threads_per_block, "
-                                        "stages, fma"):
-        vx.pipeline("gpu", chip="sm_90")
+    with pytest.raises(TypeError, match="stage 'gpu' has no option 'format'; "
+                                        "its options are: chip, "
+                                        "threads_per_block, stages, fma, tf32"):
+        vx.pipeline("gpu", format="bin")
     with pytest.raises(TypeError, match="has no option 'anything'; its options are: none"):
         vx.pipeline("vx", anything=1)
     with pytest.raises(TypeError, match="option 'chip' takes a str, got float"):
@@ -129,7 +129,8 @@ def test_option_errors_print_nothing():
                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert result.stderr == ""
     assert result.stdout == (
-        "VxError gpu: threads-per-block must be between 1 and 1024, got -1\n"
+        "VxError gpu: threads-per-block must be between 1 and 1024 (0: the "
+        "default CTA size), got -1\n"
         "TypeError option 'openmp' takes a bool, got str\n")
 
 
@@ -865,9 +866,9 @@ def test_cli_errors_exit_1(tmp_path):
     assert result.returncode == 1
     assert f"{bad}:2:3: error: 'vx.spawn' op static grid size" in result.stderr
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--stage", "gpu",
-                     "--chip=sm_90")
+                     "--format=bin")
     assert result.returncode == 1
-    assert "stage 'gpu' has no option 'chip'" in result.stderr
+    assert "stage 'gpu' has no option 'format'" in result.stderr
     result = run_cli(str(tmp_path / "missing.mlir"))
     assert result.returncode == 1
     assert "cannot read" in result.stderr
@@ -905,7 +906,7 @@ def test_cli_compile(tmp_path, monkeypatch):
     assert vx.runtime.read_metadata(str(output))["options"] == {
         "allow_races": False, "chip": "", "detect_races": False,
         "openmp": True, "ptx_sim": False, "reverse_parallel": False,
-        "sim_order": "", "stages": 1, "threads_per_block": 0,
+        "sim_order": "", "stages": 1, "tf32": False, "threads_per_block": 0,
         "via_gpu": False}
     result = run_cli(os.path.join(EXAMPLES, "matmul.mlir"), "--compile", "cpu")
     assert result.returncode == 1 and "give it a path with -o" in result.stderr

@@ -19,19 +19,20 @@ class RewritePatternSet;
 class TypeConverter;
 
 namespace vx {
+class Chip;
 class TransferAsyncOp;
 
 /// The bytes of each cp.async copy that `transfer` (in a device spawn)
-/// becomes on `chip` (any chip with cp.async when empty), or failure with
+/// becomes on `chip` (any chip with cp.async when null), or failure with
 /// `why` it stays a synchronous copy.
 FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
-                                          StringRef chip, std::string &why);
+                                          const Chip *chip, std::string &why);
 
 /// Decides, for the transfers of the device spawns under `root`, which become
 /// cp.async copies (global memory into shared-memory scratch, in chunks of 4,
 /// 8 or 16 bytes that the layouts keep aligned) and remarks on the others,
 /// which stay synchronous loop copies, also every transfer when `chip` (if
-/// not empty) is older than sm_80, which has no cp.async. Adds the patterns
+/// not null) has no cp.async (before sm_80). Adds the patterns
 /// that lower the chosen transfers and their awaits once they are inside a
 /// gpu.launch; they take precedence over the synchronous patterns. Device
 /// tokens become `!nvgpu.device.async.token`. A transfer for which
@@ -39,7 +40,7 @@ FailureOr<int64_t> getAsyncCopyChunkBytes(TransferAsyncOp transfer,
 void populateVxTransferToNVGPUConversionPatterns(TypeConverter &typeConverter,
                                                  RewritePatternSet &patterns,
                                                  Operation *root,
-                                                 StringRef chip,
+                                                 const Chip *chip,
                                                  GetThreadShare getShare = {});
 
 } // namespace vx

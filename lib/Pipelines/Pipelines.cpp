@@ -209,7 +209,7 @@ static void addGPUMapping(OpPassManager &pm, int64_t threadsPerBlock,
   options.stages = stages;
   options.fma = fma;
   options.chip = chip.str();
-  pm.addPass(createConvertVxToGPU(options));
+  addVxToGPUPasses(pm, options);
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
@@ -516,7 +516,7 @@ vx::buildVxPipeline(OpPassManager &pm, const VxPipelineOptions &options,
       mapping.threadsPerBlock = device.threadsPerBlock;
       mapping.stages = device.stages;
       mapping.chip = device.chip;
-      pm.addPass(createConvertVxToGPU(mapping));
+      addVxToGPUPasses(pm, mapping);
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));

@@ -165,60 +165,29 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
     module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
-    Arbitrary dimensions stay an `scf.for` nest inside the kernel. A CTA has
-    the spawn's `threads N`, else `threads-per-block` threads; without
-    either (`threads-per-block=0`, the default) the default CTA size of 256
-    threads (docs/design.md says why), shared by fewer instances of a body
-    without thread loops when theirs would not fit the shared memory. A body with thread loops (`scf.parallel` ops
-    not inside another one of the body) runs one grid instance per CTA
-    (VX_SPEC 2.1): iteration i of a thread loop runs on thread i mod N,
-    `scf.reduce` becomes a CTA-wide reduction (warp shuffles and shared
-    memory) that every thread sees, the body's other code runs on every
-    thread with its stores to shared memory made by thread 0, barriers go
-    where threads exchange data (from the address model), private scratch
-    owned by threads keeps only each thread's part, and transfers are
-    copied by the whole CTA. A body without thread loops runs one instance
-    per thread, the CTA's threads spread over the innermost parallel
-    dimension with a bounds guard.
+    Arbitrary dimensions stay an `scf.for` nest inside the kernel. The CTA
+    size, the kernel's name and whether an instance runs on the whole CTA
+    are the spawn's `#vx.launch_plan`. The pass is the last step of the
+    mapping and runs the earlier ones, with its options, on the spawns that
+    lack their results: `vx-plan-launch` (device checks; a CTA of the
+    `threads N` clause, else `threads-per-block`, else 256 threads),
+    `vx-map-cta` (a body with thread loops rewritten into what every thread
+    of the CTA runs) and `vx-pipeline-transfers` (`stages`). A body with
+    thread loops runs one grid instance per CTA; a body without them runs
+    one instance per thread, the CTA's threads spread over the innermost
+    parallel dimension with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
     (`private`) or a view of the launch's dynamic shared memory (`smem`, one
     16-byte aligned buffer per instance and scratch), seen through a
-    `memref.memory_space_cast` so that its type is unchanged; the CTA's total
-    (with the reductions' slots) is checked against the chip's limit (227
-    KiB on sm_90). Float adds, subtracts and multiplies are marked
-    `contract` (fma contraction, nvcc's default) unless `fma=false`. Affine ops in
-    spawn bodies are lowered first (grid indices become values that are no
-    affine dimensions or symbols). A transfer from global memory into
-    `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
-    8- or 16-byte chunks, gathered by one `nvgpu.device_async_create_group`)
-    and its await an `nvgpu.device_async_wait` in place, from sm_80 on;
-    other transfers and `memref.copy` become loop copies, with a remark
-    saying why. An op that cannot run on the device or would not lower on
-    every route (allocation, a call, an op of a host-only or GPU-only
-    dialect, tensors, and the few ops no route lowers) is an error that
-    names it. With `chip` set (checked against LLVM's NVPTX chips), a
-    `tensor_core5` spawn needs sm_100 or newer.
-
-    `stages=N` (or a spawn's `stages N` clause) pipelines the cp.async
-    transfers into whole `smem` scratch that are directly in the body,
-    awaited there, and whose source moves with the arbitrary dimensions:
-    each such scratch gets N slots (step s uses slot s mod N, s the linear
-    arbitrary step), the first step issues steps 0..N-2, and each step
-    waits with `numGroups = N-2` and then issues step s+N-1 (guarded at the
-    end of the grid, one group per step, empty past it). The transformation
-    is refused with a remark saying why (a warning under a `stages` clause)
-    when a source may be written in the spawn, depends on memory or on no
-    arbitrary dimension, or the scratch is used before the await; N drops,
-    with a remark, to what the shared memory holds. On sm_90 and newer,
-    with one parallel point and one instance per CTA, such transfers of
-    tiles of rank 2 or more are TMA loads (`nvgpu.tma.async.load`, tensor
-    maps encoded on the host) with an mbarrier per slot and parity waits,
-    also with one stage (one slot, loaded in its own step). The issuing
-    thread fences (`nvvm.fence.proxy` async.shared, once after the barrier
-    before each step's loads, and after the mbarrier initialization with
-    `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
-    requires between generic-proxy accesses and TMA.
+    `memref.memory_space_cast` so that its type is unchanged. Float adds,
+    subtracts and multiplies are marked `contract` (fma contraction, nvcc's
+    default) unless `fma=false`. A transfer from global memory into `smem`
+    scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or
+    16-byte chunks, gathered by one `nvgpu.device_async_create_group`, spread
+    over the CTA's threads when it has `vx.copy_threads`) and its await an
+    `nvgpu.device_async_wait` in place, from sm_80 on; other transfers and
+    `memref.copy` become loop copies, with a remark saying why.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];

@@ -20,8 +20,8 @@ func.func @not_a_plan() {
 // -----
 
 func.func @too_many_threads() {
-  // expected-error @below {{launch plan threads must be between 1 and 1024, got 2048}}
   vx.spawn on tensor_core grid [4] semantics [parallel] {
+  // expected-error @below {{launch plan threads must be between 1 and 1024, got 2048}}
   } {vx.launch_plan = #vx.launch_plan<kernel = "k", threads = 2048, cooperative = false>}
   return
 }
@@ -29,8 +29,8 @@ func.func @too_many_threads() {
 // -----
 
 func.func @no_name() {
-  // expected-error @below {{launch plan needs a kernel name}}
   vx.spawn on tensor_core grid [4] semantics [parallel] {
+  // expected-error @below {{launch plan needs a kernel name}}
   } {vx.launch_plan = #vx.launch_plan<kernel = "", threads = 4, cooperative = false>}
   return
 }
@@ -38,8 +38,8 @@ func.func @no_name() {
 // -----
 
 func.func @negative_stages() {
-  // expected-error @below {{launch plan stages must be at least 0 (not yet decided), got -1}}
   vx.spawn on tensor_core grid [4] semantics [parallel] {
+  // expected-error @below {{launch plan stages must be at least 0 (not yet decided), got -1}}
   } {vx.launch_plan = #vx.launch_plan<kernel = "k", threads = 4, cooperative = false, stages = -1>}
   return
 }

@@ -39,8 +39,7 @@ LogicalResult checkThreadsPerBlockOption(ModuleOp module, StringRef pass,
                                          int64_t threadsPerBlock);
 LogicalResult checkStagesOption(ModuleOp module, StringRef pass,
                                 int64_t stages);
-LogicalResult checkChipOption(ModuleOp module, StringRef pass,
-                              StringRef chip);
+LogicalResult checkChipOption(ModuleOp module, StringRef pass, StringRef chip);
 
 //===----------------------------------------------------------------------===//
 // Shared memory

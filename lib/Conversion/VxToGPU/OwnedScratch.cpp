@@ -211,8 +211,8 @@ splitAccesses(ScratchOp scratch, SpawnOp spawn, int64_t numThreads,
       why = "a thread loop with dynamic bounds accesses it";
       return failure();
     }
-    rounds = std::max<int64_t>(rounds,
-                               llvm::divideCeil(*iterations, numThreads));
+    rounds =
+        std::max<int64_t>(rounds, llvm::divideCeil(*iterations, numThreads));
     SmallVector<IndexSplit> splits;
     for (Value index : access->indices) {
       IndexSum sum = expand(index);
@@ -244,8 +244,7 @@ static int64_t getLanes(const ScratchAccess &access, int64_t dim,
 /// Returns the part's extent, or nothing with `why`.
 static std::optional<int64_t> splitBlocked(ArrayRef<SplitAccess> accesses,
                                            int64_t dim, int64_t rank,
-                                           int64_t blockSize,
-                                           Rewrites rewrites,
+                                           int64_t blockSize, Rewrites rewrites,
                                            std::string &why) {
   std::optional<int64_t> block;
   SmallVector<IndexSum> locals;

@@ -113,9 +113,7 @@ static std::optional<std::pair<int64_t, int64_t>> getElementLayout(Type type) {
       vector.getNumElements() / vector.getShape().back() * row, row);
 }
 
-
-SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn,
-                                             int64_t instances) {
+SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn, int64_t instances) {
   SharedMemoryLayout layout;
   for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
     if (scratch.getPlacement() == Memory::smem) {

@@ -249,9 +249,9 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     assumeCapturedAlignment(rewriter, spawn);
 
     scf::ForOp gridLoop;
-    SmallVector<Value> coords = buildParallelCoords(
-        rewriter, loc, spawn, launch, mapping, grid.total, sizes, instances,
-        gridLoop);
+    SmallVector<Value> coords =
+        buildParallelCoords(rewriter, loc, spawn, launch, mapping, grid.total,
+                            sizes, instances, gridLoop);
     buildArbitraryLoops(rewriter, loc, spawn, sizes, coords);
     spawn.inlineBody(rewriter, coords, sizes);
     if (gridLoop && plan.getCooperative() && smem.totalBytes) {
@@ -392,8 +392,8 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     unsigned inner = parallelDims.back();
     Value stride = arith::ConstantIndexOp::create(rewriter, loc, instances);
     Value base = arith::MulIOp::create(rewriter, loc, coords[inner], stride);
-    coords[inner] = arith::AddIOp::create(rewriter, loc, base,
-                                          launch.getThreadIds().x);
+    coords[inner] =
+        arith::AddIOp::create(rewriter, loc, base, launch.getThreadIds().x);
     std::optional<int64_t> innerSize = getConstantIntValue(sizes[inner]);
     if (!innerSize || *innerSize % instances != 0) {
       // The last CTA of a ragged dimension has idle threads. A launch
@@ -471,7 +471,6 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     mapping.gridStride = true;
     return mapping;
   }
-
 };
 
 struct ConvertVxToGPUPass
@@ -516,8 +515,7 @@ struct ConvertVxToGPUPass
         op->getAttrOfType<IntegerAttr>(VxDialect::kCopyThreadsAttrName);
     if (!threads)
       return std::nullopt;
-    auto id =
-        gpu::ThreadIdOp::create(builder, op->getLoc(), gpu::Dimension::x);
+    auto id = gpu::ThreadIdOp::create(builder, op->getLoc(), gpu::Dimension::x);
     id.setUpperBoundAttr(builder.getIndexAttr(threads.getInt()));
     return ThreadShare{id, threads.getInt()};
   }
@@ -526,7 +524,7 @@ struct ConvertVxToGPUPass
 } // namespace
 
 void vx::addVxToGPUPasses(OpPassManager &pm,
-                           const ConvertVxToGPUOptions &options) {
+                          const ConvertVxToGPUOptions &options) {
   VxPlanLaunchOptions plan;
   plan.threadsPerBlock = options.threadsPerBlock;
   plan.chip = options.chip;

@@ -45,9 +45,10 @@ config.substitutions.append(("%host_cc", config.host_cc))
 if config.vx_sanitize:
     config.available_features.add("sanitized")
 
-# LD_PRELOAD and the sanitizer options reach the tools under scripts/sanitize.sh.
+# LD_PRELOAD and the sanitizer options reach the tools under scripts/sanitize.sh;
+# CUDA_HOME, so that the tools find the toolkit that the ptxas feature found.
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LD_PRELOAD",
-                                     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
+                                     "ASAN_OPTIONS", "UBSAN_OPTIONS", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
 
 
@@ -116,9 +117,9 @@ if cuda_toolkit:
         ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
 
 # The README names the toolkit at /usr/local/cuda; its CUDA commands run
-# where that one is.
+# where that one is and the tools find a toolkit.
 config.substitutions.append(
-    ("%readme_cuda", "--cuda" if os.path.isfile("/usr/local/cuda/bin/ptxas") and os.path.isfile(
+    ("%readme_cuda", "--cuda" if cuda_toolkit and os.path.isfile("/usr/local/cuda/bin/ptxas") and os.path.isfile(
         "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc") else ""))
 
 # Kernels run only where the CUDA runtime wrappers were built and a GPU is

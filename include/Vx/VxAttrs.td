@@ -1,4 +1,4 @@
-//===- VxAttrs.td - Vx enum attributes ---------------------*- tablegen -*-===//
+//===- VxAttrs.td - Vx attributes --------------------------*- tablegen -*-===//
 
 #ifndef VX_ATTRS
 #define VX_ATTRS
@@ -72,6 +72,54 @@ def Vx_MemoryAttr : EnumAttr<Vx_Dialect, Vx_Memory, "memory"> {
     Example: `#vx.memory<smem>`; in `vx.scratch` the bare keyword.
   }];
   let assemblyFormat = "`<` $value `>`";
+}
+
+def Vx_LaunchPlanAttr : AttrDef<Vx_Dialect, "LaunchPlan"> {
+  let mnemonic = "launch_plan";
+  let summary = "How a device spawn maps onto the GPU, step by step";
+  let description = [{
+    The GPU mapping's record on a device `vx.spawn`, in its discardable
+    attribute `vx.launch_plan`: each pass of the mapping reads what the
+    earlier ones decided and adds its own decision, so that every step can
+    be run and tested alone. `vx-plan-launch` sets `kernel` (the name of
+    the kernel and of its module), `threads` (the CTA size) and
+    `cooperative` (one grid instance per CTA, the body having thread loops;
+    otherwise each thread runs its own instance); `vx-map-cta` sets
+    `mapped` once the body is what every thread runs; `vx-pipeline-transfers`
+    sets `stages` (1: nothing pipelined; 0, the default, not yet decided).
+    `convert-vx-to-gpu` reads it and runs the steps whose result is missing.
+
+    Example:
+
+    ```mlir
+    vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] {
+      ...
+    } {vx.launch_plan = #vx.launch_plan<kernel = "f_kernel", threads = 256,
+                                        cooperative = true, mapped = true,
+                                        stages = 2>}
+    ```
+  }];
+  let parameters = (ins "StringAttr":$kernel, "int64_t":$threads,
+                        "bool":$cooperative,
+                        DefaultValuedParameter<"bool", "false">:$mapped,
+                        DefaultValuedParameter<"int64_t", "0">:$stages);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute of a device spawn that holds its plan.
+    static constexpr StringLiteral kAttrName = "vx.launch_plan";
+    /// The plan of `op`, or null.
+    static LaunchPlanAttr lookup(Operation *op) {
+      return op->getAttrOfType<LaunchPlanAttr>(kAttrName);
+    }
+    /// The grid instances that share a CTA.
+    int64_t getInstancesPerCTA() const {
+      return getCooperative() ? 1 : getThreads();
+    }
+    /// This plan with `mapped` set, or with `stages` decided.
+    LaunchPlanAttr withMapped() const;
+    LaunchPlanAttr withStages(int64_t stages) const;
+  }];
 }
 
 #endif // VX_ATTRS

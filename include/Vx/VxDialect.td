@@ -27,6 +27,12 @@ def Vx_Dialect : Dialect {
     `vx.transfer_async` and `vx.await` express asynchronous copies through
     `!vx.token` values.
 
+    The GPU mapping records its decisions in discardable attributes, so that
+    each of its passes can run alone: `vx.launch_plan` (a
+    `#vx.launch_plan`) on a device spawn, and `vx.copy_threads` (an
+    integer) on a `vx.transfer_async` that that many threads of the CTA copy
+    together.
+
     Example:
 
     ```mlir
@@ -42,7 +48,12 @@ def Vx_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
+    /// The discardable attribute of a transfer that the threads of a CTA
+    /// copy together: their number.
+    static constexpr StringLiteral kCopyThreadsAttrName = "vx.copy_threads";
+
     void registerTypes();
     void registerAttributes();
   }];

@@ -1,6 +1,7 @@
 //===- VxDialect.cpp - Vx dialect -----------------------------------------===//
 
 #include "Vx/VxDialect.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,6 +42,56 @@ void VxDialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "Vx/VxAttrs.cpp.inc"
       >();
+}
+
+LogicalResult
+LaunchPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringAttr kernel, int64_t threads, bool cooperative,
+                       bool mapped, int64_t stages) {
+  if (!kernel || kernel.getValue().empty())
+    return emitError() << "launch plan needs a kernel name";
+  if (threads < 1 || threads > kMaxThreadsPerBlock)
+    return emitError() << "launch plan threads must be between 1 and "
+                       << kMaxThreadsPerBlock << ", got " << threads;
+  if (stages < 0)
+    return emitError() << "launch plan stages must be at least 0 (not yet "
+                          "decided), got "
+                       << stages;
+  return success();
+}
+
+LaunchPlanAttr LaunchPlanAttr::withMapped() const {
+  return get(getContext(), getKernel(), getThreads(), getCooperative(),
+             /*mapped=*/true, getStages());
+}
+
+LaunchPlanAttr LaunchPlanAttr::withStages(int64_t stages) const {
+  return get(getContext(), getKernel(), getThreads(), getCooperative(),
+             getMapped(), stages);
+}
+
+LogicalResult VxDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == LaunchPlanAttr::kAttrName) {
+    auto spawn = dyn_cast<SpawnOp>(op);
+    if (!isa<LaunchPlanAttr>(attribute.getValue()) || !spawn ||
+        !spawn.isDeviceSpawn())
+      return op->emitError("'")
+             << name << "' must be a #vx.launch_plan on a device vx.spawn";
+    return success();
+  }
+  if (name == kCopyThreadsAttrName) {
+    auto threads = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!threads || !isa<TransferAsyncOp>(op) || threads.getInt() < 1 ||
+        threads.getInt() > kMaxThreadsPerBlock)
+      return op->emitError("'")
+             << name << "' must be an integer between 1 and "
+             << kMaxThreadsPerBlock << " on a vx.transfer_async";
+    return success();
+  }
+  // The other vx.* attributes are private to the passes that set them.
+  return success();
 }
 
 Operation *VxDialect::materializeConstant(OpBuilder &builder, Attribute value,

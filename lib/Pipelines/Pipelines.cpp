@@ -233,7 +233,7 @@ static void addGPUMapping(OpPassManager &pm,
   VxDistributeTileOpsOptions tileOps;
   tileOps.tf32 = mapping.tf32;
   pm.addPass(createVxDistributeTileOps(tileOps));
-  pm.addPass(createConvertVxToGPU(mapping));
+  addVxToGPUPasses(pm, mapping);
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
@@ -556,7 +556,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     if (options.detectRaces)
       pm.addPass(createVxInstrumentRaces());
     if (options.viaGpu) {
-      pm.addPass(createConvertVxToGPU(getMappingOptions(options, mappingChip)));
+      addVxToGPUPasses(pm, getMappingOptions(options, mappingChip));
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = options.reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));

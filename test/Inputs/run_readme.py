@@ -143,8 +143,10 @@ def main(readme, source_root, build_root, work_dir, cuda):
         test = parser.get_doctest(block, {}, f"README pycon block {index}",
                                   readme, 0)
         if not cuda:
-            test.examples = [e for e in test.examples
-                             if not NEEDS_CUDA.search(e.source)]
+            # The examples after one that needs CUDA may use its results.
+            first = next((i for i, e in enumerate(test.examples)
+                          if NEEDS_CUDA.search(e.source)), len(test.examples))
+            test.examples = test.examples[:first]
         examples += len(test.examples)
         runner.run(test)
     if runner.failures:

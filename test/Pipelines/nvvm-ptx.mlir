@@ -1,8 +1,7 @@
 // The NVVM and PTX stages of examples/attention.mlir, and the options they
 // refuse.
+// The runs that need the CUDA toolkit are in nvvm-ptx-toolkit.mlir.
 // RUN: vx-opt %S/../../examples/attention.mlir --vx-to-nvvm | FileCheck %s --check-prefix=NVVM
-// RUN: vx-opt %S/../../examples/attention.mlir --vx-to-ptx | FileCheck %s --check-prefix=PTX
-// RUN: vx-opt %S/../../examples/attention.mlir --vx-to-ptx="chip=sm_100a" | FileCheck %s --check-prefix=SM100
 // RUN: not vx-opt %s --vx-to-ptx="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not vx-opt %s --vx-to-nvvm="chip=90" 2>&1 | FileCheck %s --check-prefix=CHIP
 // An explicit CUDA_HOME without a toolkit is an error, not a silent fallback.

@@ -1,8 +1,8 @@
 // Every pipeline starts with vx-verify-semantics.
+// The runs that need the CUDA toolkit are in pipelines-ptx.mlir.
 // RUN: not vx-opt %s --vx-to-scf 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not vx-opt %s --vx-to-gpu 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not vx-opt %s --vx-to-nvvm 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: not vx-opt %s --vx-to-ptx 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not vx-opt %s --vx-to-llvm 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not vx-opt %s --vx-to-llvm="via-gpu=true" 2>&1 | FileCheck %s --check-prefix=RACE
 // threads-per-block belongs to the GPU mapping.
@@ -12,7 +12,6 @@
 // RUN: not vx-opt %s --vx-to-llvm="stages=2" 2>&1 | FileCheck %s --check-prefix=STAGES-CPU
 // RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-gpu="stages=3" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
 // RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-nvvm="stages=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES2
-// RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-ptx="stages=4" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES4
 // RUN: vx-opt %S/../../examples/matmul.mlir --vx-to-llvm="via-gpu=true stages=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES2
 // RUN: not vx-opt %s --vx-to-gpu="stages=0" 2>&1 | FileCheck %s --check-prefix=STAGES0
 // RUN: not vx-opt %s --vx-to-ptx="stages=-1" 2>&1 | FileCheck %s --check-prefix=STAGES-NEGATIVE

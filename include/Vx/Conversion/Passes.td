@@ -31,6 +31,123 @@ def ConvertVxToSCF : Pass<"convert-vx-to-scf"> {
   ];
 }
 
+def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
+  let summary = "Plan how each device spawn maps onto the GPU";
+  let description = [{
+    The first step of the GPU mapping (the steps speak through the IR, so
+    that each runs alone; `convert-vx-to-gpu` runs those a spawn lacks).
+    Checks that each device spawn without a plan can run on the device and
+    records its plan as `vx.launch_plan = #vx.launch_plan<...>`: `kernel`,
+    the name of its kernel and of the kernel's module (`f_kernel`,
+    `f_kernel_0`, ... in @f, in program order, skipping the module's
+    symbols), `threads`, the CTA size (the `threads N` clause, else
+    `threads-per-block`, else 256, fewer instances per CTA for a body
+    without thread loops when theirs would not fit the shared memory; 1
+    for such a body without parallel dimensions), and `cooperative`: the
+    body has thread loops (`scf.parallel` ops not inside another one of the
+    body), so one grid instance runs on the whole CTA (VX_SPEC 2.1);
+    otherwise each thread runs its own instance.
+
+    An op that cannot run on the device or would not lower on every route
+    (allocation, a call, an op of a host-only or GPU-only dialect, tensors,
+    and the few ops no route lowers) is an error that names it, as is smem
+    scratch of a type shared memory cannot hold and a static grid whose
+    CTAs cannot be counted in an index. With `chip` set (checked against
+    LLVM's NVPTX chips), a `tensor_core5` spawn needs sm_100 or newer.
+
+    Example: `vx-opt --vx-plan-launch="threads-per-block=128 chip=sm_90"`
+    turns `vx.spawn on tensor_core grid [%n] semantics [parallel] {...}` in
+    @f into the same spawn with `{vx.launch_plan = #vx.launch_plan<kernel =
+    "f_kernel", threads = 128, cooperative = false>}`.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "Threads per CTA of spawns without a threads clause (1-1024; 0: "
+           "the default CTA size)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+ "
+           "and the default CTA size fits its shared memory">
+  ];
+}
+
+def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
+  let summary = "Rewrite cooperative spawn bodies into what every thread "
+                "of the CTA runs";
+  let description = [{
+    The second step of the GPU mapping, on planned device spawns (see
+    `vx-plan-launch`; a device spawn without a plan is an error). Affine ops
+    in spawn bodies are lowered first (grid indices become values that are
+    no affine dimensions or symbols). The body of a `cooperative` spawn is
+    rewritten in place into the code that each of the plan's `threads`
+    threads runs (VX_SPEC 2.1): `gpu.thread_id x` picks a thread's share of
+    each thread loop (iteration i runs on thread i mod N), `scf.reduce`
+    becomes a CTA-wide reduction (warp shuffles and shared memory) that
+    every thread sees, the body's other code runs on every thread with its
+    stores to memory other threads see made by thread 0, `gpu.barrier`
+    goes where threads exchange data (from the address model), private
+    scratch owned by threads keeps only each thread's part, `memref.copy`
+    into shared memory becomes a thread loop, and each transfer into memory
+    the threads share is marked `vx.copy_threads = N` (the whole CTA copies
+    it). The CTA's smem scratch (with the reductions' slots) is then
+    checked against the shared memory of `chip` (227 KiB on sm_90; the
+    largest of any chip when unset). The plan gets `mapped = true`.
+
+    Example: `vx-opt --vx-plan-launch --vx-map-cta="chip=sm_90"`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (e.g. sm_90) whose shared memory the CTA must fit">
+  ];
+}
+
+def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
+  let summary = "Multi-buffer the transfers along the arbitrary dimensions";
+  let description = [{
+    The third step of the GPU mapping, on mapped device spawns (see
+    `vx-map-cta`; a device spawn not yet mapped is an error) whose plan has
+    no `stages` yet. `stages=N` (or a spawn's `stages N` clause) pipelines
+    the cp.async transfers into whole `smem` scratch that are directly in
+    the body, awaited there, and whose source moves with the arbitrary
+    dimensions (VX_SPEC 2.2): each such scratch gets N slots (step s uses
+    slot s mod N, s the linear arbitrary step), the first step issues steps
+    0..N-2, and each step waits with `numGroups = N-2` and then issues step
+    s+N-1 (guarded at the end of the grid, one group per step, empty past
+    it). The transformation is refused with a remark saying why (a warning
+    under a `stages` clause) when a source may be written in the spawn,
+    depends on memory or on no arbitrary dimension, or the scratch is used
+    before the await; N drops, with a remark, to what the shared memory of
+    `chip` holds. On sm_90 and newer, with one parallel point and one
+    instance per CTA, such transfers of tiles of rank 2 or more are TMA
+    loads (`nvgpu.tma.async.load`, tensor maps encoded on the host) with an
+    mbarrier per slot and parity waits, also with one stage (one slot,
+    loaded in its own step). The issuing thread fences
+    (`nvvm.fence.proxy` async.shared, once after the barrier before each
+    step's loads, and after the mbarrier initialization with
+    `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
+    requires between generic-proxy accesses and TMA. The plan gets the
+    stages used (`stages = 1`: nothing pipelined); the transfers it issues
+    in a cooperative body are marked `vx.copy_threads`.
+
+    Example: `vx-opt --vx-plan-launch --vx-map-cta
+    --vx-pipeline-transfers="stages=3 chip=sm_80"`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect", "nvgpu::NVGPUDialect",
+                           "NVVM::NVVMDialect", "scf::SCFDialect",
+                           "ub::UBDialect"];
+  let options = [
+    Option<"stages", "stages", "int64_t", "1",
+           "Steps of transfers in flight along the arbitrary dimensions for "
+           "spawns without a stages clause (>= 1; 1 is no pipelining)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (e.g. sm_90): cp.async from sm_80, TMA from sm_90, "
+           "and the shared memory the slots must fit">
+  ];
+}
+
 def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
   let summary = "Map device spawns onto gpu.launch grids";
   let description = [{
@@ -48,60 +165,29 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     parallel dimensions is a 1x1x1 launch. Each launch names its kernel and
     module alike (`f_kernel`, `f_kernel_0`, ... in @f).
 
-    Arbitrary dimensions stay an `scf.for` nest inside the kernel. A CTA has
-    the spawn's `threads N`, else `threads-per-block` threads; without
-    either (`threads-per-block=0`, the default) the default CTA size of 256
-    threads (docs/design.md says why), shared by fewer instances of a body
-    without thread loops when theirs would not fit the shared memory. A body with thread loops (`scf.parallel` ops
-    not inside another one of the body) runs one grid instance per CTA
-    (VX_SPEC 2.1): iteration i of a thread loop runs on thread i mod N,
-    `scf.reduce` becomes a CTA-wide reduction (warp shuffles and shared
-    memory) that every thread sees, the body's other code runs on every
-    thread with its stores to shared memory made by thread 0, barriers go
-    where threads exchange data (from the address model), private scratch
-    owned by threads keeps only each thread's part, and transfers are
-    copied by the whole CTA. A body without thread loops runs one instance
-    per thread, the CTA's threads spread over the innermost parallel
-    dimension with a bounds guard.
+    Arbitrary dimensions stay an `scf.for` nest inside the kernel. The CTA
+    size, the kernel's name and whether an instance runs on the whole CTA
+    are the spawn's `#vx.launch_plan`. The pass is the last step of the
+    mapping and runs the earlier ones, with its options, on the spawns that
+    lack their results: `vx-plan-launch` (device checks; a CTA of the
+    `threads N` clause, else `threads-per-block`, else 256 threads),
+    `vx-map-cta` (a body with thread loops rewritten into what every thread
+    of the CTA runs) and `vx-pipeline-transfers` (`stages`). A body with
+    thread loops runs one grid instance per CTA; a body without them runs
+    one instance per thread, the CTA's threads spread over the innermost
+    parallel dimension with a bounds guard.
 
     `vx.scratch` becomes a `memref.alloca` at the top of the kernel
     (`private`) or a view of the launch's dynamic shared memory (`smem`, one
     16-byte aligned buffer per instance and scratch), seen through a
-    `memref.memory_space_cast` so that its type is unchanged; the CTA's total
-    (with the reductions' slots) is checked against the chip's limit (227
-    KiB on sm_90). Float adds, subtracts and multiplies are marked
-    `contract` (fma contraction, nvcc's default) unless `fma=false`. Affine ops in
-    spawn bodies are lowered first (grid indices become values that are no
-    affine dimensions or symbols). A transfer from global memory into
-    `smem` scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-,
-    8- or 16-byte chunks, gathered by one `nvgpu.device_async_create_group`)
-    and its await an `nvgpu.device_async_wait` in place, from sm_80 on;
-    other transfers and `memref.copy` become loop copies, with a remark
-    saying why. An op that cannot run on the device or would not lower on
-    every route (allocation, a call, an op of a host-only or GPU-only
-    dialect, tensors, and the few ops no route lowers) is an error that
-    names it. With `chip` set (checked against LLVM's NVPTX chips), a
-    `tensor_core5` spawn needs sm_100 or newer.
-
-    `stages=N` (or a spawn's `stages N` clause) pipelines the cp.async
-    transfers into whole `smem` scratch that are directly in the body,
-    awaited there, and whose source moves with the arbitrary dimensions:
-    each such scratch gets N slots (step s uses slot s mod N, s the linear
-    arbitrary step), the first step issues steps 0..N-2, and each step
-    waits with `numGroups = N-2` and then issues step s+N-1 (guarded at the
-    end of the grid, one group per step, empty past it). The transformation
-    is refused with a remark saying why (a warning under a `stages` clause)
-    when a source may be written in the spawn, depends on memory or on no
-    arbitrary dimension, or the scratch is used before the await; N drops,
-    with a remark, to what the shared memory holds. On sm_90 and newer,
-    with one parallel point and one instance per CTA, such transfers of
-    tiles of rank 2 or more are TMA loads (`nvgpu.tma.async.load`, tensor
-    maps encoded on the host) with an mbarrier per slot and parity waits,
-    also with one stage (one slot, loaded in its own step). The issuing
-    thread fences (`nvvm.fence.proxy` async.shared, once after the barrier
-    before each step's loads, and after the mbarrier initialization with
-    `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
-    requires between generic-proxy accesses and TMA.
+    `memref.memory_space_cast` so that its type is unchanged. Float adds,
+    subtracts and multiplies are marked `contract` (fma contraction, nvcc's
+    default) unless `fma=false`. A transfer from global memory into `smem`
+    scratch becomes cp.async copies (`nvgpu.device_async_copy` in 4-, 8- or
+    16-byte chunks, gathered by one `nvgpu.device_async_create_group`, spread
+    over the CTA's threads when it has `vx.copy_threads`) and its await an
+    `nvgpu.device_async_wait` in place, from sm_80 on; other transfers and
+    `memref.copy` become loop copies, with a remark saying why.
 
     `tf32=true` lets f32 x f32 `linalg.matmul` tile ops (VX_SPEC 2.3) use
     the TF32 tensor cores, with TF32 rounding as cuBLAS's TF32 mode; without

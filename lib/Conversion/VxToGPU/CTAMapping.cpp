@@ -1,5 +1,7 @@
 //===- CTAMapping.cpp - One grid instance on a whole CTA ------------------===//
 //
+// vx-map-cta, the second step of the GPU mapping.
+//
 // A cooperative body (one with thread loops) runs on every thread of its
 // CTA. Its code outside thread loops computes the same values on every
 // thread (its control flow never depends on the thread), so that barriers
@@ -11,11 +13,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "CTAMapping.h"
+#include "LaunchPlan.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Conversion/VxToGPU/VxToGPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_VXMAPCTA
+#include "Vx/Conversion/Passes.h.inc"
+} // namespace vx
+} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -131,9 +143,13 @@ static void guardOnThreadZero(RewriterBase &rewriter, ArrayRef<Operation *> ops,
   }
 }
 
-LogicalResult
-vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
-                       SmallVectorImpl<Operation *> &sharedTransfers) {
+void vx::setCopyThreads(Operation *transfer, int64_t numThreads) {
+  Builder builder(transfer->getContext());
+  transfer->setAttr(VxDialect::kCopyThreadsAttrName,
+                    builder.getI64IntegerAttr(numThreads));
+}
+
+LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
@@ -153,7 +169,7 @@ vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
       return WalkResult::skip();
     if (auto transfer = dyn_cast<TransferAsyncOp>(op);
         transfer && mayBeSharedByThreads(transfer.getDst(), spawn))
-      sharedTransfers.push_back(transfer);
+      setCopyThreads(transfer, numThreads);
     return WalkResult::advance();
   });
 
@@ -178,3 +194,46 @@ vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
   owned.apply(rewriter, rounds);
   return success();
 }
+
+LogicalResult vx::mapSpawnsOntoCTAs(ModuleOp module, const Chip *chip) {
+  SmallVector<SpawnOp> spawns;
+  bool valid = true;
+  for (SpawnOp spawn : getDeviceSpawns(module)) {
+    LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (!plan) {
+      spawn.emitOpError("has no launch plan: run vx-plan-launch first");
+      valid = false;
+    } else if (!plan.getMapped()) {
+      spawns.push_back(spawn);
+    }
+  }
+  if (!valid || failed(lowerAffineInSpawns(module)))
+    return failure();
+  for (SpawnOp spawn : spawns) {
+    LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (plan.getCooperative() &&
+        failed(mapInstanceOntoCTA(spawn, plan.getThreads()))) {
+      valid = false;
+      continue;
+    }
+    valid &=
+        succeeded(checkSharedMemory(spawn, chip, plan.getInstancesPerCTA()));
+    spawn->setAttr(LaunchPlanAttr::kAttrName, plan.withMapped());
+  }
+  return success(valid);
+}
+
+namespace {
+struct VxMapCTAPass : public vx::impl::VxMapCTABase<VxMapCTAPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<std::optional<Chip>> targetChip =
+        parseChipOption(module, getArgument(), chip);
+    if (failed(targetChip) ||
+        failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))))
+      signalPassFailure();
+  }
+};
+} // namespace

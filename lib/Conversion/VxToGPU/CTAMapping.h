@@ -1,6 +1,6 @@
 //===- CTAMapping.h - One grid instance on a whole CTA ----------*- C++ -*-===//
 //
-// The pieces of convert-vx-to-gpu that map a cooperative spawn body (one
+// The pieces of vx-map-cta that map a cooperative spawn body (one
 // with thread loops, VX_SPEC 2.1) onto the threads of a CTA. They rewrite
 // the body in place, before the spawn becomes a gpu.launch, into the code
 // that every thread runs: `gpu.thread_id x` picks a thread's share of each
@@ -35,10 +35,13 @@ bool isSharedByThreads(const MemoryRoot &root);
 
 /// Rewrites the body of `spawn` (a device spawn with thread loops) into the
 /// code each of its CTA's `numThreads` threads runs. Transfers that the
-/// threads now copy together are added to `sharedTransfers`. Reports what
-/// cannot be mapped (the pass then fails).
-LogicalResult mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
-                                 SmallVectorImpl<Operation *> &sharedTransfers);
+/// threads now copy together get `vx.copy_threads = numThreads`. Reports
+/// what cannot be mapped (the pass then fails).
+LogicalResult mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads);
+
+/// Marks `transfer` as copied by the `numThreads` threads of its CTA
+/// together (`vx.copy_threads`).
+void setCopyThreads(Operation *transfer, int64_t numThreads);
 
 //===----------------------------------------------------------------------===//
 // Thread loops (ThreadLoops.cpp)

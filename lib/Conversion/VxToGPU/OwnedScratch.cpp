@@ -171,20 +171,28 @@ struct OwnedScratchSplit::Plan {
   SmallVector<Rewrite> rewrites;
 };
 
-/// How `scratch` splits, or why it cannot.
-static FailureOr<OwnedScratchSplit::Plan>
-planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
-          int64_t numThreads, std::string &why) {
-  using Plan = OwnedScratchSplit::Plan;
-  MemRefType type = scratch.getType();
-  int64_t rank = type.getRank();
-  Plan plan;
-  plan.scratch = scratch;
-  struct Split {
-    IndexSum threadPart, rest;
-  };
-  SmallVector<std::pair<ScratchAccess, SmallVector<Split>>> accesses;
-  DenseMap<Operation *, int64_t> roundsOf;
+namespace {
+/// An index of a scratch access: the terms of its thread loop's induction
+/// variables, and the rest.
+struct IndexSplit {
+  IndexSum threadPart, rest;
+};
+/// An access of a scratch buffer with its indices split.
+struct SplitAccess {
+  ScratchAccess access;
+  SmallVector<IndexSplit> indices;
+};
+using Rewrites = MutableArrayRef<OwnedScratchSplit::Plan::Rewrite>;
+} // namespace
+
+/// The accesses of `scratch`, each in a thread loop of static bounds, with
+/// their indices split, and in `rounds` the most iterations a thread runs
+/// of one of those loops; or why they cannot be split.
+static FailureOr<SmallVector<SplitAccess>>
+splitAccesses(ScratchOp scratch, SpawnOp spawn, int64_t numThreads,
+              int64_t &rounds, std::string &why) {
+  SmallVector<SplitAccess> accesses;
+  rounds = 1;
   for (Operation *user : scratch->getUsers()) {
     std::optional<ScratchAccess> access = getScratchAccess(user, scratch);
     if (!access) {
@@ -203,11 +211,12 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
       why = "a thread loop with dynamic bounds accesses it";
       return failure();
     }
-    roundsOf[loop] = llvm::divideCeil(*iterations, numThreads);
-    SmallVector<Split> splits;
+    rounds =
+        std::max<int64_t>(rounds, llvm::divideCeil(*iterations, numThreads));
+    SmallVector<IndexSplit> splits;
     for (Value index : access->indices) {
       IndexSum sum = expand(index);
-      Split split;
+      IndexSplit split;
       for (auto [value, coefficient] : sum.terms) {
         bool isThreadIv = llvm::is_contained(loop.getInductionVars(), value);
         (isThreadIv ? split.threadPart : split.rest)
@@ -218,126 +227,131 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
     }
     accesses.push_back({*access, std::move(splits)});
   }
+  return accesses;
+}
 
-  SmallVector<int64_t> shape;
-  int64_t rounds = 1;
-  for (auto [loop, loopRounds] : roundsOf)
-    rounds = std::max(rounds, loopRounds);
-  plan.hasRounds = rounds > 1;
-  if (plan.hasRounds)
-    shape.push_back(rounds);
-  for (auto &[access, splits] : accesses)
-    plan.rewrites.push_back({access.op,
-                             SpawnAnalysis::getThreadLoop(access.op, spawn),
-                             SmallVector<std::optional<IndexSum>>(rank)});
-  MLIRContext *context = scratch.getContext();
-  auto getLanes = [&](const ScratchAccess &access, int64_t dim) -> int64_t {
-    int64_t vectorDim =
-        dim - (rank - static_cast<int64_t>(access.vectorShape.size()));
-    return vectorDim >= 0 ? access.vectorShape[vectorDim] : 1;
-  };
-  // Blocked: every access's index is `c * f(thread ivs) + rest` with all
-  // the rests in one block [q c, q c + c): the part keeps c elements,
-  // indexed by rest - q c.
-  auto splitBlocked = [&](int64_t dim, int64_t blockSize,
-                          std::string &blockedWhy) -> std::optional<int64_t> {
-    std::optional<int64_t> block;
-    SmallVector<IndexSum> locals;
-    for (auto &[access, splits] : accesses) {
-      const IndexSum &rest = splits[dim].rest;
-      FailureOr<int64_t> low = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::LB, rest.toVariable(context));
-      FailureOr<int64_t> high = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB, rest.toVariable(context),
-          /*stopCondition=*/nullptr, /*closedUB=*/true);
-      int64_t first =
-          succeeded(low) ? llvm::divideFloorSigned(*low, blockSize) : 0;
-      if (failed(low) || failed(high) ||
-          llvm::divideFloorSigned(*high + getLanes(access, dim) - 1,
-                                  blockSize) != first ||
-          (block && *block != first)) {
-        blockedWhy = ("index " + Twine(dim) + " of '" +
-                      access.op->getName().getStringRef() +
-                      "' is neither c times a value of the thread loop's "
-                      "induction variables plus an offset in [0, c) that "
-                      "every access shares (c = " +
-                      Twine(blockSize) +
-                      "), nor a multiple of s plus one such value in [0, s)")
-                         .str();
-        return std::nullopt;
-      }
-      block = first;
-      IndexSum local = rest;
-      local.constant -= first * blockSize;
-      locals.push_back(std::move(local));
-    }
-    for (auto [rewrite, local] : llvm::zip_equal(plan.rewrites, locals))
-      rewrite.indices[dim] = std::move(local);
-    return blockSize;
-  };
-  // Cyclic: every access's index is `s * g + t`, with t one expression of
-  // the thread ivs for all accesses, in [0, s), and g not depending on
-  // them: the part keeps one element per multiple of s, indexed by g
-  // (scalar accesses along the dimension).
-  auto splitCyclic = [&](int64_t dim) -> std::optional<int64_t> {
-    // The thread part as (induction variable position, coefficient) pairs,
-    // the same in every access (each in its own thread loop), and its range
-    // from the loop's static bounds.
-    using Normalized = SmallVector<std::pair<unsigned, int64_t>>;
-    std::optional<Normalized> common;
-    int64_t stride = 0, low = 0, high = 0;
-    for (auto &[access, splits] : accesses) {
-      if (getLanes(access, dim) != 1)
-        return std::nullopt;
-      scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(access.op, spawn);
-      Normalized normalized;
-      int64_t accessLow = 0, accessHigh = 0;
-      for (auto [value, coefficient] : splits[dim].threadPart.terms) {
-        unsigned ivDim = cast<BlockArgument>(value).getArgNumber();
-        std::optional<int64_t> lb =
-            getConstantIntValue(loop.getLowerBound()[ivDim]);
-        std::optional<int64_t> ub =
-            getConstantIntValue(loop.getUpperBound()[ivDim]);
-        std::optional<int64_t> step =
-            getConstantIntValue(loop.getStep()[ivDim]);
-        if (!lb || !ub || !step || *ub <= *lb)
-          return std::nullopt;
-        int64_t last = *lb + (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
-        accessLow += coefficient * (coefficient > 0 ? *lb : last);
-        accessHigh += coefficient * (coefficient > 0 ? last : *lb);
-        normalized.push_back({ivDim, coefficient});
-      }
-      llvm::sort(normalized);
-      if (common &&
-          (*common != normalized || low != accessLow || high != accessHigh))
-        return std::nullopt;
-      common = std::move(normalized);
-      low = accessLow;
-      high = accessHigh;
-      const IndexSum &rest = splits[dim].rest;
-      stride = std::gcd(stride, std::abs(rest.constant));
-      for (auto [value, coefficient] : rest.terms)
-        stride = std::gcd(stride, std::abs(coefficient));
-    }
-    if (stride <= 1 || low < 0 || high >= stride)
+/// The lanes of `access` along dimension `dim` of a buffer of rank `rank`.
+static int64_t getLanes(const ScratchAccess &access, int64_t dim,
+                        int64_t rank) {
+  int64_t vectorDim =
+      dim - (rank - static_cast<int64_t>(access.vectorShape.size()));
+  return vectorDim >= 0 ? access.vectorShape[vectorDim] : 1;
+}
+
+/// Blocked: every access's index along `dim` is `c * f(thread ivs) + rest`
+/// (c = `blockSize`) with all the rests in one block [q c, q c + c): the
+/// part keeps c elements, indexed by rest - q c (set in `rewrites`).
+/// Returns the part's extent, or nothing with `why`.
+static std::optional<int64_t> splitBlocked(ArrayRef<SplitAccess> accesses,
+                                           int64_t dim, int64_t rank,
+                                           int64_t blockSize, Rewrites rewrites,
+                                           std::string &why) {
+  std::optional<int64_t> block;
+  SmallVector<IndexSum> locals;
+  for (const SplitAccess &split : accesses) {
+    const IndexSum &rest = split.indices[dim].rest;
+    MLIRContext *context = split.access.op->getContext();
+    FailureOr<int64_t> low = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::LB, rest.toVariable(context));
+    FailureOr<int64_t> high = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, rest.toVariable(context),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    int64_t first =
+        succeeded(low) ? llvm::divideFloorSigned(*low, blockSize) : 0;
+    if (failed(low) || failed(high) ||
+        llvm::divideFloorSigned(*high + getLanes(split.access, dim, rank) - 1,
+                                blockSize) != first ||
+        (block && *block != first)) {
+      why = ("index " + Twine(dim) + " of '" +
+             split.access.op->getName().getStringRef() +
+             "' is neither c times a value of the thread loop's "
+             "induction variables plus an offset in [0, c) that "
+             "every access shares (c = " +
+             Twine(blockSize) +
+             "), nor a multiple of s plus one such value in [0, s)")
+                .str();
       return std::nullopt;
-    SmallVector<IndexSum> locals;
-    for (auto &[access, splits] : accesses) {
-      IndexSum local;
-      local.constant = splits[dim].rest.constant / stride;
-      for (auto [value, coefficient] : splits[dim].rest.terms)
-        local.terms.push_back({value, coefficient / stride});
-      locals.push_back(std::move(local));
     }
-    for (auto [rewrite, local] : llvm::zip_equal(plan.rewrites, locals))
-      rewrite.indices[dim] = std::move(local);
-    return llvm::divideCeil(type.getDimSize(dim), stride);
-  };
+    block = first;
+    IndexSum local = rest;
+    local.constant -= first * blockSize;
+    locals.push_back(std::move(local));
+  }
+  for (auto [rewrite, local] : llvm::zip_equal(rewrites, locals))
+    rewrite.indices[dim] = std::move(local);
+  return blockSize;
+}
+
+/// Cyclic: every access's index along `dim` is `s * g + t`, with t one
+/// expression of the thread ivs for all accesses, in [0, s), and g not
+/// depending on them: the part keeps one element per multiple of s,
+/// indexed by g (set in `rewrites`; scalar accesses along the dimension).
+/// Returns the part's extent of a buffer of `type`, or nothing.
+static std::optional<int64_t> splitCyclic(ArrayRef<SplitAccess> accesses,
+                                          int64_t dim, MemRefType type,
+                                          SpawnOp spawn, Rewrites rewrites) {
+  // The thread part as (induction variable position, coefficient) pairs,
+  // the same in every access (each in its own thread loop), and its range
+  // from the loop's static bounds.
+  using Normalized = SmallVector<std::pair<unsigned, int64_t>>;
+  std::optional<Normalized> common;
+  int64_t stride = 0, low = 0, high = 0;
+  for (const SplitAccess &split : accesses) {
+    if (getLanes(split.access, dim, type.getRank()) != 1)
+      return std::nullopt;
+    scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(split.access.op, spawn);
+    Normalized normalized;
+    int64_t accessLow = 0, accessHigh = 0;
+    for (auto [value, coefficient] : split.indices[dim].threadPart.terms) {
+      unsigned ivDim = cast<BlockArgument>(value).getArgNumber();
+      std::optional<int64_t> lb =
+          getConstantIntValue(loop.getLowerBound()[ivDim]);
+      std::optional<int64_t> ub =
+          getConstantIntValue(loop.getUpperBound()[ivDim]);
+      std::optional<int64_t> step = getConstantIntValue(loop.getStep()[ivDim]);
+      if (!lb || !ub || !step || *ub <= *lb)
+        return std::nullopt;
+      int64_t last = *lb + (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
+      accessLow += coefficient * (coefficient > 0 ? *lb : last);
+      accessHigh += coefficient * (coefficient > 0 ? last : *lb);
+      normalized.push_back({ivDim, coefficient});
+    }
+    llvm::sort(normalized);
+    if (common &&
+        (*common != normalized || low != accessLow || high != accessHigh))
+      return std::nullopt;
+    common = std::move(normalized);
+    low = accessLow;
+    high = accessHigh;
+    const IndexSum &rest = split.indices[dim].rest;
+    stride = std::gcd(stride, std::abs(rest.constant));
+    for (auto [value, coefficient] : rest.terms)
+      stride = std::gcd(stride, std::abs(coefficient));
+  }
+  if (stride <= 1 || low < 0 || high >= stride)
+    return std::nullopt;
+  for (auto [rewrite, split] : llvm::zip_equal(rewrites, accesses)) {
+    IndexSum local;
+    local.constant = split.indices[dim].rest.constant / stride;
+    for (auto [value, coefficient] : split.indices[dim].rest.terms)
+      local.terms.push_back({value, coefficient / stride});
+    rewrite.indices[dim] = std::move(local);
+  }
+  return llvm::divideCeil(type.getDimSize(dim), stride);
+}
+
+/// The shape of the part of a buffer of `type` that a thread keeps, after
+/// `accesses`, with the rewrites of the accesses' indices; or why it cannot
+/// be split.
+static FailureOr<SmallVector<int64_t>>
+getPartShape(ArrayRef<SplitAccess> accesses, MemRefType type, SpawnOp spawn,
+             Rewrites rewrites, std::string &why) {
+  SmallVector<int64_t> shape;
   bool anySplit = false;
-  for (int64_t dim = 0; dim < rank; ++dim) {
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
     int64_t blockSize = 0;
-    for (auto &[access, splits] : accesses)
-      for (auto [value, coefficient] : splits[dim].threadPart.terms)
+    for (const SplitAccess &split : accesses)
+      for (auto [value, coefficient] : split.indices[dim].threadPart.terms)
         blockSize = std::gcd(blockSize, std::abs(coefficient));
     if (blockSize == 0) {
       // No access moves along this dimension with the iteration: whole.
@@ -346,12 +360,10 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
     }
     anySplit = true;
     std::string blockedWhy;
-    if (std::optional<int64_t> extent =
-            splitBlocked(dim, blockSize, blockedWhy)) {
-      shape.push_back(*extent);
-      continue;
-    }
-    std::optional<int64_t> extent = splitCyclic(dim);
+    std::optional<int64_t> extent = splitBlocked(
+        accesses, dim, type.getRank(), blockSize, rewrites, blockedWhy);
+    if (!extent)
+      extent = splitCyclic(accesses, dim, type, spawn, rewrites);
     if (!extent) {
       why = blockedWhy;
       return failure();
@@ -362,6 +374,34 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
     why = "no index of it depends on a thread loop's induction variables";
     return failure();
   }
+  return shape;
+}
+
+/// How `scratch` splits, or why it cannot.
+static FailureOr<OwnedScratchSplit::Plan>
+planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
+          int64_t numThreads, std::string &why) {
+  MemRefType type = scratch.getType();
+  OwnedScratchSplit::Plan plan;
+  plan.scratch = scratch;
+  int64_t rounds = 1;
+  FailureOr<SmallVector<SplitAccess>> accesses =
+      splitAccesses(scratch, spawn, numThreads, rounds, why);
+  if (failed(accesses))
+    return failure();
+  plan.hasRounds = rounds > 1;
+  for (const SplitAccess &split : *accesses)
+    plan.rewrites.push_back(
+        {split.access.op, SpawnAnalysis::getThreadLoop(split.access.op, spawn),
+         SmallVector<std::optional<IndexSum>>(type.getRank())});
+  FailureOr<SmallVector<int64_t>> partShape =
+      getPartShape(*accesses, type, spawn, plan.rewrites, why);
+  if (failed(partShape))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (plan.hasRounds)
+    shape.push_back(rounds);
+  llvm::append_range(shape, *partShape);
 
   // One iteration per element (checked for every thread count), or one
   // iteration per thread and one thread per element.

@@ -16,19 +16,24 @@
 // steps. Slot (s+N-1) mod N = (s-1) mod N was last read by step s-1, which
 // every thread has left after the barrier. The transfers' own awaits go.
 //
-// This is a rewrite of the spawn body, before the mapping builds its loops:
+// vx-pipeline-transfers, the third step of the GPU mapping, is a rewrite of
+// the spawn body, before convert-vx-to-gpu builds its loops:
 // the first step issues the prologue, so the mapping's loops over the
 // arbitrary dimensions stay as they are. See docs/design.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PipelineTransfers.h"
+#include "CTAMapping.h"
+#include "LaunchPlan.h"
+#include "Vx/Conversion/VxToGPU/VxToGPU.h"
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -37,6 +42,13 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace vx {
+#define GEN_PASS_DEF_VXPIPELINETRANSFERS
+#include "Vx/Conversion/Passes.h.inc"
+} // namespace vx
+} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -588,3 +600,74 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
               .build(),
           stages};
 }
+
+/// What the plan of `spawn` tells the pipelining.
+static PipelineTarget getPipelineTarget(SpawnOp spawn, LaunchPlanAttr plan,
+                                        int64_t stages, const Chip *chip) {
+  PipelineTarget target;
+  target.chip = chip;
+  target.defaultStages = stages;
+  target.instancesPerCTA = plan.getInstancesPerCTA();
+  target.freeSharedBytes =
+      getSharedMemoryLimit(chip) -
+      getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+  // Static extents within the launch grid need no grid-stride loop.
+  int64_t total = 1;
+  target.onePointPerCTA = true;
+  for (std::optional<int64_t> extent :
+       getStaticExtents(spawn, target.instancesPerCTA))
+    target.onePointPerCTA &= extent &&
+                             !llvm::MulOverflow(total, *extent, total) &&
+                             total <= kMaxGridX;
+  target.sharedByThreads = plan.getCooperative();
+  return target;
+}
+
+// On the body that every thread runs: the transfers the pipeline issues are
+// the CTA's, like the ones they replace.
+LogicalResult vx::pipelineSpawnTransfers(ModuleOp module, int64_t stages,
+                                         const Chip *chip) {
+  SmallVector<SpawnOp> spawns;
+  bool valid = true;
+  for (SpawnOp spawn : getDeviceSpawns(module)) {
+    LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (!plan || !plan.getMapped()) {
+      spawn.emitOpError("is not mapped onto its CTA yet: run vx-plan-launch "
+                        "and vx-map-cta first");
+      valid = false;
+    } else if (!plan.getStages()) {
+      spawns.push_back(spawn);
+    }
+  }
+  if (!valid)
+    return failure();
+  for (SpawnOp spawn : spawns) {
+    LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    PipelinedSpawn pipelined =
+        pipelineTransfers(spawn, getPipelineTarget(spawn, plan, stages, chip));
+    if (plan.getCooperative())
+      for (Operation *transfer : pipelined.transfers)
+        setCopyThreads(transfer, plan.getThreads());
+    spawn->setAttr(LaunchPlanAttr::kAttrName,
+                   plan.withStages(pipelined.stages));
+  }
+  return success();
+}
+
+namespace {
+struct VxPipelineTransfersPass
+    : public vx::impl::VxPipelineTransfersBase<VxPipelineTransfersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(checkStagesOption(module, getArgument(), stages)))
+      return signalPassFailure();
+    FailureOr<std::optional<Chip>> targetChip =
+        parseChipOption(module, getArgument(), chip);
+    if (failed(targetChip) ||
+        failed(pipelineSpawnTransfers(module, stages, getChip(*targetChip))))
+      signalPassFailure();
+  }
+};
+} // namespace

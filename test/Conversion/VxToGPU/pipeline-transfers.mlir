@@ -8,29 +8,18 @@
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=3 threads-per-block=1" | FileCheck %s
 // stages=1 is no pipelining: the transfer keeps its await.
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=1 threads-per-block=1" | FileCheck %s --check-prefix=ONE
-// The PTX waits for all but N-2 groups and assembles.
-// RUN: rm -rf %t && mkdir -p %t
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_80 stages=3 threads-per-block=1" -o %t/three.mlir
-// RUN: %extract_ptx %t/three.mlir %t/three
-// RUN: FileCheck %s --check-prefix=PTX3 < %t/three/rows_kernel.ptx
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_89 stages=4 threads-per-block=1" -o %t/four.mlir
-// RUN: %extract_ptx %t/four.mlir %t/four
-// RUN: FileCheck %s --check-prefix=PTX4 < %t/four/rows_kernel.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/three/rows_kernel.ptx -o %t/three.cubin %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_89 %t/four/rows_kernel.ptx -o %t/four.cubin %}
+// vx-pipeline-transfers alone rewrites the mapped bodies and records the
+// stages on the plan; the transfers it issues in a body on the whole CTA
+// are the CTA's copies.
+// RUN: vx-opt %s --vx-plan-launch="threads-per-block=1" --vx-map-cta --vx-pipeline-transfers="stages=3 chip=sm_80" | FileCheck %s --check-prefix=STEP
+// The PTX waits for all but N-2 groups and assembles:
+// pipeline-transfers-ptx.mlir (it needs the CUDA toolkit).
 // On sm_90 and newer the tiles are TMA loads: a tensor map per tile on the
 // host, an mbarrier per slot, and parity waits instead of groups.
 // RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=3 threads-per-block=1" | FileCheck %s --check-prefix=TMA
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=3 threads-per-block=1" -o %t/tma.mlir
-// RUN: %extract_ptx %t/tma.mlir %t/tma
-// RUN: FileCheck %s --check-prefix=PTXTMA < %t/tma/rows_kernel.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma/rows_kernel.ptx -o %t/tma.cubin %}
 // With one stage TMA loads each step's own tile into the one slot before
 // the wait.
 // RUN: vx-opt %s --convert-vx-to-gpu="chip=sm_90a stages=1 threads-per-block=1" | FileCheck %s --check-prefix=TMA1
-// RUN: vx-opt %s --vx-to-ptx="chip=sm_90a stages=1 threads-per-block=1" -o %t/tma1.mlir
-// RUN: %extract_ptx %t/tma1.mlir %t/tma1
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/tma1/rows_kernel.ptx -o %t/tma1.cubin %}
 
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch
@@ -70,6 +59,21 @@
 // CHECK-NOT: nvgpu.device_async_wait
 // CHECK: gpu.terminator
 
+// STEP-LABEL: func.func @rows
+// STEP: vx.spawn on tensor_core grid [4, 8] semantics [parallel, arbitrary] {
+// STEP: %[[SLOT:.*]] = arith.remui %{{.*}}, %c3 : index
+// STEP: vx.scratch smem : memref<96xi8>
+// STEP: vx.transfer_async %{{.*}} to %{{.*}} : memref<1x8xf32, strided<[64, 1], offset: ?>> to memref<1x8xf32>
+// STEP: nvgpu.device_async_create_group
+// STEP: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// STEP-NOT: vx.await
+// STEP: } {vx.launch_plan = #vx.launch_plan<kernel = "rows_kernel", threads = 1, cooperative = false, mapped = true, stages = 3>}
+// STEP-LABEL: func.func @cta_rows
+// STEP: vx.transfer_async %{{.*}} to %{{.*}} {vx.copy_threads = 16 : i64}
+// STEP: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// STEP-NEXT: gpu.barrier
+// STEP: vx.transfer_async %{{.*}} to %{{.*}} {vx.copy_threads = 16 : i64}
+// STEP: } {vx.launch_plan = #vx.launch_plan<kernel = "cta_rows_kernel", threads = 16, cooperative = true, mapped = true, stages = 3>}
 // ONE-LABEL: func.func @rows
 // ONE-NOT: memref<{{[0-9]+}}xi8>
 // ONE: nvgpu.device_async_copy

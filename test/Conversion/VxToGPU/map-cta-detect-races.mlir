@@ -1,8 +1,15 @@
 // RUN: vx-opt %s --vx-instrument-races --convert-vx-to-gpu | FileCheck %s
+// vx-map-cta is the step that names the thread.
+// RUN: vx-opt %s --vx-instrument-races --vx-plan-launch --vx-map-cta | FileCheck %s --check-prefix=MAP
 
 // Under the CTA mapping every thread starts the thread loop's execution,
 // naming itself, so that the CTA's threads share one execution id
 // (docs/design.md); the loop's stores are per thread.
+// MAP-LABEL: func @instrumented_thread_loop
+// MAP: vx.spawn
+// MAP-NEXT: %[[TID:.*]] = gpu.thread_id x
+// MAP-NOT: scf.if
+// MAP: vx.race_thread_loop %{{.*}} instance %{{.*}} thread %[[TID]] lower
 // CHECK-LABEL: func @instrumented_thread_loop
 // CHECK: gpu.launch
 // CHECK: %[[TID:.*]] = gpu.thread_id x

@@ -9,11 +9,11 @@
 
 // GPU: vx-verify-semantics{allow-races=false},
 // GPU-NEXT: vx-distribute-tile-ops{tf32=false},
-// GPU-NEXT: convert-vx-to-gpu{
+// GPU-NEXT: vx-plan-launch{
 // VIA-GPU: vx-verify-semantics{allow-races=false},
 // VIA-GPU-NEXT: vx-distribute-tile-ops{tf32=false},
 // VIA-GPU-NEXT: vx-instrument-races,
-// VIA-GPU-NEXT: convert-vx-to-gpu{
+// VIA-GPU-NEXT: vx-plan-launch{
 // CPU-NOT: vx-distribute-tile-ops
 
 // One grid instance per CTA of 128 threads, with three stages of the A and

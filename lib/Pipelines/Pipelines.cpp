@@ -392,10 +392,11 @@ static void addDeviceCode(OpPassManager &pm, const VxPipelineOptions &options,
       {"builtin.module", "llvm", "nvvm", "gpu.module", "gpu.launch_func"});
   if (!toolkit)
     return;
-  GpuModuleToBinaryPassOptions binary;
+  // Upstream's gpu-module-to-binary, with the modules serialized in parallel.
+  VxGpuModuleToBinaryOptions binary;
   binary.toolkitPath = *toolkit;
   binary.compilationTarget = format.str();
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createVxGpuModuleToBinary(binary));
   pm.addPass(createVxDropCompileTimes());
 }
 

@@ -333,6 +333,53 @@ def VxReport : Pass<"vx-report", "ModuleOp"> {
   }];
 }
 
+def VxGpuModuleToBinary : Pass<"vx-gpu-module-to-binary"> {
+  let summary = "gpu-module-to-binary with the modules serialized in parallel";
+  let description = [{
+    Upstream's `gpu-module-to-binary` with the same options and the same
+    output: each `gpu.module` nested directly in the op is serialized with
+    every target attribute it carries (`serializeToObject`, then
+    `createObject`) and replaced by a `gpu.binary` of the objects, in the
+    order of the modules. Upstream serializes one module after the other;
+    this pass serializes the modules on the context's threads (one NVPTX
+    compile, and one `ptxas` run for `format=bin`, per module at a time on
+    each thread), then replaces them on one thread, so the output does not
+    depend on the number of threads. With multithreading disabled
+    (`--mlir-disable-threading`) it serializes them one after the other.
+
+    Each serialization translates its module to LLVM IR in an LLVM context
+    of its own and changes only that module; the symbol table that targets
+    may ask for is built before the threads start (upstream builds it
+    lazily). Every module is serialized even after one fails, and the
+    errors (upstream's) come in the order of the modules; upstream stops at
+    the first module that fails.
+
+    Example: `vx-opt --vx-gpu-module-to-binary="format=isa" input.mlir`:
+
+    ```mlir
+    gpu.module @a [#nvvm.target<chip = "sm_90">] { ... }
+    gpu.module @b [#nvvm.target<chip = "sm_90">] { ... }
+    // becomes
+    gpu.binary @a  [#gpu.object<#nvvm.target<chip = "sm_90">, properties =
+      {LLVMIRToISATimeInMs = 12 : i64, O = 2 : i32}, assembly = "...">]
+    gpu.binary @b  [...]
+    ```
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", [{""}],
+           "Toolkit path.">,
+    ListOption<"linkFiles", "l", "std::string",
+           "Extra files to link to.">,
+    Option<"cmdOptions", "opts", "std::string", [{""}],
+           "Command line options to pass to the tools.">,
+    Option<"compilationTarget", "format", "std::string", [{"fatbin"}],
+           "The target representation of the compilation process: "
+           "offloading/llvm, assembly/isa, binary/bin or fatbinary/fatbin.">,
+    Option<"elfSection", "section", "std::string", [{""}],
+           "ELF section where binary is to be located.">
+  ];
+}
+
 def VxDropCompileTimes : Pass<"vx-drop-compile-times", "ModuleOp"> {
   let summary = "Remove the compile times that gpu-module-to-binary records";
   let description = [{

@@ -533,8 +533,7 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
 
 // TMA's mbarriers are static shared memory, which the limit leaves room for
 // up to the dynamic array's alignment; those beyond count here.
-int64_t SlotCost::getExtraBytes(int64_t stages,
-                                int64_t instancesPerCTA) const {
+int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
   int64_t barrierBytes = tma ? llvm::alignTo(stages * kMBarrierBytes,
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment

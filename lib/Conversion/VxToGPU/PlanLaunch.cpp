@@ -336,8 +336,8 @@ static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
     return plan;
   int64_t limit = getSharedMemoryLimit(chip);
   int64_t requested = spawn.getPipelineStages(stages);
-  SlotCost slots = requested > 1 ? getAsyncCopySlotCost(spawn, chip)
-                                 : SlotCost();
+  SlotCost slots =
+      requested > 1 ? getAsyncCopySlotCost(spawn, chip) : SlotCost();
   auto fitThreads = [&](int64_t stages) {
     int64_t threads = plan.getThreads();
     auto needed = [&] {

@@ -52,14 +52,14 @@
 // EXPLICIT-NOT: instances per CTA instead
 // EXPLICIT: remark: does not pipeline its transfers (3 stages requested): 3 slots of 512 bytes for each of 256 instances per CTA need 262144 bytes
 // PIPELINED-LABEL: func.func @tile
+// PIPELINED: threads{{.*}}%c64{{.*}} dynamic_shared_memory_size %c98304_i32
 // PIPELINED: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// PIPELINED: gpu.launch_func @tile_kernel::@tile_kernel {{.*}} threads in (%c64, %c1, %c1)
 // PIPELINED-LABEL: func.func @clause
+// PIPELINED: threads{{.*}}%c64{{.*}} dynamic_shared_memory_size %c131072_i32
 // PIPELINED: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
-// PIPELINED: threads in (%c64, %c1, %c1)
 // PIPELINED-LABEL: func.func @threads_clause
+// PIPELINED: threads{{.*}}%c256{{.*}} dynamic_shared_memory_size %c131072_i32
 // PIPELINED: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// PIPELINED: threads in (%c256, %c1, %c1)
 
 func.func @tile(%in: memref<4096x1024xf32>) {
   %c128 = arith.constant 128 : index

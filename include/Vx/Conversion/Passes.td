@@ -42,11 +42,13 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
     `f_kernel_0`, ... in @f, in program order, skipping the module's
     symbols), `threads`, the CTA size (the `threads N` clause, else
     `threads-per-block`, else 256, fewer instances per CTA for a body
-    without thread loops when theirs would not fit the shared memory; 1
-    for such a body without parallel dimensions), and `cooperative`: the
-    body has thread loops (`scf.parallel` ops not inside another one of the
-    body), so one grid instance runs on the whole CTA (VX_SPEC 2.1);
-    otherwise each thread runs its own instance.
+    without thread loops when theirs would not fit the shared memory,
+    counting the cp.async slots of its requested stages (`stages`, or the
+    spawn's `stages` clause), with a remark when the stages are what made
+    it smaller; 1 for such a body without parallel dimensions), and
+    `cooperative`: the body has thread loops (`scf.parallel` ops not inside
+    another one of the body), so one grid instance runs on the whole CTA
+    (VX_SPEC 2.1); otherwise each thread runs its own instance.
 
     An op that cannot run on the device or would not lower on every route
     (allocation, a call, an op of a host-only or GPU-only dialect, tensors,
@@ -64,6 +66,9 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
            "Threads per CTA of spawns without a threads clause (1-1024; 0: "
            "the default CTA size)">,
+    Option<"stages", "stages", "int64_t", "1",
+           "Stages of spawns without a stages clause, whose slots the default "
+           "CTA size leaves room for (>= 1)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+ "
            "and the default CTA size fits its shared memory">

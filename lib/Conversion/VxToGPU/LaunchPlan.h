@@ -91,9 +91,10 @@ SmallVector<std::optional<int64_t>> getStaticExtents(SpawnOp spawn,
 
 /// vx-plan-launch: checks that the device spawns of `module` without a plan
 /// can run on the device (on `chip`, when named) and records their plans.
-/// `threadsPerBlock` 0 is the default CTA size.
+/// `threadsPerBlock` 0 is the default CTA size, which leaves room for the
+/// slots of `stages` stages (a spawn's `stages` clause says otherwise).
 LogicalResult planLaunches(ModuleOp module, int64_t threadsPerBlock,
-                           const Chip *chip);
+                           int64_t stages, const Chip *chip);
 
 /// vx-map-cta: lowers the affine ops of spawn bodies, then maps the planned
 /// and not yet mapped device spawns onto their CTAs and checks their shared

@@ -490,6 +490,65 @@ private:
 };
 } // namespace
 
+/// The transfers of `spawn` into smem scratch that can be pipelined; with
+/// `reportRefusals`, a remark on each that cannot (a warning where the
+/// spawn's own `stages` clause asked for pipelining).
+static SmallVector<PipelinedTransfer>
+collectTransfers(SpawnOp spawn, const Chip *chip, bool reportRefusals) {
+  bool explicitRequest = spawn.getStagesAttr() != nullptr;
+  SmallVector<PipelinedTransfer> transfers;
+  spawn.getBody().walk([&](TransferAsyncOp transfer) {
+    auto scratch = getViewRoot(transfer.getDst()).getDefiningOp<ScratchOp>();
+    if (!scratch || scratch.getPlacement() != Memory::smem)
+      return;
+    PipelinedTransfer pipelined;
+    std::optional<Refusal> refusal =
+        analyzeTransfer(spawn, transfer, chip, pipelined);
+    if (!refusal) {
+      transfers.push_back(pipelined);
+      return;
+    }
+    if (!reportRefusals)
+      return;
+    InFlightDiagnostic diagnostic =
+        explicitRequest ? transfer.emitWarning() : transfer.emitRemark();
+    diagnostic << "transfer is not pipelined: " << refusal->reason;
+    if (refusal->culprit)
+      diagnostic.attachNote(refusal->culprit->getLoc()) << "here";
+  });
+  return transfers;
+}
+
+/// What the slots of `transfers` cost, carried by TMA or by cp.async.
+static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
+  SlotCost cost;
+  cost.tma = tma;
+  for (const PipelinedTransfer &pipelined : transfers) {
+    cost.slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
+    cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
+  }
+  cost.padBytes = getPadBytes(tma) * transfers.size();
+  return cost;
+}
+
+// TMA's mbarriers are static shared memory, which the limit leaves room for
+// up to the dynamic array's alignment; those beyond count here.
+int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
+  int64_t barrierBytes = tma ? llvm::alignTo(stages * kMBarrierBytes,
+                                             kDynamicSharedMemoryAlignment) -
+                                   kDynamicSharedMemoryAlignment
+                             : 0;
+  return (stages * slotBytes + padBytes - scratchBytes) * instancesPerCTA +
+         barrierBytes;
+}
+
+SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
+  if (spawn.getArbitraryDims().empty())
+    return {};
+  return getSlotCost(collectTransfers(spawn, chip, /*reportRefusals=*/false),
+                     /*tma=*/false);
+}
+
 PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
                                      const PipelineTarget &target) {
   int64_t requested = spawn.getPipelineStages(target.defaultStages);
@@ -504,28 +563,8 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
   bool pipelining = requested > 1;
   if (!pipelining && !tmaTarget)
     return {};
-  // The spawn's own clause asked for it: a refusal is a warning.
-  bool explicitRequest = spawn.getStagesAttr() != nullptr;
-  SmallVector<PipelinedTransfer> transfers;
-  spawn.getBody().walk([&](TransferAsyncOp transfer) {
-    auto scratch = getViewRoot(transfer.getDst()).getDefiningOp<ScratchOp>();
-    if (!scratch || scratch.getPlacement() != Memory::smem)
-      return;
-    PipelinedTransfer pipelined;
-    std::optional<Refusal> refusal =
-        analyzeTransfer(spawn, transfer, target.chip, pipelined);
-    if (!refusal) {
-      transfers.push_back(pipelined);
-      return;
-    }
-    if (!pipelining)
-      return;
-    InFlightDiagnostic diagnostic =
-        explicitRequest ? transfer.emitWarning() : transfer.emitRemark();
-    diagnostic << "transfer is not pipelined: " << refusal->reason;
-    if (refusal->culprit)
-      diagnostic.attachNote(refusal->culprit->getLoc()) << "here";
-  });
+  SmallVector<PipelinedTransfer> transfers =
+      collectTransfers(spawn, target.chip, /*reportRefusals=*/pipelining);
   if (transfers.empty())
     return {};
 
@@ -556,22 +595,9 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
     return {};
 
   // The most stages up to the requested that fit the shared memory left.
-  int64_t slotBytes = 0, scratchBytes = 0;
-  for (const PipelinedTransfer &pipelined : transfers) {
-    slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
-    scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
-  }
-  int64_t padBytes = getPadBytes(tma) * transfers.size();
-  // TMA's mbarriers are static shared memory, which the limit leaves room
-  // for up to the dynamic array's alignment; those beyond count here.
+  SlotCost cost = getSlotCost(transfers, tma);
   auto extraBytes = [&](int64_t stages) {
-    int64_t barrierBytes = tma ? llvm::alignTo(stages * kMBarrierBytes,
-                                               kDynamicSharedMemoryAlignment) -
-                                     kDynamicSharedMemoryAlignment
-                               : 0;
-    return (stages * slotBytes + padBytes - scratchBytes) *
-               target.instancesPerCTA +
-           barrierBytes;
+    return cost.getExtraBytes(stages, target.instancesPerCTA);
   };
   int64_t stages = requested;
   while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
@@ -584,7 +610,7 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
     else
       remark << "does not pipeline its transfers (" << requested
              << " stages requested)";
-    remark << ": " << requested << " slots of " << slotBytes << " bytes";
+    remark << ": " << requested << " slots of " << cost.slotBytes << " bytes";
     if (target.instancesPerCTA > 1)
       remark << " for each of " << target.instancesPerCTA
              << " instances per CTA";

@@ -49,6 +49,26 @@ struct PipelinedSpawn {
 };
 PipelinedSpawn pipelineTransfers(SpawnOp spawn, const PipelineTarget &target);
 
+/// The shared memory that the slots of pipelined transfers take beyond the
+/// scratch they replace.
+struct SlotCost {
+  /// One slot of each pipelined transfer, and their scratch.
+  int64_t slotBytes = 0;
+  int64_t scratchBytes = 0;
+  /// The bytes beyond the slots: room to align TMA's slots at run time.
+  int64_t padBytes = 0;
+  /// Whether TMA loads carry the transfers (with an mbarrier per slot).
+  bool tma = false;
+
+  /// The extra bytes of `stages` slots for each of `instancesPerCTA`.
+  int64_t getExtraBytes(int64_t stages, int64_t instancesPerCTA) const;
+};
+
+/// What pipelining the transfers of the device spawn `spawn` with cp.async
+/// on `chip` (any chip, when null) would cost, before or after its CTA
+/// mapping: nothing where no transfer would be pipelined. Quiet.
+SlotCost getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip);
+
 } // namespace vx
 } // namespace mlir
 

@@ -10,6 +10,7 @@
 
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/Limits.h"
@@ -35,7 +36,6 @@ namespace vx {
 
 using namespace mlir;
 using namespace mlir::vx;
-
 
 SmallVector<SpawnOp> vx::getDeviceSpawns(ModuleOp module) {
   SmallVector<SpawnOp> spawns;
@@ -326,17 +326,37 @@ nameKernels(ArrayRef<SpawnOp> spawns, ModuleOp module) {
 
 /// With the default CTA size (no `threads` clause, no threads-per-block
 /// given), a spawn whose instances each run on a thread shares the CTA
-/// among fewer instances when the default's would not fit the shared
-/// memory of `chip`: the largest power of two that fits (at least 1).
+/// among fewer instances when the default's scratch, with the slots of its
+/// requested stages (its `stages` clause, else `stages`), would not fit the
+/// shared memory of `chip`: the largest power of two that fits (at least
+/// 1), with a remark when the stages are what made it smaller.
 static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
-                                        const Chip *chip) {
+                                        int64_t stages, const Chip *chip) {
   if (plan.getCooperative() || spawn.getThreadsAttr())
     return plan;
   int64_t limit = getSharedMemoryLimit(chip);
-  int64_t threads = plan.getThreads();
-  while (threads > 1 &&
-         getSharedMemoryLayout(spawn, threads).totalBytes > limit)
-    threads = llvm::PowerOf2Ceil(threads) / 2;
+  int64_t requested = spawn.getPipelineStages(stages);
+  SlotCost slots =
+      requested > 1 ? getAsyncCopySlotCost(spawn, chip) : SlotCost();
+  auto fitThreads = [&](int64_t stages) {
+    int64_t threads = plan.getThreads();
+    auto needed = [&] {
+      return getSharedMemoryLayout(spawn, threads).totalBytes +
+             slots.getExtraBytes(stages, threads);
+    };
+    while (threads > 1 && needed() > limit)
+      threads = llvm::PowerOf2Ceil(threads) / 2;
+    return threads;
+  };
+  int64_t threads = fitThreads(requested);
+  if (int64_t unpipelined = fitThreads(1); threads < unpipelined)
+    spawn.emitRemark("runs ")
+        << threads << " instances per CTA instead of " << unpipelined
+        << " so that the " << requested << " stages of its transfers ("
+        << slots.slotBytes << " bytes per slot) fit the " << limit
+        << " bytes of dynamic shared memory that "
+        << (chip ? "'" + chip->getName().str() + "'" : std::string("any chip"))
+        << " gives a CTA";
   return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), threads,
                              /*cooperative=*/false, /*mapped=*/false,
                              /*stages=*/0);
@@ -345,7 +365,7 @@ static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
 // A CTA has the spawn's `threads`, else `threadsPerBlock`; a body without
 // thread loops or parallel dimensions runs one instance, on one thread.
 LogicalResult vx::planLaunches(ModuleOp module, int64_t threadsPerBlock,
-                               const Chip *chip) {
+                               int64_t stages, const Chip *chip) {
   bool defaultCTASize = threadsPerBlock == 0;
   int64_t ctaSize = defaultCTASize ? kDefaultCTASize : threadsPerBlock;
   SmallVector<std::pair<SpawnOp, LaunchPlanAttr>> plans;
@@ -366,7 +386,7 @@ LogicalResult vx::planLaunches(ModuleOp module, int64_t threadsPerBlock,
     return failure();
   for (auto [spawn, plan] : plans)
     spawn->setAttr(LaunchPlanAttr::kAttrName,
-                   defaultCTASize ? fitDefaultCTASize(spawn, plan, chip)
+                   defaultCTASize ? fitDefaultCTASize(spawn, plan, stages, chip)
                                   : plan);
   return success();
 }
@@ -378,12 +398,14 @@ struct VxPlanLaunchPass : public vx::impl::VxPlanLaunchBase<VxPlanLaunchPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkThreadsPerBlockOption(module, getArgument(),
-                                          threadsPerBlock)))
+                                          threadsPerBlock)) ||
+        failed(checkStagesOption(module, getArgument(), stages)))
       return signalPassFailure();
     FailureOr<std::optional<Chip>> targetChip =
         parseChipOption(module, getArgument(), chip);
     if (failed(targetChip) ||
-        failed(planLaunches(module, threadsPerBlock, getChip(*targetChip))))
+        failed(planLaunches(module, threadsPerBlock, stages,
+                            getChip(*targetChip))))
       signalPassFailure();
   }
 };

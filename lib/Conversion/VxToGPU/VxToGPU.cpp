@@ -474,7 +474,8 @@ struct ConvertVxToGPUPass
     if (failed(checkThreadsPerBlockOption(module, pass, threadsPerBlock)) ||
         failed(checkStagesOption(module, pass, stages)) ||
         failed(targetChip = parseChipOption(module, pass, chip)) ||
-        failed(planLaunches(module, threadsPerBlock, getChip(*targetChip))) ||
+        failed(planLaunches(module, threadsPerBlock, stages,
+                            getChip(*targetChip))) ||
         failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))) ||
         failed(pipelineSpawnTransfers(module, stages, getChip(*targetChip))))
       return signalPassFailure();
@@ -518,6 +519,7 @@ void vx::addVxToGPUPasses(OpPassManager &pm,
                           const ConvertVxToGPUOptions &options) {
   VxPlanLaunchOptions plan;
   plan.threadsPerBlock = options.threadsPerBlock;
+  plan.stages = options.stages;
   plan.chip = options.chip;
   pm.addPass(createVxPlanLaunch(plan));
   VxMapCTAOptions map;

@@ -208,6 +208,13 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
   pm.addPass(createConvertVxToSCF(options));
 }
 
+/// The tile ops' distribution over threads, first in every GPU mapping.
+static void addTileOps(OpPassManager &pm, const VxPipelineOptions &options) {
+  VxDistributeTileOpsOptions tileOps;
+  tileOps.tf32 = options.tf32;
+  pm.addPass(createVxDistributeTileOps(tileOps));
+}
+
 /// convert-vx-to-gpu's options from the pipeline's, for `chip` (empty: a
 /// chip-neutral mapping).
 static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
@@ -216,7 +223,6 @@ static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
   mapping.threadsPerBlock = options.threadsPerBlock;
   mapping.stages = options.stages;
   mapping.fma = options.fma;
-  mapping.tf32 = options.tf32;
   mapping.chip = chip.str();
   return mapping;
 }
@@ -227,13 +233,10 @@ static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
 /// gpu-lower-to-nvvm-pipeline does: a TMA tensor map made on the host
 /// crosses into the kernel as a pointer, which the kernel's signature can
 /// hold (an nvgpu type there has no NVVM lowering).
-static void addGPUMapping(OpPassManager &pm,
-                          const ConvertVxToGPUOptions &mapping,
-                          bool lowerNVGPU) {
-  VxDistributeTileOpsOptions tileOps;
-  tileOps.tf32 = mapping.tf32;
-  pm.addPass(createVxDistributeTileOps(tileOps));
-  addVxToGPUPasses(pm, mapping);
+static void addGPUMapping(OpPassManager &pm, const VxPipelineOptions &options,
+                          StringRef chip, bool lowerNVGPU) {
+  addTileOps(pm, options);
+  addVxToGPUPasses(pm, getMappingOptions(options, chip));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
@@ -382,8 +385,7 @@ static void addDeviceCode(OpPassManager &pm, const VxPipelineOptions &options,
                           const DeviceTarget &target,
                           const std::optional<std::string> &toolkit,
                           StringRef format) {
-  addGPUMapping(pm, getMappingOptions(options, target.chip->getName()),
-                /*lowerNVGPU=*/true);
+  addGPUMapping(pm, options, target.chip->getName(), /*lowerNVGPU=*/true);
   addGPUToNVVM(pm, target.chip->getName(), target.features);
   // Before serialization too: an op left here would only surface as a
   // failed translation to LLVM IR.
@@ -512,8 +514,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     return success();
   case Stage::gpu:
     addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, getMappingOptions(options, mappingChip),
-                  /*lowerNVGPU=*/false);
+    addGPUMapping(pm, options, mappingChip, /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
@@ -547,11 +548,8 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     }
     addChecker(pm, options.allowRaces);
     // Before the race checks, which then see the tile ops' elements.
-    if (options.viaGpu) {
-      VxDistributeTileOpsOptions tileOps;
-      tileOps.tf32 = options.tf32;
-      pm.addPass(createVxDistributeTileOps(tileOps));
-    }
+    if (options.viaGpu)
+      addTileOps(pm, options);
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
     if (options.detectRaces)

@@ -194,10 +194,8 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     `nvgpu.device_async_wait` in place, from sm_80 on; other transfers and
     `memref.copy` become loop copies, with a remark saying why.
 
-    `tf32=true` lets f32 x f32 `linalg.matmul` tile ops (VX_SPEC 2.3) use
-    the TF32 tensor cores, with TF32 rounding as cuBLAS's TF32 mode; without
-    it they are exact FMA code. The option is carried to the tile-op
-    mapping; the other steps ignore it.
+    Tile ops (VX_SPEC 2.3) are distributed over threads before this pass
+    by `vx-distribute-tile-ops`, which has the pipelines' `tf32` option.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
@@ -217,10 +215,7 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
     Option<"fma", "fma", "bool", "true",
-           "Let a float multiply feeding an add contract to an fma">,
-    Option<"tf32", "tf32", "bool", "false",
-           "Let f32 linalg.matmul tile ops use the TF32 tensor cores (VX_SPEC "
-           "2.3; TF32 rounding, as cuBLAS's TF32 mode)">
+           "Let a float multiply feeding an add contract to an fma">
   ];
 }
 

@@ -10,8 +10,7 @@
 using namespace mlir;
 using namespace mlir::vx;
 
-SmallVector<memref::AllocaOp>
-vx::getInstanceAllocas(SpawnAnalysis &analysis) {
+SmallVector<memref::AllocaOp> vx::getInstanceAllocas(SpawnAnalysis &analysis) {
   SetVector<Operation *> found;
   for (const Access &access : analysis.getAccesses()) {
     if (!access.threadLoop)

@@ -168,10 +168,9 @@ static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,
   SmallVector<ScratchOp> placed;
   rewriter.setInsertionPointToStart(&spawn.getBody().front());
   for (memref::AllocaOp alloca : allocas) {
-    auto scratch =
-        ScratchOp::create(rewriter, alloca.getLoc(), alloca.getType(),
-                          MemoryAttr::get(rewriter.getContext(),
-                                          Memory::private_));
+    auto scratch = ScratchOp::create(
+        rewriter, alloca.getLoc(), alloca.getType(),
+        MemoryAttr::get(rewriter.getContext(), Memory::private_));
     rewriter.replaceOp(alloca, scratch);
     placed.push_back(scratch);
   }

@@ -13,7 +13,7 @@ using namespace mlir::vx;
 SmallVector<memref::AllocaOp> vx::getInstanceAllocas(SpawnAnalysis &analysis) {
   SetVector<Operation *> found;
   for (const Access &access : analysis.getAccesses()) {
-    if (!access.threadLoop)
+    if (!access.threadLoop || !access.isWrite())
       continue;
     for (const Access::Candidate &candidate : access.candidates) {
       if (candidate.root.kind != MemoryRoot::Kind::Allocation)
@@ -40,7 +40,7 @@ LogicalResult vx::checkInstanceAllocas(SpawnAnalysis &analysis) {
         !type.getMemorySpace())
       continue;
     alloca.emitOpError("outside thread loops allocates memory of the whole "
-                       "instance, which a thread loop accesses, so it is "
+                       "instance, which a thread loop writes, so it is "
                        "placed as scratch, which needs a static shape and "
                        "no layout or memory space; got ")
         << type

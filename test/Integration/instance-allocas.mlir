@@ -109,11 +109,39 @@ func.func @owned_steps(%a: memref<2x8xf32>, %out: memref<2x8xf32>) {
   return
 }
 
+// out[p, i] = (7 - i)^2 + p from a table that only code outside thread
+// loops writes (n entries): each thread keeps its own copy.
+func.func @table(%out: memref<2x8xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 4 {
+    %p = vx.grid_index 0
+    %squares = memref.alloca() : memref<8xf32>
+    scf.for %k = %c0 to %n step %c1 {
+      %kp = arith.muli %k, %k : index
+      %v = arith.addi %kp, %p : index
+      %vi = arith.index_cast %v : index to i64
+      %vf = arith.sitofp %vi : i64 to f32
+      memref.store %vf, %squares[%k] : memref<8xf32>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %j = arith.subi %c7, %i : index
+      %x = memref.load %squares[%j] : memref<8xf32>
+      memref.store %x, %out[%p, %i] : memref<2x8xf32>
+    }
+  }
+  return
+}
+
 // CHECK: [7,   6,   5,   4,   3,   2,   1,   0]
 // CHECK: [15,   14,   13,   12,   11,   10,   9,   8]
 // CHECK: [2016,  -1]
 // CHECK: [1,   3,   5,   7,   9,   11,   13,   15]
 // CHECK: [17,   19,   21,   23,   25,   27,   29,   31]
+// CHECK: [49,   36,   25,   16,   9,   4,   1,   0]
+// CHECK: [50,   37,   26,   17,   10,   5,   2,   1]
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -158,6 +186,9 @@ func.func @main() {
   call @printMemrefF32(%us) : (memref<*xf32>) -> ()
 
   call @owned_steps(%a8, %out8) : (memref<2x8xf32>, memref<2x8xf32>) -> ()
+  call @printMemrefF32(%u8) : (memref<*xf32>) -> ()
+
+  call @table(%out8, %c8) : (memref<2x8xf32>, index) -> ()
   call @printMemrefF32(%u8) : (memref<*xf32>) -> ()
   return
 }

@@ -9,7 +9,7 @@ func.func @dynamic(%a: memref<2x?xf32>, %n: index) {
   %c1 = arith.constant 1 : index
   vx.spawn on tensor_core grid [2] semantics [parallel] threads 32 {
     %p = vx.grid_index 0
-    // expected-error @below {{'memref.alloca' op outside thread loops allocates memory of the whole instance, which a thread loop accesses, so it is placed as scratch, which needs a static shape and no layout or memory space; got 'memref<?xf32>' (allocate it inside the thread loop for memory of one iteration, or use 'vx.scratch')}}
+    // expected-error @below {{'memref.alloca' op outside thread loops allocates memory of the whole instance, which a thread loop writes, so it is placed as scratch, which needs a static shape and no layout or memory space; got 'memref<?xf32>' (allocate it inside the thread loop for memory of one iteration, or use 'vx.scratch')}}
     %buf = memref.alloca(%n) : memref<?xf32>
     scf.parallel (%i) = (%c0) to (%n) step (%c1) {
       %v = memref.load %a[%p, %i] : memref<2x?xf32>
@@ -32,7 +32,7 @@ func.func @memory_space(%a: memref<2x8xf32>, %flag: i1) {
   vx.spawn on tensor_core grid [2] semantics [parallel] {
     %p = vx.grid_index 0
     scf.for %k = %c0 to %c2 step %c1 {
-      // expected-error @below {{'memref.alloca' op outside thread loops allocates memory of the whole instance, which a thread loop accesses, so it is placed as scratch, which needs a static shape and no layout or memory space; got 'memref<8xf32, 5>'}}
+      // expected-error @below {{'memref.alloca' op outside thread loops allocates memory of the whole instance, which a thread loop writes, so it is placed as scratch, which needs a static shape and no layout or memory space; got 'memref<8xf32, 5>'}}
       %buf = memref.alloca() : memref<8xf32, 5>
       scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
         %v = memref.load %a[%p, %i] : memref<2x8xf32>
@@ -45,9 +45,10 @@ func.func @memory_space(%a: memref<2x8xf32>, %flag: i1) {
 
 // -----
 
-// The allocas no thread loop shares draw nothing: one inside a thread
-// loop (one per iteration, any shape), one that only code outside thread
-// loops uses.
+// The allocas that no thread loop writes draw nothing, whatever their
+// shape: one inside a thread loop (one per iteration), one that only code
+// outside thread loops writes (each thread keeps a copy, written alike),
+// which thread loops may read.
 func.func @per_iteration(%a: memref<2x8xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -62,10 +63,10 @@ func.func @per_iteration(%a: memref<2x8xf32>, %n: index) {
       %v = memref.load %a[%p, %i] : memref<2x8xf32>
       memref.store %v, %own[%c0] : memref<?xf32>
       %w = memref.load %own[%c0] : memref<?xf32>
-      memref.store %w, %a[%p, %i] : memref<2x8xf32>
+      %y = memref.load %once[%c0] : memref<?xf32>
+      %z = arith.addf %w, %y : f32
+      memref.store %z, %a[%p, %i] : memref<2x8xf32>
     }
-    %y = memref.load %once[%c0] : memref<?xf32>
-    memref.store %y, %a[%p, %c1] : memref<2x8xf32>
   }
   return
 }

@@ -4,9 +4,11 @@
 // 2.1) in the one model of which memory is per thread (docs/design.md, "The
 // per-thread memory model"): an alloca inside a thread loop is one per
 // iteration; one outside thread loops is allocated once per instance, so
-// a thread loop that accesses it shares it with the rest of the instance.
-// The checker reports such an alloca that cannot be placed; the CTA mapping
-// places the others as scratch (CTAMapping.cpp).
+// what a thread loop writes into it the rest of the instance sees. The
+// checker reports such an alloca that cannot be placed; the CTA mapping
+// places the others as scratch (CTAMapping.cpp). One that only code outside
+// thread loops writes stays one per thread: every thread runs that code
+// alike, so every copy holds what the instance's would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,7 @@ namespace vx {
 class SpawnAnalysis;
 
 /// The instance allocas of the analysis's spawn, in program order: the
-/// memref.alloca ops outside its thread loops that an access in a thread
+/// memref.alloca ops outside its thread loops that a write in a thread
 /// loop may touch (through any of its candidate roots).
 SmallVector<memref::AllocaOp> getInstanceAllocas(SpawnAnalysis &analysis);
 

@@ -91,7 +91,7 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
     stores to memory other threads see made by thread 0, `gpu.barrier`
     goes where threads exchange data (from the address model), private
     scratch owned by threads keeps only each thread's part, an alloca
-    outside thread loops that a thread loop accesses (memory of the whole
+    outside thread loops that a thread loop writes (memory of the whole
     instance) becomes scratch (private where owned, smem otherwise; one of
     dynamic shape is an error), `memref.copy`
     into shared memory becomes a thread loop, and each transfer into memory

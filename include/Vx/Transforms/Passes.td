@@ -30,7 +30,7 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
 
     An alloca outside the thread loops of a body with thread loops is
     memory of the whole instance: its accesses in thread loops are checked
-    like shared memory, and one that a thread loop accesses but that has a
+    like shared memory, and one that a thread loop writes but that has a
     dynamic shape, a layout or a memory space is an error (the GPU mapping
     places it as scratch).
 

@@ -151,7 +151,7 @@ void vx::setCopyThreads(Operation *transfer, int64_t numThreads) {
 }
 
 /// Places the instance allocas of `spawn` (instance memory that thread
-/// loops access) as scratch at the top of its body: private, each thread
+/// loops write) as scratch at the top of its body: private, each thread
 /// keeping its part, where every element belongs to one thread-loop
 /// iteration for any thread count; otherwise smem, shared by the threads.
 static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,

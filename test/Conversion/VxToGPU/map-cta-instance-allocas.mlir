@@ -123,3 +123,39 @@ func.func @owned(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
   }
   return
 }
+
+// -----
+
+// An alloca that only code outside thread loops writes stays one per
+// thread (every thread writes its copy alike), also with a dynamic shape:
+// no scratch, no thread-0 guard, no barrier.
+// CHECK-LABEL: func.func @table
+// CHECK: %[[T:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+// CHECK-NOT: vx.scratch
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %[[T]]
+func.func @table(%out: memref<2x8xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 4 {
+    %p = vx.grid_index 0
+    %squares = memref.alloca(%n) : memref<?xf32>
+    scf.for %k = %c0 to %n step %c1 {
+      %kp = arith.muli %k, %k : index
+      %vi = arith.index_cast %kp : index to i64
+      %vf = arith.sitofp %vi : i64 to f32
+      memref.store %vf, %squares[%k] : memref<?xf32>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %j = arith.subi %c7, %i : index
+      %x = memref.load %squares[%j] : memref<?xf32>
+      memref.store %x, %out[%p, %i] : memref<2x8xf32>
+    }
+  }
+  return
+}

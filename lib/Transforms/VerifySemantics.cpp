@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
@@ -91,6 +92,8 @@ public:
     checkReadsOfWrites();
     checkThreadLoops();
     checkOwnership();
+    // Instance allocas the mapping could not place (InstanceMemory.h).
+    failed |= !succeeded(checkInstanceAllocas(analysis));
     checkTokens();
     remarkOrderFreeDims();
     if (spawn.getTopology() != Topology::host &&

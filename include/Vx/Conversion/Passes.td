@@ -90,7 +90,10 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
     every thread sees, the body's other code runs on every thread with its
     stores to memory other threads see made by thread 0, `gpu.barrier`
     goes where threads exchange data (from the address model), private
-    scratch owned by threads keeps only each thread's part, `memref.copy`
+    scratch owned by threads keeps only each thread's part, an alloca
+    outside thread loops that a thread loop writes (memory of the whole
+    instance) becomes scratch (private where owned, smem otherwise; one of
+    dynamic shape is an error), `memref.copy`
     into shared memory becomes a thread loop, and each transfer into memory
     the threads share is marked `vx.copy_threads = N` (the whole CTA copies
     it). The CTA's smem scratch (with the reductions' slots) is then

@@ -28,6 +28,12 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     5. Remarks: an arbitrary dimension without order dependence could be
        parallel; a device spawn without parallel dimensions runs on one CTA.
 
+    An alloca outside the thread loops of a body with thread loops is
+    memory of the whole instance: its accesses in thread loops are checked
+    like shared memory, and one that a thread loop writes but that has a
+    dynamic shape, a layout or a memory space is an error (the GPU mapping
+    places it as scratch).
+
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
     `vx-distribute-tile-ops` makes of them. Every pipeline starts with this

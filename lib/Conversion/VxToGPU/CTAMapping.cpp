@@ -14,6 +14,7 @@
 
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 
@@ -149,11 +150,46 @@ void vx::setCopyThreads(Operation *transfer, int64_t numThreads) {
                     builder.getI64IntegerAttr(numThreads));
 }
 
+/// Places the instance allocas of `spawn` (instance memory that thread
+/// loops write) as scratch at the top of its body: private, each thread
+/// keeping its part, where every element belongs to one thread-loop
+/// iteration for any thread count; otherwise smem, shared by the threads.
+static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,
+                                          SpawnOp spawn) {
+  SmallVector<memref::AllocaOp> allocas;
+  {
+    SpawnAnalysis analysis(spawn);
+    if (failed(checkInstanceAllocas(analysis)))
+      return failure();
+    allocas = getInstanceAllocas(analysis);
+  }
+  if (allocas.empty())
+    return success();
+  SmallVector<ScratchOp> placed;
+  rewriter.setInsertionPointToStart(&spawn.getBody().front());
+  for (memref::AllocaOp alloca : allocas) {
+    auto scratch = ScratchOp::create(
+        rewriter, alloca.getLoc(), alloca.getType(),
+        MemoryAttr::get(rewriter.getContext(), Memory::private_));
+    rewriter.replaceOp(alloca, scratch);
+    placed.push_back(scratch);
+  }
+  SpawnAnalysis analysis(spawn);
+  for (ScratchOp scratch : placed)
+    if (analysis.checkOwnership(scratch, std::nullopt).kind !=
+        OwnershipResult::OwnedForAnyThreadCount)
+      scratch.setMemoryAttr(
+          MemoryAttr::get(rewriter.getContext(), Memory::smem));
+  return success();
+}
+
 LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
   IRRewriter rewriter(spawn.getContext());
+  if (failed(placeInstanceAllocas(rewriter, spawn)))
+    return failure();
   rewriteSharedCopies(rewriter, spawn);
 
   // Everything is decided on the body as written.

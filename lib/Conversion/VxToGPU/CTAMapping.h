@@ -30,7 +30,10 @@ struct MemoryRoot;
 SmallVector<scf::ParallelOp> getThreadLoops(SpawnOp spawn);
 
 /// Whether several threads of a CTA see the memory of `root`: captured
-/// memory and smem scratch (private scratch and allocas are per thread).
+/// memory and smem scratch. Private scratch keeps each thread's part; the
+/// allocas left after the mapping places the instance allocas as scratch
+/// are per iteration of a thread loop, or accessed only by code outside
+/// thread loops, which every thread runs alike on its own copy.
 bool isSharedByThreads(const MemoryRoot &root);
 
 /// Rewrites the body of `spawn` (a device spawn with thread loops) into the

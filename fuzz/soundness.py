@@ -961,26 +961,30 @@ class Kernel:
         self.mems = []  # memref choices in scope: (name, type)
         prologue = [FixedFill(name, FIXED_BUFFERS[name][1],
                               rng.random() < 0.5, False) for name in self.fixed]
-        self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]
-        if rng.random() < 0.15:
-            self.body.append(Transfer(rng.randint(0, 8), rng.randint(1, 8), False))
-        self.tile = None
+        self.tile = tile = None
         if "transpose" in g and rng.random() < 0.35:
             self.tile = rng.choice(["memref.alloca()", "vx.scratch",
                                     "vx.scratch smem"])
-            position = rng.randint(0, len(self.body))
-            self.body.insert(position, Transpose(
-                "w", rng.choice([2, 3, 4, 4]),
-                "affine" in g and rng.random() < 0.4, TILE_SLOT))
+            tile = Transpose("w", rng.choice([2, 3, 4, 4]),
+                             "affine" in g and rng.random() < 0.4, TILE_SLOT)
         self.transfer = None
         if "transfer" in g and rng.random() < 0.35:
             self.transfer = TransferWrite(rng.choice([0, 1, 1, 2]),
                                           rng.random() < 0.5,
                                           "memroot" in g and rng.random() < 0.3,
                                           rng.random() < 0.5, TRANSFER_SLOT)
-            self.body.insert(rng.randint(0, len(self.body)), self.transfer)
+            # Pipelined: a device spawn whose last dim is arbitrary (mostly).
+            if rng.random() < 0.7:
+                self.topology = "tensor_core"
+                self.semantics[-1] = "arbitrary"
             if self.topology == "tensor_core":
                 self.stages = rng.choice([2, 3])
+        self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.15:
+            self.body.append(Transfer(rng.randint(0, 8), rng.randint(1, 8), False))
+        for construct in (tile, self.transfer):
+            if construct:
+                self.body.insert(rng.randint(0, len(self.body)), construct)
         epilogue = [FixedFill(name, FIXED_BUFFERS[name][1],
                               rng.random() < 0.5, True) for name in self.fixed]
         self.body = prologue + self.body + epilogue
@@ -1063,8 +1067,10 @@ class Kernel:
             extra = [(n, t) for n, t in extra if t != FIXED_TYPE]
         if not extra:
             return Access(self.rng.choice(BUFFERS), self.expr(scope, 3), lanes)
-        buffer, memref_type = self.rng.choice(
-            [(name, "memref<?xf32>") for name in BUFFERS] + extra)
+        # Mostly the new buffers: accesses to the captured ones race often,
+        # and a race hides the numbers of the whole kernel.
+        buffer, memref_type = self.rng.choice(extra) \
+            if self.rng.random() < 0.6 else (self.rng.choice(BUFFERS), "memref<?xf32>")
         return Access(buffer, self.expr(scope, 3), lanes, memref_type)
 
     def mem_choice(self, scope, inner):
@@ -1116,6 +1122,8 @@ class Kernel:
                 kinds.append("affine_for")
             if "memroot" in self.grammar:
                 kinds += ["choice", "choice"]
+            if self.grammar & {"threads", "alloca", "scratch", "affine"}:
+                kinds.append("thread")  # CTA bodies
             kind = self.rng.choice(kinds)
             inner = lambda extra=(): [self.statement(depth + 1, scope + list(extra), thread)
                                       for _ in range(self.rng.randint(1, 2))]

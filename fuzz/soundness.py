@@ -8,8 +8,12 @@ expressions over grid coordinates, loop variables, captured scalars and
 read-only loaded indices, with casts, divisions and remainders of negative
 values, wrap-around, shifts, masks, selects, and guards of every kind
 (scf.if, scf.index_switch, affine.if, loop bounds, scf.while), thread
-loops over scratch, views, aliasing arguments and tokens. A Python model of
-the integer semantics sizes every buffer so that every access is in bounds.
+loops over scratch, views, aliasing arguments and tokens; with `--grammar`,
+the constructs of issue 27 too (CONSTRUCTS: allocas, private and smem
+scratch, affine loops, memrefs chosen by select / if / iter_args, `threads`
+clauses of any count, transposed tiles, writes into pipelined transfers'
+sources). A Python model of the integer semantics sizes every buffer so that
+every access is in bounds.
 
 A batch of kernels is one module, checked and run by one process each:
 vx-opt --vx-verify-semantics gives each kernel's verdict (proven race,
@@ -20,12 +24,16 @@ batch) minus the check, and mlir-runner -O0 runs it with the race detector
 is
 
   - silence where the run races (the checker's proof is wrong);
+  - numbers that differ from those of the sequential CPU path (run beside
+    it, without the detector) for a kernel with no proven race whose run
+    does not race (wrong code);
   - a proven race (an error) where the run does not race;
   - a token error on the generator's correct token code;
   - a crash, or a module the pipeline cannot run.
 
     soundness.py VX_OPT [--seconds S | --kernels N] [--seed K] [--batch B]
-                 [--out DIR] [--progress N]
+                 [--out DIR] [--progress N] [--jobs N] [--skip K]
+                 [--grammar all|base|CONSTRUCT,...]
 
 Exit status 1 on any disagreement (the kernel is written to DIR).
 """

@@ -295,8 +295,17 @@ class Select(Expr):
 # -- the IR builder ---------------------------------------------------------------
 
 class Builder:
-    def __init__(self):
+    """`twin`: emit the kernel's twin, the same program in the forms the
+    checker models best (scf.parallel for affine.parallel, an scf.if with
+    the body once per candidate for a memref choice): its verdict bounds
+    the kernel's."""
+
+    def __init__(self, twin=False):
         self.lines, self.indent, self.counter = [], 4, 0
+        self.twin, self.aliases = twin, {}
+
+    def memref(self, name):
+        return "%" + self.aliases.get(name, name)
 
     def fresh(self):
         self.counter += 1
@@ -365,9 +374,9 @@ class Store:
         if self.access.lanes > 1:
             vector = f"vector<{self.access.lanes}xf32>"
             v = b.emit(f"vector.broadcast {value} : f32 to {vector}")
-            b.line(f"vector.store {v}, %{buf}[{index}] : {memref_type}, {vector}")
+            b.line(f"vector.store {v}, {b.memref(buf)}[{index}] : {memref_type}, {vector}")
         else:
-            b.line(f"memref.store {value}, %{buf}[{index}] : {memref_type}")
+            b.line(f"memref.store {value}, {b.memref(buf)}[{index}] : {memref_type}")
 
     def ev(self, env):
         if self.tag:
@@ -388,11 +397,11 @@ class Copy:
         index = self.source.index_ir(b)
         if self.source.lanes > 1:
             vector = f"vector<{self.source.lanes}xf32>"
-            v = b.emit(f"vector.load %{self.source.buffer}[{index}] : "
+            v = b.emit(f"vector.load {b.memref(self.source.buffer)}[{index}] : "
                        f"{self.source.type}, {vector}")
             x = b.emit(f"vector.reduction <add>, {v} : {vector} into f32")
         else:
-            x = b.emit(f"memref.load %{self.source.buffer}[{index}] : "
+            x = b.emit(f"memref.load {b.memref(self.source.buffer)}[{index}] : "
                        f"{self.source.type}")
         Store(self.target, x).ir(b)
 
@@ -410,7 +419,8 @@ class Atomic:
 
     def ir(self, b):
         index = self.access.index_ir(b)
-        r = b.emit(f"memref.atomic_rmw {self.kind} %value, %{self.access.buffer}"
+        r = b.emit(f"memref.atomic_rmw {self.kind} %value, "
+                   f"{b.memref(self.access.buffer)}"
                    f"[{index}] : (f32, memref<?xf32>) -> f32")
         if self.used:
             b.line(f"memref.store {r}, %out[%linear] : memref<?xf32>")
@@ -432,7 +442,8 @@ class ViewStore:
     def ir(self, b):
         index = self.access.index_ir(b)
         layout = f"strided<[{self.stride}], offset: ?>"
-        view = b.emit(f"memref.subview %{self.access.buffer}[{self.offset.ir(b)}] "
+        view = b.emit(f"memref.subview {b.memref(self.access.buffer)}"
+                      f"[{self.offset.ir(b)}] "
                       f"[{self.length}] [{self.stride}] : memref<?xf32> to "
                       f"memref<{self.length}xf32, {layout}>")
         b.line(f"memref.store %value, {view}[{index}] : "
@@ -627,7 +638,7 @@ class ThreadLoop:
 
     def ir(self, b):
         ivs = ", ".join(f"%{n}" for n in self.names)
-        if self.affine:
+        if self.affine and not b.twin:
             zeros = ", ".join("0" for _ in self.names)
             b.line(f"affine.parallel ({ivs}) = ({zeros}) to "
                    f"({', '.join(map(str, self.trips))}) {{")
@@ -703,7 +714,19 @@ class MemChoice:
     def ir(self, b):
         c = self.cond.ir(b) if self.cond is not True else \
             b.emit("arith.constant true")
-        t, x, y = self.type, f"%{self.first}", f"%{self.second}"
+        t, x, y = self.type, b.memref(self.first), b.memref(self.second)
+        if b.twin:
+            # The body once per candidate, under the condition.
+            b.line(f"scf.if {c} {{")
+            for buffer, last in ((self.first, False), (self.second, True)):
+                b.indent += 2
+                b.aliases[self.name] = b.aliases.get(buffer, buffer)
+                for s in self.body:
+                    s.ir(b)
+                del b.aliases[self.name]
+                b.indent -= 2
+                b.line("} else {" if not last else "}")
+            return
         if self.kind == "select":
             b.line(f"%{self.name} = arith.select {c}, {x}, {y} : {t}")
         elif self.kind == "if":
@@ -758,7 +781,7 @@ class Transpose:
 
     def loop(self, b, header):
         n = self.size
-        if self.affine:
+        if self.affine and not b.twin:
             b.line(f"affine.parallel (%{header}r, %{header}c) = (0, 0) to ({n}, {n}) {{")
         else:
             cn = b.constant(n)
@@ -1261,9 +1284,13 @@ class Kernel:
             for body in getattr(s, "bodies", []) or []:
                 stack.extend(body)
 
-    def ir(self, run_sizes):
+    def has_twin(self):
+        return any(isinstance(s, MemChoice) or getattr(s, "affine", False)
+                   for s in self.walk())
+
+    def ir(self, run_sizes, twin=False):
         self.run_sizes = run_sizes
-        b = Builder()
+        b = Builder(twin)
         n = self.number
         grid = ", ".join("%n" if self.dynamic and d == 0 else str(s)
                          for d, s in enumerate(self.sizes))
@@ -1513,22 +1540,42 @@ def run_batch(tools, kernels, texts, first, options, workdir):
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
         f.write(text)
-    static = subprocess.Popen(
-        [tools["vx-opt"], path, "--vx-verify-semantics", "-o", "/dev/null"],
+    # Beside the kernels, their twins (Builder) where they differ.
+    twins = [k for k, kernel in enumerate(kernels) if kernel.has_twin()]
+    twin_path = os.path.join(workdir, f"twin{first}.mlir")
+    twin_text, twin_spans = module_text(
+        [kernels[k] for k in twins],
+        [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
+    with open(twin_path, "w") as f:
+        f.write(twin_text)
+    checks = [subprocess.Popen(
+        [tools["vx-opt"], name, "--vx-verify-semantics", "-o", "/dev/null"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        _, static_errors = static.communicate(timeout=600)
-    except subprocess.TimeoutExpired:
-        static.kill()
-        static.communicate()
-        return [("static check over 600 s", None, "")], path, None
+        for name in ([path, twin_path] if twins else [path])]
+    outputs = []
+    for check in checks:
+        try:
+            outputs.append(check.communicate(timeout=600)[1])
+        except subprocess.TimeoutExpired:
+            for process in checks:
+                process.kill()
+                process.communicate()
+            return [("static check over 600 s", None, "")], path, None
+        if check.returncode not in (0, 1) or "PLEASE submit a bug report" in outputs[-1]:
+            return [("crash", None, outputs[-1][-2000:])], path, None
     problems = []
-    if static.returncode not in (0, 1) or "PLEASE submit a bug report" in static_errors:
-        return [("crash", None, static_errors[-2000:])], path, None
-    static = subprocess.CompletedProcess(static.args, static.returncode, "",
-                                         static_errors)
+    static = subprocess.CompletedProcess(checks[0].args, checks[0].returncode,
+                                         "", outputs[0])
     verdicts, ownership = static_verdicts(static, path, spans, len(kernels),
                                           problems)
+    if twins:
+        twin_static = subprocess.CompletedProcess(checks[1].args, 1, "", outputs[1])
+        twin_verdicts, _ = static_verdicts(twin_static, twin_path, twin_spans,
+                                           len(twins), [])
+        for position, k in enumerate(twins):
+            if verdicts[k] == "silent" and twin_verdicts[position] == "error":
+                problems.append(("silent, but its twin (scf.parallel, scf.if) "
+                                 "has a proven race", k, ""))
     # The kernels the check refuses are left out of the runs; a kernel the
     # lowering refuses although the check accepted it is a disagreement,
     # and is left out too. The instrumented route and the reference (the

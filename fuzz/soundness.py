@@ -902,6 +902,38 @@ class Transfer:
         pass
 
 
+class ThreadTransfer:
+    """A thread loop whose every iteration transfers one element of the
+    input into its own element of private scratch, awaits it and keeps it
+    in %res: the token never leaves the iteration."""
+
+    def __init__(self, trips, offset):
+        self.trips, self.offset = trips, offset
+
+    def accesses(self):
+        return []
+
+    def ir(self, b):
+        view = "memref<1xf32, strided<[1], offset: ?>>"
+        b.line(f"scf.parallel (%yi) = (%c0) to ({b.constant(self.trips)}) "
+               f"step (%c1) {{")
+        b.indent += 2
+        src = b.emit(f"memref.subview %input[%yi] [1] [1] : memref<64xf32> "
+                     f"to {view}")
+        dst = b.emit(f"memref.subview %yt[%yi] [1] [1] : {FIXED_TYPE} to {view}")
+        t = b.emit(f"vx.transfer_async {src} to {dst} : {view} to {view}")
+        b.line(f"vx.await {t}")
+        x = b.emit(f"memref.load %yt[%yi] : {FIXED_TYPE}")
+        at = b.emit(f"arith.addi %res_base, %yi : index")
+        at = b.emit(f"arith.addi {at}, {b.constant(self.offset)} : index")
+        b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        pass
+
+
 class FixedFill:
     """Eight iterations (a thread loop or a once-per-instance loop) over a
     per-instance buffer: its initial values (%tag + 8 k + j), or its
@@ -960,8 +992,10 @@ CONSTRUCTS = ["threads", "alloca", "scratch", "affine", "memroot",
 FIXED_BUFFERS = {"p": ("memref.alloca()", 0),
                  "q": ("vx.scratch", 1),
                  "s": ("vx.scratch smem", 2)}
-RES = 48  # %res elements per instance: 3 x 8 fixed, 16 tile, 8 transfer
-TILE_SLOT, TRANSFER_SLOT = 24, 40
+# %res elements per instance: 3 x 8 fixed, 16 tile, 8 transfer, 8 transfers
+# in a thread loop
+RES = 56
+TILE_SLOT, TRANSFER_SLOT, THREAD_TRANSFER_SLOT = 24, 40, 48
 
 BUFFERS = ["a", "b"]
 
@@ -1010,10 +1044,14 @@ class Kernel:
                 self.semantics[-1] = "arbitrary"
             if self.topology == "tensor_core":
                 self.stages = rng.choice([2, 3])
+        self.thread_transfer = None
+        if "transfer" in g and rng.random() < 0.25:
+            self.thread_transfer = ThreadTransfer(rng.randint(1, FIXED),
+                                                  THREAD_TRANSFER_SLOT)
         self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.15:
             self.body.append(Transfer(rng.randint(0, 8), rng.randint(1, 8), False))
-        for construct in (tile, self.transfer):
+        for construct in (tile, self.transfer, self.thread_transfer):
             if construct:
                 self.body.insert(rng.randint(0, len(self.body)), construct)
         epilogue = [FixedFill(name, FIXED_BUFFERS[name][1],
@@ -1324,6 +1362,8 @@ class Kernel:
             b.line(f"%w = {self.tile} : memref<4x4xf32>")
         if self.transfer:
             b.line(f"%xt = vx.scratch smem : {FIXED_TYPE}")
+        if self.thread_transfer:
+            b.line(f"%yt = vx.scratch : {FIXED_TYPE}")
         if any(isinstance(s, Transfer) for s in self.body):
             b.line("%stage = vx.scratch : memref<8xf32>")
         for s in self.body:

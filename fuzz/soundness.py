@@ -1322,6 +1322,34 @@ class Kernel:
             for body in getattr(s, "bodies", []) or []:
                 stack.extend(body)
 
+    def uses(self):
+        """The new constructs this kernel uses, for the classification of
+        its disagreements."""
+        found = set()
+        kinds = {"memref.alloca()": "alloca", "vx.scratch": "private",
+                 "vx.scratch smem": "smem"}
+        for name in self.fixed:
+            found.add(kinds[FIXED_BUFFERS[name][0]])
+        if self.tile:
+            found.add(f"transposed {kinds[self.tile]} tile")
+        for s in self.walk():
+            if isinstance(s, MemChoice):
+                found.add(f"memref {s.kind}")
+            elif isinstance(s, AffineFor):
+                found.add("affine.for")
+            elif isinstance(s, ThreadLoop) and s.affine:
+                found.add("affine.parallel")
+            elif isinstance(s, TransferWrite):
+                found.add("write into a transfer source" +
+                          (" through a select" if s.through else ""))
+            elif isinstance(s, ThreadTransfer):
+                found.add("transfer in a thread loop")
+        if self.threads:
+            found.add(f"threads {self.threads}")
+        if self.stages:
+            found.add(f"stages {self.stages}")
+        return ", ".join(sorted(found))
+
     def has_twin(self):
         return any(isinstance(s, MemChoice) or getattr(s, "affine", False)
                    for s in self.walk())
@@ -1771,7 +1799,10 @@ def main():
             target = os.path.join(args.out, f"seed{args.seed}-{os.path.basename(path)}")
             with open(path) as source, open(target, "w") as copy:
                 copy.write(source.read())
-            name = f"@k{kernels[position].number}" if position is not None else "-"
+            name = "-"
+            if position is not None:
+                kernel = kernels[position]
+                name = f"@k{kernel.number} [{kernel.topology}; {kernel.uses()}]"
             print(f"DISAGREEMENT {kind}: {name} in {target} (route: "
                   f"'{options}')\n{detail}", flush=True)
 

@@ -1547,7 +1547,8 @@ def located(stderr, path, spans):
 def static_verdicts(static, path, spans, count, problems):
     """Each kernel's verdict from the static check: "error" (a proven
     race), "warning", "silent" or "refused" (any other error: ownership,
-    an unsupported form); and whether it warns of ownership."""
+    an unsupported form); and the severity of its ownership diagnostic
+    (False where none)."""
     verdicts, ownership = ["silent"] * count, [False] * count
     for position, severity, message, line in located(static.stderr, path, spans):
         if position is None:
@@ -1558,8 +1559,7 @@ def static_verdicts(static, path, spans, count, problems):
         if "private scratch" in message:
             if severity == "error":
                 verdicts[position] = "refused"
-            else:
-                ownership[position] = True
+            ownership[position] = severity
             continue
         if TOKEN.search(message) and not RACE.search(message):
             problems.append(("token false positive", position, line))
@@ -1636,6 +1636,10 @@ def run_batch(tools, kernels, texts, first, options, workdir):
                                          "", outputs[0])
     verdicts, ownership = static_verdicts(static, path, spans, len(kernels),
                                           problems)
+    for position, kernel in enumerate(kernels):
+        # With one thread every element is owned.
+        if ownership[position] == "error" and kernel.threads == 1:
+            problems.append(("ownership error with threads 1", position, ""))
     if twins:
         twin_static = subprocess.CompletedProcess(checks[1].args, 1, "", outputs[1])
         twin_verdicts, _ = static_verdicts(twin_static, twin_path, twin_spans,
@@ -1725,7 +1729,7 @@ def run_batch(tools, kernels, texts, first, options, workdir):
                 which = ["a", "b", "out", "res", "rows"]
                 differ = [which[i] for i in range(OBSERVED) if got[i] != want[i]]
                 kind = verdicts[position] + \
-                    (" (ownership warning)" if ownership[position] else "")
+                    (" (ownership warning)" if ownership[position] == "warning" else "")
                 problems.append((f"results differ from the reference ({kind})",
                                  position, f"buffers {', '.join(differ)}"))
     return problems, path, (verdicts, dynamic)

@@ -984,9 +984,10 @@ class FixedFill:
 #   transpose a square tile written at (r, c) and read at (c, r);
 #   transfer  a transfer of the instance's row, pipelined (`stages 2/3`),
 #             and writes into the rows of later steps' transfers;
+#   tokens    a transfer awaited inside one thread-loop iteration;
 #   tagged    stored values that name their writer.
 CONSTRUCTS = ["threads", "alloca", "scratch", "affine", "memroot",
-              "transpose", "transfer", "tagged"]
+              "transpose", "transfer", "tokens", "tagged"]
 # The per-instance buffers: name -> declaration and the slot of %res that
 # keeps their contents.
 FIXED_BUFFERS = {"p": ("memref.alloca()", 0),
@@ -1045,7 +1046,7 @@ class Kernel:
             if self.topology == "tensor_core":
                 self.stages = rng.choice([2, 3])
         self.thread_transfer = None
-        if "transfer" in g and rng.random() < 0.25:
+        if "tokens" in g and rng.random() < 0.25:
             self.thread_transfer = ThreadTransfer(rng.randint(1, FIXED),
                                                   THREAD_TRANSFER_SLOT)
         self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]

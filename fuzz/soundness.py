@@ -1176,7 +1176,7 @@ class Kernel:
         trips = [self.rng.choice([1, 2, 3, 4, 5, 6, 7, 9, 12])
                  if "threads" in g else self.rng.randint(1, 4)
                  for _ in range(rank)]
-        affine = "affine" in g and self.rng.random() < 0.4
+        affine = "affine" in g and self.rng.random() < 0.5
         return ThreadLoop(names, trips,
                           [self.statement(depth + 1, scope + names, names[0])
                            for _ in range(self.rng.randint(1, 2))], affine)
@@ -1191,9 +1191,9 @@ class Kernel:
             if "affine" in self.grammar:
                 kinds.append("affine_for")
             if "memroot" in self.grammar:
-                kinds += ["choice", "choice"]
+                kinds += ["choice", "choice", "choice"]
             if self.grammar & {"threads", "alloca", "scratch", "affine"}:
-                kinds.append("thread")  # CTA bodies
+                kinds += ["thread", "thread", "thread"]  # CTA bodies
             kind = self.rng.choice(kinds)
             inner = lambda extra=(): [self.statement(depth + 1, scope + list(extra), thread)
                                       for _ in range(self.rng.randint(1, 2))]

@@ -1680,9 +1680,10 @@ def run_batch(tools, kernels, texts, first, options, workdir):
             return problems, path, None
         for k in sorted(refused):
             problems.append(("accepted by the check, refused by the lowering",
-                             k, next(line for p, sev, _, line in
+                             k, next(line for p, severity, _, line in
                                      located(lowered.stderr, run_path, run_spans)
-                                     if p is not None and kept[p] == k)))
+                                     if p is not None and kept[p] == k and
+                                     severity == "error")))
         kept = [k for k in kept if k not in refused]
     else:
         problems.append(("pipeline failure", None, lowered.stderr[-3000:]))

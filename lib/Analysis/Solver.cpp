@@ -972,5 +972,21 @@ CollisionResult SystemSolver::assembleResult() {
   llvm::sort(assumed, llvm::less_first());
   for (auto &[master, assumption] : assumed)
     result.assumptions.push_back(std::move(assumption));
+  // The wrap counts of signed readings that the witness needs nonzero, in
+  // the order of their master columns.
+  SmallVector<std::pair<int, Operation *>> wrapping;
+  for (auto [column, value] : values) {
+    int master = system.columns[column].master;
+    if (master < 0 || value == 0 || !model.getColumn(master).isSignedWrapCount)
+      continue;
+    result.wrapsAround = true;
+    Value wrapped = model.getColumn(master).value;
+    if (Operation *def = wrapped ? wrapped.getDefiningOp() : nullptr)
+      wrapping.push_back({master, def});
+  }
+  llvm::sort(wrapping, llvm::less_first());
+  for (auto [master, op] : wrapping)
+    if (!llvm::is_contained(result.wrappingOps, op))
+      result.wrappingOps.push_back(op);
   return result;
 }

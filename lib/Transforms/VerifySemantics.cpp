@@ -45,9 +45,29 @@ std::string formatTuple(ArrayRef<int64_t> values) {
 }
 
 /// " when %off = 1 and %n = 2", the values a witness assumes.
+/// What a witness that needs wrap-around arithmetic relies on, and the
+/// remedies: users read such a collision as a false error otherwise.
+std::string describeWrapAround(const CollisionResult &result) {
+  if (!result.wrapsAround)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << ", only with index arithmetic that wraps around (";
+  if (result.wrappingOps.empty())
+    os << "an affine map's result";
+  llvm::interleaveComma(result.wrappingOps, os, [&](Operation *op) {
+    os << "'" << op->getName() << "'";
+    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      os << " at line " << file.getLine();
+  });
+  os << " overflows 64 bits); add `overflow<nsw>` or `overflow<nuw>` to the "
+        "arithmetic (overflow is then poison) or bound the sizes";
+  return text;
+}
+
 std::string formatAssumptions(const CollisionResult &result) {
   if (result.assumptions.empty())
-    return "";
+    return describeWrapAround(result);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << (result.provenForAllValues ? " (with " : " when ");
@@ -64,6 +84,7 @@ std::string formatAssumptions(const CollisionResult &result) {
       " and ");
   if (result.provenForAllValues)
     os << ")";
+  os << describeWrapAround(result);
   return text;
 }
 

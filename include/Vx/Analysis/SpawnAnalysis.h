@@ -251,6 +251,11 @@ struct CollisionResult {
   std::optional<int64_t> thread0, thread1;
   /// Values of captured scalars and dynamic grid sizes the witness needs.
   SmallVector<std::pair<Value, APInt>> assumptions;
+  /// Collision: the witness reads a value whose signed reading wraps around
+  /// (its arithmetic overflows); `wrappingOps` names the ops that compute
+  /// such values (none for an affine map's result).
+  bool wrapsAround = false;
+  SmallVector<Operation *, 1> wrappingOps;
   /// Unknown: why.
   std::string reason;
 };

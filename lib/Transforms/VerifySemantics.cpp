@@ -46,9 +46,29 @@ std::string formatTuple(ArrayRef<int64_t> values) {
 }
 
 /// " when %off = 1 and %n = 2", the values a witness assumes.
+/// What a witness that needs wrap-around arithmetic relies on, and the
+/// remedies: users read such a collision as a false error otherwise.
+std::string describeWrapAround(const CollisionResult &result) {
+  if (!result.wrapsAround)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << ", only with index arithmetic that wraps around (";
+  if (result.wrappingOps.empty())
+    os << "an affine map's result";
+  llvm::interleaveComma(result.wrappingOps, os, [&](Operation *op) {
+    os << "'" << op->getName() << "'";
+    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      os << " at line " << file.getLine();
+  });
+  os << " overflows 64 bits); add `overflow<nsw>` or `overflow<nuw>` to the "
+        "arithmetic (overflow is then poison) or bound the sizes";
+  return text;
+}
+
 std::string formatAssumptions(const CollisionResult &result) {
   if (result.assumptions.empty())
-    return "";
+    return describeWrapAround(result);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << (result.provenForAllValues ? " (with " : " when ");
@@ -65,6 +85,7 @@ std::string formatAssumptions(const CollisionResult &result) {
       " and ");
   if (result.provenForAllValues)
     os << ")";
+  os << describeWrapAround(result);
   return text;
 }
 
@@ -575,12 +596,65 @@ private:
     op->walk([&](Operation *nested) {
       for (const Access *access : analysis.getAccesses(nested))
         for (auto &[token, outstanding] : state)
-          for (const Pending &pending : outstanding.pendings)
-            checkAgainstTransfer(*access, pending);
+          checkAgainstTransfers(*access, outstanding.pendings);
     });
   }
 
-  void checkAgainstTransfer(const Access &access, const Pending &pending) {
+  /// The block whose every execution runs one of `pendings` (two or more
+  /// transfers into one destination, in the branches of `scf.if` ops of
+  /// that block, related alike to the loops around them), if any. A token
+  /// stands for exactly one of its transfers, so in that block the
+  /// destination is written whichever branch runs.
+  static Block *getCommonDestinationBlock(ArrayRef<Pending> pendings) {
+    if (pendings.size() < 2)
+      return nullptr;
+    const Pending &front = pendings.front();
+    auto getDestination = [](const Pending &pending) {
+      TransferAsyncOp transfer = pending.transfer;
+      return transfer.getDst();
+    };
+    Value destination = getDestination(front);
+    Block *common = front.transfer->getBlock();
+    for (const Pending &pending : pendings.drop_front()) {
+      if (getDestination(pending) != destination ||
+          pending.loops != front.loops)
+        return nullptr;
+      while (!common->findAncestorOpInBlock(*pending.transfer))
+        common = common->getParentOp()->getBlock();
+    }
+    for (const Pending &pending : pendings)
+      for (Operation *parent = pending.transfer->getParentOp();
+           parent->getBlock() != common; parent = parent->getParentOp())
+        if (!isa<scf::IfOp>(parent))
+          return nullptr;
+    return common;
+  }
+
+  void checkAgainstTransfers(const Access &access, ArrayRef<Pending> pendings) {
+    Block *common = getCommonDestinationBlock(pendings);
+    for (auto [position, pending] : llvm::enumerate(pendings)) {
+      if (!common) {
+        checkAgainstTransfer(access, pending);
+        continue;
+      }
+      // The shared destination once, as written by whichever transfer runs;
+      // the sources one by one.
+      checkAgainstTransfer(access, pending,
+                           position == 0 ? DestinationCheck::InBlock
+                                         : DestinationCheck::None,
+                           common, pendings);
+    }
+  }
+
+  /// How the destination of a transfer is checked: as the transfer runs,
+  /// as written in every execution of a block around it (one of several
+  /// transfers into it runs there), or not (checked with another one).
+  enum class DestinationCheck { Own, InBlock, None };
+
+  void checkAgainstTransfer(
+      const Access &access, const Pending &pending,
+      DestinationCheck destinationCheck = DestinationCheck::Own,
+      Block *block = nullptr, ArrayRef<Pending> alternatives = {}) {
     TransferAsyncOp transfer = pending.transfer;
     if (access.op == transfer || tokenReported.contains(access.op))
       return;
@@ -590,11 +664,17 @@ private:
       // The destination must not be touched, the source not written.
       if (!own->isWrite() && !access.isWrite())
         continue;
+      if (own->isWrite() && destinationCheck == DestinationCheck::None)
+        continue;
+      Block *context =
+          own->isWrite() && destinationCheck == DestinationCheck::InBlock
+              ? block
+              : nullptr;
       for (const Access::Candidate &candidate : own->candidates) {
         if (!access.touches(candidate.root))
           continue;
-        CollisionResult result =
-            analysis.findCollision(*own, access, candidate.root, relation);
+        CollisionResult result = analysis.findCollision(
+            *own, access, candidate.root, relation, context);
         if (result.kind == CollisionResult::Disjoint)
           continue;
         tokenReported.insert(access.op);
@@ -602,6 +682,15 @@ private:
                                ? (access.isWrite() ? "writes the destination"
                                                    : "reads the destination")
                                : "writes the source";
+        auto addTransferNotes = [&](InFlightDiagnostic &diag) {
+          if (!context) {
+            diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+            return;
+          }
+          for (const Pending &alternative : alternatives)
+            diag.attachNote(alternative.transfer->getLoc())
+                << "the transfer starts here (one of them runs)";
+        };
         if (result.kind == CollisionResult::Unknown) {
           InFlightDiagnostic diag = access.op->emitWarning()
                                     << "cannot prove that '"
@@ -610,7 +699,7 @@ private:
                                        "'vx.transfer_async' alone before its "
                                        "'vx.await': "
                                     << result.reason;
-          diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+          addTransferNotes(diag);
           return;
         }
         InFlightDiagnostic diag = result.provenForAllValues
@@ -621,7 +710,7 @@ private:
         diag << "'" << access.op->getName() << "' " << what
              << " of a 'vx.transfer_async' before its 'vx.await'"
              << formatAssumptions(result);
-        diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+        addTransferNotes(diag);
         return;
       }
     }

@@ -251,6 +251,11 @@ struct CollisionResult {
   std::optional<int64_t> thread0, thread1;
   /// Values of captured scalars and dynamic grid sizes the witness needs.
   SmallVector<std::pair<Value, APInt>> assumptions;
+  /// Collision: the witness reads a value whose signed reading wraps around
+  /// (its arithmetic overflows); `wrappingOps` names the ops that compute
+  /// such values (none for an affine map's result).
+  bool wrapsAround = false;
+  SmallVector<Operation *, 1> wrappingOps;
   /// Unknown: why.
   std::string reason;
 };
@@ -300,10 +305,14 @@ public:
   bool mayBeWritten(const MemoryRoot &root) const;
 
   /// Can `first` (side 0) and `second` (side 1) touch one element of
-  /// `root`, for executions related by `relation`?
+  /// `root`, for executions related by `relation`? With `firstContext` (a
+  /// block around `first`'s, with only `scf.if` ops between them), side 0
+  /// is any execution of that block: the branch conditions are dropped, for
+  /// an access that one of the branches makes whichever runs.
   CollisionResult findCollision(const Access &first, const Access &second,
                                 const MemoryRoot &root,
-                                const PairRelation &relation);
+                                const PairRelation &relation,
+                                Block *firstContext = nullptr);
 
   /// The first collision between an access of `firsts` and one of
   /// `seconds` on `root` (pairs with `skip` true are left out), trying a

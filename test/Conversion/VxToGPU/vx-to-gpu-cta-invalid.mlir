@@ -122,3 +122,33 @@ func.func @owned_unsplit(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
   }
   return
 }
+
+// -----
+
+// The mapping itself refuses private scratch that its threads do not own
+// (the checker says which element; here 4 threads, and element (r, c) is
+// reached by iterations 4 r + c and 4 c + r): a thread would read elements
+// that another wrote.
+func.func @not_owned_by_the_cta(%a: memref<16xf32>, %out: memref<16xf32>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @below {{private scratch used in thread loops is not proven owned by the 4 threads of the CTA}}
+    // expected-note @below {{vx-verify-semantics with threads-per-block=4 names the element and the iterations}}
+    %tile = vx.scratch : memref<4x4xf32>
+    scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      %r4 = arith.muli %r, %c4 : index
+      %e = arith.addi %r4, %c : index
+      %x = memref.load %a[%e] : memref<16xf32>
+      memref.store %x, %tile[%r, %c] : memref<4x4xf32>
+    }
+    scf.parallel (%c, %r) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      %y = memref.load %tile[%r, %c] : memref<4x4xf32>
+      %r4 = arith.muli %r, %c4 : index
+      %e = arith.addi %r4, %c : index
+      memref.store %y, %out[%e] : memref<16xf32>
+    }
+  }
+  return
+}

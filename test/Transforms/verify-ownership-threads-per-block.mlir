@@ -8,7 +8,7 @@
 // RUN: not vx-opt %s --vx-verify-semantics="threads-per-block=2000" 2>&1 | FileCheck %s --check-prefix=RANGE
 
 // OWNED-LABEL: func.func @transposed
-// TPB4: error: private scratch used in thread loops is not owned by the 4 threads of the spawn's CTA (threads-per-block): element (0, 1) is touched by iteration (0, 1) on thread 1 and iteration (1, 0) on thread 0
+// TPB4: error: private scratch used in thread loops is not owned by the 4 threads of the spawn's CTA (threads-per-block): element (0, 3) is touched by iteration (0, 3) on thread 3 and iteration (3, 0) on thread 0
 // TPB4: note: it is owned by N threads only when N is one of 1, 3
 // RANGE: error: vx-verify-semantics: threads-per-block must be between 1 and 1024 (0: the default CTA size), got 2000
 

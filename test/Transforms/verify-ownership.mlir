@@ -14,7 +14,7 @@ func.func @transposed_on_4_threads(%a: memref<16xf32>, %out: memref<16xf32>) {
   %c4 = arith.constant 4 : index
   // expected-note @below {{it is owned by N threads only when N is one of 1, 3}}
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
-    // expected-error @below {{private scratch used in thread loops is not owned by the 4 threads of the spawn's CTA (its 'threads' clause): element (0, 1) is touched by iteration (0, 1) on thread 1 and iteration (1, 0) on thread 0 (instances (0) and (0))}}
+    // expected-error @below {{private scratch used in thread loops is not owned by the 4 threads of the spawn's CTA (its 'threads' clause): element (0, 3) is touched by iteration (0, 3) on thread 3 and iteration (3, 0) on thread 0 (instances (0) and (0))}}
     %tile = vx.scratch : memref<4x4xf32>
     scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
       %r4 = arith.muli %r, %c4 : index
@@ -133,6 +133,34 @@ func.func @two_threads(%a: memref<2x8xf32>, %out: memref<2xf32>) {
     // expected-note @below {{the other access}}
     %y = memref.load %tile[%c1] : memref<8xf32>
     memref.store %y, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// Unproved is an error too: the index t * t is owned (injective on
+// [0, 8)), but the checker does not model a product of two varying values.
+func.func @unproved(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %p = vx.grid_index 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    // expected-error @below {{cannot prove that the 8 threads of the spawn's CTA (its 'threads' clause) own this private scratch: the address uses a product of two varying values in 'arith.muli'}}
+    %acc = vx.scratch : memref<64xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %e = arith.muli %t, %t : index
+      %x = memref.load %a[%p, %e] : memref<2x64xf32>
+      // expected-warning @below {{cannot prove that the iterations of the thread loop touch distinct elements: the address uses a product of two varying values in 'arith.muli'}}
+      memref.store %x, %acc[%e] : memref<64xf32>
+    }
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %e = arith.muli %t, %t : index
+      %x = memref.load %acc[%e] : memref<64xf32>
+      // expected-warning @below {{cannot prove that parallel instances write distinct elements: the address uses a product of two varying values in 'arith.muli'}}
+      memref.store %x, %out[%p, %e] : memref<2x64xf32>
+    }
   }
   return
 }

@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/SpawnAnalysis.h"
-#include "Vx/Transforms/Passes.h"
 #include "Vx/Target/Limits.h"
+#include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
@@ -418,11 +418,10 @@ private:
         break;
       case OwnershipResult::Unknown: {
         failed = true;
-        InFlightDiagnostic diag = scratch.emitError("cannot prove that the ")
-                                  << ctaSize << " threads of "
-                                  << describeCTASize()
-                                  << " own this private scratch: "
-                                  << ownership.reason;
+        InFlightDiagnostic diag =
+            scratch.emitError("cannot prove that the ")
+            << ctaSize << " threads of " << describeCTASize()
+            << " own this private scratch: " << ownership.reason;
         noteOwningCounts(diag, scratch);
         break;
       }
@@ -459,8 +458,8 @@ private:
     SmallVector<int64_t> element(witness.element);
     if (element.size() == 1 && type.getRank() > 1 && type.hasStaticShape() &&
         type.getLayout().isIdentity())
-      element = delinearize(element.front(), computeSuffixProduct(
-                                                 type.getShape()));
+      element =
+          delinearize(element.front(), computeSuffixProduct(type.getShape()));
     return formatTuple(element);
   }
 
@@ -472,10 +471,10 @@ private:
         error ? scratch.emitError() : scratch.emitWarning();
     diag << "private scratch used in thread loops is not owned by the "
          << ctaSize << " threads of " << describeCTASize() << ": ";
-    std::string element = witness.element.empty()
-                              ? std::string("one element")
-                              : "element " +
-                                    formatElement(witness, scratch.getType());
+    std::string element =
+        witness.element.empty()
+            ? std::string("one element")
+            : "element " + formatElement(witness, scratch.getType());
     auto thread = [](std::optional<int64_t> thread) {
       return thread ? " on thread " + std::to_string(*thread) : std::string();
     };
@@ -490,8 +489,7 @@ private:
            << " and read by code outside thread loops, which runs on every "
               "thread";
     diag << " (instances " << formatTuple(witness.instance0) << " and "
-         << formatTuple(witness.instance1) << ")"
-         << formatAssumptions(witness);
+         << formatTuple(witness.instance1) << ")" << formatAssumptions(witness);
     diag.attachNote(ownership.first->op->getLoc()) << "one access";
     diag.attachNote(ownership.second->op->getLoc()) << "the other access";
     noteOwningCounts(diag, scratch);
@@ -1134,8 +1132,8 @@ struct VxVerifySemanticsPass
     if (succeeded(result)) {
       // The copy is short-lived: its analysis is not the cache's.
       SpawnAnalysis analysis(copy);
-      result = SpawnChecker(copy, analysis, allowRaces, threadsPerBlock)
-                   .check();
+      result =
+          SpawnChecker(copy, analysis, allowRaces, threadsPerBlock).check();
     }
     rewriter.eraseOp(copy);
     return result;

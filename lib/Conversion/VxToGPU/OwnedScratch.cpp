@@ -448,9 +448,8 @@ LogicalResult vx::checkOwnedScratch(SpawnOp spawn, SpawnAnalysis &analysis,
                               << numThreads << " threads of the CTA";
     if (ownership.kind == OwnershipResult::Unknown)
       diag << ": " << ownership.reason;
-    diag.attachNote()
-        << "vx-verify-semantics with threads-per-block=" << numThreads
-        << " names the element and the iterations";
+    diag.attachNote() << "vx-verify-semantics with threads-per-block="
+                      << numThreads << " names the element and the iterations";
   }
   return success(owned);
 }

@@ -157,6 +157,7 @@ void CombinedSystem::addAddressEquality() {
       renamed[side].linear.add(
           LinearForm::getColumn(addOwnColumn(lower, upper)));
     }
+    addressOfFirst.push_back(renamed[0]);
     addEqualTerms(renamed[0], renamed[1]);
   }
 }

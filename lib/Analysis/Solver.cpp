@@ -950,6 +950,17 @@ CollisionResult SystemSolver::assembleResult() {
       thread += coefficient * Int(valueOf(column));
     (side ? result.thread1 : result.thread0) = int64_t(thread);
   }
+  // The element, where its address is affine.
+  for (const Term &address : system.addressOfFirst) {
+    if (!address.isAffine()) {
+      result.element.clear();
+      break;
+    }
+    Int value = address.linear.constant;
+    for (const auto &[column, coefficient] : address.linear.terms)
+      value += coefficient * Int(valueOf(column));
+    result.element.push_back(int64_t(value));
+  }
   // The values the witness needs: dynamic grid sizes, and the captured
   // scalars unless the collision holds for all of them; in the order of
   // their master columns, which is the same from run to run.

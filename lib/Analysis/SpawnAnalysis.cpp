@@ -313,6 +313,12 @@ OwnershipResult
 SpawnAnalysis::checkOwnership(ScratchOp scratch,
                               std::optional<unsigned> numThreads) {
   OwnershipResult ownership;
+  if (numThreads == 1) {
+    // One thread touches every element.
+    ownership.kind = OwnershipResult::OwnedForSomeThreadCounts;
+    ownership.threadCounts = {1};
+    return ownership;
+  }
   MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
   ScratchAccesses scratchAccesses;
   for (const Access &access : accesses) {

@@ -195,10 +195,14 @@ private:
 };
 } // namespace
 
-/// The checker that starts every pipeline.
-static void addChecker(OpPassManager &pm, bool allowRaces) {
+/// The checker that starts every pipeline; private scratch must be owned
+/// by the CTAs that `threadsPerBlock` gives the spawns without a `threads`
+/// clause, as on the GPU routes.
+static void addChecker(OpPassManager &pm, bool allowRaces,
+                       int64_t threadsPerBlock) {
   VxVerifySemanticsOptions options;
   options.allowRaces = allowRaces;
+  options.threadsPerBlock = threadsPerBlock;
   pm.addPass(createVxVerifySemantics(options));
 }
 
@@ -504,21 +508,21 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
   StringRef mappingChip = target->chip ? target->chip->getName() : "";
   switch (stage) {
   case Stage::vx:
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
     return success();
   case Stage::scf:
-    addChecker(pm, options.allowRaces);
+    addChecker(pm, options.allowRaces, options.threadsPerBlock);
     addSpawnsToLoops(pm, options.reverseParallel);
     pm.addPass(createCanonicalizerPass());
     addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
     addGPUMapping(pm, options, mappingChip, /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
     addDeviceCode(pm, options, *target, /*toolkit=*/std::nullopt,
                   options.format);
     return success();
@@ -526,7 +530,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
     if (failed(toolkit))
       return failure();
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
     addDeviceCode(pm, options, *target, *toolkit, options.format);
     addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
@@ -536,7 +540,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
-      addChecker(pm, options.allowRaces);
+      addChecker(pm, options.allowRaces, options.threadsPerBlock);
       addDeviceCode(pm, options, *target, *toolkit, "isa");
       if (!options.simOrder.empty()) {
         VxSetSimOrderOptions order;
@@ -546,7 +550,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       addLoweredCheck(pm, Stage::llvm, binaryStageOps);
       return success();
     }
-    addChecker(pm, options.allowRaces);
+    addChecker(pm, options.allowRaces, options.threadsPerBlock);
     // Before the race checks, which then see the tile ops' elements.
     if (options.viaGpu)
       addTileOps(pm, options);

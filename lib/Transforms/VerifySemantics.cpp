@@ -14,12 +14,14 @@
 
 #include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -100,8 +102,14 @@ constexpr unsigned kRemarkSamples = 60;
 /// The checks of one spawn.
 class SpawnChecker {
 public:
-  SpawnChecker(SpawnOp spawn, SpawnAnalysis &analysis, bool allowRaces)
-      : spawn(spawn), allowRaces(allowRaces), analysis(analysis) {}
+  /// `threadsPerBlock`: the CTA size of spawns without a `threads` clause
+  /// (0: the default CTA size).
+  SpawnChecker(SpawnOp spawn, SpawnAnalysis &analysis, bool allowRaces,
+               int64_t threadsPerBlock)
+      : spawn(spawn), allowRaces(allowRaces), threadsPerBlock(threadsPerBlock),
+        ctaSize(spawn.getCTASize(threadsPerBlock ? threadsPerBlock
+                                                 : kDefaultCTASize)),
+        analysis(analysis) {}
 
   LogicalResult check() {
     // The analysis may be cached: this check's answers must not depend on
@@ -412,7 +420,8 @@ private:
         << "the iterations of a thread loop must be independent";
   }
 
-  /// (b) Private scratch used in thread loops is owned by threads.
+  /// (b) Private scratch used in thread loops is owned by the threads of
+  /// the CTA the spawn will have: an error otherwise.
   void checkOwnership() {
     if (analysis.getThreadLoops().empty())
       return;
@@ -426,49 +435,88 @@ private:
           });
       if (!inThreadLoop)
         continue;
-      OwnershipResult ownership =
-          analysis.checkOwnership(scratch, std::nullopt);
+      OwnershipResult ownership = analysis.checkOwnership(scratch, ctaSize);
       switch (ownership.kind) {
       case OwnershipResult::OwnedForAnyThreadCount:
+      case OwnershipResult::OwnedForSomeThreadCounts:
         break;
-      case OwnershipResult::Unknown:
-        scratch.emitWarning("cannot prove that the threads own this private "
-                            "scratch: ")
-            << ownership.reason;
-        break;
-      case OwnershipResult::OwnedForSomeThreadCounts: {
-        InFlightDiagnostic diag = scratch.emitWarning(
-            "private scratch used in thread loops is owned by threads only "
-            "when their number is one of ");
-        llvm::interleaveComma(ownership.threadCounts, diag);
+      case OwnershipResult::Unknown: {
+        failed = true;
+        InFlightDiagnostic diag =
+            scratch.emitError("cannot prove that the ")
+            << ctaSize << " threads of " << describeCTASize()
+            << " own this private scratch: " << ownership.reason;
+        noteOwningCounts(diag, scratch);
         break;
       }
-      case OwnershipResult::NotOwned: {
-        const CollisionResult &witness = ownership.witness;
-        InFlightDiagnostic diag = witness.provenForAllValues && !allowRaces
-                                      ? scratch.emitError()
-                                      : scratch.emitWarning();
-        if (witness.provenForAllValues && !allowRaces)
-          failed = true;
-        diag << "private scratch used in thread loops is not owned by "
-                "threads: ";
-        if (ownership.second->threadLoop)
-          diag << "iterations " << formatTuple(witness.iteration0) << " and "
-               << formatTuple(witness.iteration1)
-               << " touch one element on different threads";
-        else
-          diag << "code outside thread loops reads an element that "
-                  "iteration "
-               << formatTuple(witness.iteration0) << " writes on one thread";
-        diag << " (instances " << formatTuple(witness.instance0) << " and "
-             << formatTuple(witness.instance1) << ")"
-             << formatAssumptions(witness);
-        diag.attachNote(ownership.first->op->getLoc()) << "one access";
-        diag.attachNote(ownership.second->op->getLoc()) << "the other access";
+      case OwnershipResult::NotOwned:
+        reportNotOwned(scratch, ownership);
         break;
-      }
       }
     }
+  }
+
+  /// "the spawn's CTA (its `threads` clause)", where its size comes from.
+  std::string describeCTASize() {
+    if (spawn.getThreadsAttr())
+      return "the spawn's CTA (its 'threads' clause)";
+    if (threadsPerBlock)
+      return "the spawn's CTA (threads-per-block)";
+    return "the spawn's CTA (the default CTA size; give the spawn a "
+           "'threads' clause to choose another)";
+  }
+
+  /// Notes the thread counts that own `scratch`, if some do.
+  void noteOwningCounts(InFlightDiagnostic &diag, ScratchOp scratch) {
+    OwnershipResult any = analysis.checkOwnership(scratch, std::nullopt);
+    if (any.kind != OwnershipResult::OwnedForSomeThreadCounts)
+      return;
+    Diagnostic &note = diag.attachNote(spawn.getLoc());
+    note << "it is owned by N threads only when N is one of ";
+    llvm::interleaveComma(any.threadCounts, note);
+  }
+
+  /// The element of `witness` in `type`: its index along each dimension.
+  static std::string formatElement(const CollisionResult &witness,
+                                   MemRefType type) {
+    SmallVector<int64_t> element(witness.element);
+    if (element.size() == 1 && type.getRank() > 1 && type.hasStaticShape() &&
+        type.getLayout().isIdentity())
+      element =
+          delinearize(element.front(), computeSuffixProduct(type.getShape()));
+    return formatTuple(element);
+  }
+
+  void reportNotOwned(ScratchOp scratch, const OwnershipResult &ownership) {
+    const CollisionResult &witness = ownership.witness;
+    bool error = witness.provenForAllValues && !allowRaces;
+    failed |= error;
+    InFlightDiagnostic diag =
+        error ? scratch.emitError() : scratch.emitWarning();
+    diag << "private scratch used in thread loops is not owned by the "
+         << ctaSize << " threads of " << describeCTASize() << ": ";
+    std::string element =
+        witness.element.empty()
+            ? std::string("one element")
+            : "element " + formatElement(witness, scratch.getType());
+    auto thread = [](std::optional<int64_t> thread) {
+      return thread ? " on thread " + std::to_string(*thread) : std::string();
+    };
+    if (ownership.second->threadLoop)
+      diag << element << " is touched by iteration "
+           << formatTuple(witness.iteration0) << thread(witness.thread0)
+           << " and iteration " << formatTuple(witness.iteration1)
+           << thread(witness.thread1);
+    else
+      diag << element << " is written by iteration "
+           << formatTuple(witness.iteration0) << thread(witness.thread0)
+           << " and read by code outside thread loops, which runs on every "
+              "thread";
+    diag << " (instances " << formatTuple(witness.instance0) << " and "
+         << formatTuple(witness.instance1) << ")" << formatAssumptions(witness);
+    diag.attachNote(ownership.first->op->getLoc()) << "one access";
+    diag.attachNote(ownership.second->op->getLoc()) << "the other access";
+    noteOwningCounts(diag, scratch);
   }
 
   //===--------------------------------------------------------------------===//
@@ -1048,6 +1096,9 @@ private:
 
   SpawnOp spawn;
   bool allowRaces;
+  int64_t threadsPerBlock;
+  /// The threads of the CTA that runs an instance.
+  int64_t ctaSize;
   SpawnAnalysis &analysis;
   SmallVector<MemoryRoot> sharedRoots;
   llvm::SmallPtrSet<Operation *, 8> raced, warned, tokenReported;
@@ -1121,6 +1172,11 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
+    if (std::optional<std::string> why =
+            checkThreadsPerBlockOption(threadsPerBlock)) {
+      emitError(root->getLoc()) << getArgument() << ": " << *why;
+      return signalPassFailure();
+    }
     auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);
@@ -1155,7 +1211,9 @@ struct VxVerifySemanticsPass
       SpawnOp spawn,
       llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
     if (getTileOps(spawn).empty())
-      return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check();
+      return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces,
+                          threadsPerBlock)
+          .check();
     OpBuilder builder(spawn);
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
@@ -1166,7 +1224,8 @@ struct VxVerifySemanticsPass
     if (succeeded(result)) {
       // The copy is short-lived: its analysis is not the cache's.
       SpawnAnalysis analysis(copy);
-      result = SpawnChecker(copy, analysis, allowRaces).check();
+      result =
+          SpawnChecker(copy, analysis, allowRaces, threadsPerBlock).check();
     }
     rewriter.eraseOp(copy);
     return result;

@@ -7,10 +7,10 @@
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-llvm --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-gpu 2>&1 | FileCheck %s --check-prefix=KERNEL
 
-// GPU: vx-verify-semantics{allow-races=false},
+// GPU: vx-verify-semantics{allow-races=false threads-per-block=0},
 // GPU-NEXT: vx-distribute-tile-ops{tf32=false},
 // GPU-NEXT: vx-plan-launch{
-// VIA-GPU: vx-verify-semantics{allow-races=false},
+// VIA-GPU: vx-verify-semantics{allow-races=false threads-per-block=0},
 // VIA-GPU-NEXT: vx-distribute-tile-ops{tf32=false},
 // VIA-GPU-NEXT: vx-instrument-races,
 // VIA-GPU-NEXT: vx-plan-launch{

@@ -249,6 +249,9 @@ struct CollisionResult {
   SmallVector<int64_t> iteration0, iteration1;
   /// The threads of both sides (Threads::DifferentThreads).
   std::optional<int64_t> thread0, thread1;
+  /// The element both touch: its linear offset in the root (static
+  /// strides) or its index along each dimension; empty when not affine.
+  SmallVector<int64_t> element;
   /// Values of captured scalars and dynamic grid sizes the witness needs.
   SmallVector<std::pair<Value, APInt>> assumptions;
   /// Collision: the witness reads a value whose signed reading wraps around

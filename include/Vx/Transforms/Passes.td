@@ -34,6 +34,12 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     dynamic shape, a layout or a memory space is an error (the GPU mapping
     places it as scratch).
 
+    Private scratch used in thread loops must be owned (VX_SPEC 2.1) by the
+    threads of the CTA the spawn will have: its `threads` clause, else the
+    `threads-per-block` option (which the pipelines set from theirs), else
+    the default CTA size. Otherwise an error names the element, the two
+    iterations and their threads, and a note lists the counts that own it.
+
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
     `vx-distribute-tile-ops` makes of them. Every pipeline starts with this
@@ -45,6 +51,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     Option<"allowRaces", "allow-races", "bool", "false",
            "Report proven races as warnings, so that a mislabelled kernel "
            "can be run (the dynamic check with reverse-parallel)">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "Threads per CTA of spawns without a threads clause, for which "
+           "private scratch must be owned (1-1024; 0: the default CTA size)">,
   ];
 }
 

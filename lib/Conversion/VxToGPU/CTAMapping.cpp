@@ -195,7 +195,8 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   // Everything is decided on the body as written.
   SpawnAnalysis analysis(spawn);
   SmallVector<Operation *> onceEffects;
-  if (failed(collectOnceEffects(spawn, analysis, onceEffects)))
+  if (failed(checkOwnedScratch(spawn, analysis, numThreads)) ||
+      failed(collectOnceEffects(spawn, analysis, onceEffects)))
     return failure();
   SmallVector<Operation *> barriers = planBarriers(spawn, analysis, numThreads);
   OwnedScratchSplit owned(spawn, analysis, numThreads);

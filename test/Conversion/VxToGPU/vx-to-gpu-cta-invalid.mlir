@@ -99,25 +99,58 @@ func.func @reduction_slots_over_budget(%a: memref<4x1024xf32>, %out: memref<4xf3
 // -----
 
 // Owned private scratch whose index depends on the thread loop's induction
-// variable only through a product the split does not read (t * t) keeps a
-// whole copy per thread: correct, slower, and a remark says why.
+// variable only through a shift the split does not read (t << 3) keeps a
+// whole copy per thread: correct, slower, and a remark says why. (An
+// index the checker cannot prove owned, t * t, is an error:
+// verify-ownership.mlir.)
 func.func @owned_unsplit(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
   vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
     %p = vx.grid_index 0
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
     %c8 = arith.constant 8 : index
     // expected-remark @below {{private scratch keeps a whole copy per thread of the 8-thread CTA: no index of it depends on a thread loop's induction variables}}
     %acc = vx.scratch : memref<64xf32>
     scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
-      %e = arith.muli %t, %t : index
+      %e = arith.shli %t, %c3 : index
       %x = memref.load %a[%p, %e] : memref<2x64xf32>
       memref.store %x, %acc[%e] : memref<64xf32>
     }
     scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
-      %e = arith.muli %t, %t : index
+      %e = arith.shli %t, %c3 : index
       %x = memref.load %acc[%e] : memref<64xf32>
       memref.store %x, %out[%p, %e] : memref<2x64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// The mapping itself refuses private scratch that its threads do not own
+// (the checker says which element; here 4 threads, and element (r, c) is
+// reached by iterations 4 r + c and 4 c + r): a thread would read elements
+// that another wrote.
+func.func @not_owned_by_the_cta(%a: memref<16xf32>, %out: memref<16xf32>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @below {{private scratch used in thread loops is not proven owned by the 4 threads of the CTA}}
+    // expected-note @below {{vx-verify-semantics with threads-per-block=4 names the element and the iterations}}
+    %tile = vx.scratch : memref<4x4xf32>
+    scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      %r4 = arith.muli %r, %c4 : index
+      %e = arith.addi %r4, %c : index
+      %x = memref.load %a[%e] : memref<16xf32>
+      memref.store %x, %tile[%r, %c] : memref<4x4xf32>
+    }
+    scf.parallel (%c, %r) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      %y = memref.load %tile[%r, %c] : memref<4x4xf32>
+      %r4 = arith.muli %r, %c4 : index
+      %e = arith.addi %r4, %c : index
+      memref.store %y, %out[%e] : memref<16xf32>
     }
   }
   return

@@ -486,11 +486,11 @@ struct VxInstrumentRacesPass
     // it becomes.
     for (SpawnOp spawn : spawns) {
       if (!hasAffineParallel(spawn)) {
-        SpawnInstrumenter(spawn,
-                          SpawnAnalyses::getFor(spawn, module,
-                                                getAnalysisManager())
-                              .get(spawn),
-                          module, symbols, stringCounter)
+        SpawnInstrumenter(
+            spawn,
+            SpawnAnalyses::getFor(spawn, module, getAnalysisManager())
+                .get(spawn),
+            module, symbols, stringCounter)
             .run();
         continue;
       }

@@ -1097,9 +1097,9 @@ struct VxVerifySemanticsPass
   /// them, and its affine.parallel ops as the scf.parallel thread loops that
   /// every route lowers them to, on a copy that is then erased (the
   /// rewrites keep the locations for the diagnostics).
-  LogicalResult checkAsMapped(
-      SpawnOp spawn,
-      llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
+  LogicalResult
+  checkAsMapped(SpawnOp spawn,
+                llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
     bool hasTileOps = !getTileOps(spawn).empty();
     bool hasThreadLoopsToLower = hasAffineParallel(spawn);
     if (!hasTileOps && !hasThreadLoopsToLower)
@@ -1108,11 +1108,11 @@ struct VxVerifySemanticsPass
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
     IRRewriter rewriter(builder);
-    LogicalResult result =
-        hasTileOps ? distributeTileOps(rewriter, copy,
-                                       /*remarkOnMatmuls=*/false,
-                                       /*tf32=*/false)
-                   : success();
+    LogicalResult result = hasTileOps
+                               ? distributeTileOps(rewriter, copy,
+                                                   /*remarkOnMatmuls=*/false,
+                                                   /*tf32=*/false)
+                               : success();
     if (succeeded(result) && hasThreadLoopsToLower)
       result = lowerAffineInSpawns(copy);
     if (succeeded(result)) {

@@ -13,10 +13,6 @@
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true threads-per-block=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="detect-races=true via-gpu=true threads-per-block=3" | %mlir_runner -e main | FileCheck %s
-// The race detector tells an affine.parallel's iterations apart, as it does
-// those of scf.parallel:
-// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true" 2>/dev/null | not %mlir_runner -e racy 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: vx-opt %s --vx-to-llvm="allow-races=true detect-races=true via-gpu=true" 2>/dev/null | not %mlir_runner -e racy 2>&1 | FileCheck %s --check-prefix=RACE
 // The PTX simulator runs the same kernels: PTXSim/thread-loop-forms.mlir.
 
 // CHECK: reverse 0
@@ -103,26 +99,6 @@ func.func @rows(%a: memref<4x8x16xf32>, %out: memref<4x8x16xf32>) {
         %y = arith.addf %x, %rf : f32
         memref.store %y, %out[%p, %r, %j] : memref<4x8x16xf32>
       }
-    }
-  }
-  return
-}
-
-// s[0] += 1 in every iteration: the threads would lose updates.
-// RACE: vx: data race in the spawn at {{.*}}thread-loop-forms.mlir:[[@LINE+7]]:3 on element [0] of the scratch at {{.*}}thread-loop-forms.mlir:{{[0-9]+}}:{{[0-9]+}}:
-// RACE-NEXT: instance ([[I:[0-3]]]), iteration ({{[0-7]}}) of the thread loop at {{.*}}thread-loop-forms.mlir:[[@LINE+9]]:5 {{reads|writes}} it
-// RACE-NEXT: instance ([[I]]), iteration ({{[0-7]}}) of the thread loop at {{.*}} {{reads|writes}} it
-// RACE-NEXT: the iterations of a thread loop must be independent
-func.func @racy() {
-  %c0 = arith.constant 0 : index
-  %one = arith.constant 1.0 : f32
-  vx.spawn on tensor_core grid [4] semantics [parallel] {
-    %s = vx.scratch smem : memref<8xf32>
-    memref.store %one, %s[%c0] : memref<8xf32>
-    affine.parallel (%t) = (0) to (8) {
-      %x = memref.load %s[%c0] : memref<8xf32>
-      %y = arith.addf %x, %one : f32
-      memref.store %y, %s[%c0] : memref<8xf32>
     }
   }
   return

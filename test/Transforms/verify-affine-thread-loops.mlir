@@ -27,9 +27,10 @@ func.func @read_modify_write(%a: memref<4x8xf32>, %s: memref<4xf32>) {
     // expected-note @+1 {{the iterations of a thread loop must be independent}}
     affine.parallel (%t) = (0) to (8) {
       %x = memref.load %a[%p, %t] : memref<4x8xf32>
-      // expected-note @+1 {{the other access}}
+      // expected-error-re @+1 {{iterations ({{[0-7]}}) and ({{[0-7]}}) of a thread loop (instance ({{[0-3]}})) read and write the same element}}
       %y = memref.load %s[%p] : memref<4xf32>
       %z = arith.addf %x, %y : f32
+      // expected-note @+2 {{the other access}}
       // expected-error-re @+1 {{iterations ({{[0-7]}}) and ({{[0-7]}}) of a thread loop (instance ({{[0-3]}})) write the same element}}
       memref.store %z, %s[%p] : memref<4xf32>
     }

@@ -14,8 +14,8 @@
 // RUN: %ptxas -arch=sm_80 %t/ptx/rows_kernel.ptx -o %t/rows.cubin
 // RUN: %ptxas -arch=sm_80 %t/ptx/reverse_kernel.ptx -o %t/reverse.cubin
 
-// CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// CHECK: cp.async.commit_group;
-// CHECK-NEXT: cp.async.wait_group 0;
+// CHECK-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// CHECK-NEXT: cp.async.commit_group;
+// CHECK-NEXT: cp.async.wait_group{{[[:space:]]+}}0;
 // CHECK-NOT: bar.sync
-// CHECK: ld.shared.f32
+// CHECK: ld.shared.b32

@@ -14,14 +14,17 @@
 
 #include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -792,6 +795,12 @@ private:
         checkIf(branch, state);
         continue;
       }
+      if (auto loop = dyn_cast<scf::ParallelOp>(op);
+          loop && !crossesBoundary(loop)) {
+        checkAccessesWhileOutstanding(&op, state);
+        checkParallelIteration(loop);
+        continue;
+      }
       if (isa<scf::YieldOp>(op))
         continue; // Handled by the parent.
       bool usesTokens = false;
@@ -819,6 +828,34 @@ private:
       if (op.getNumRegions() != 0)
         checkAccessesWhileOutstanding(&op, state);
     }
+  }
+
+  /// Whether a token crosses the boundary of `op`: one defined outside it
+  /// is used inside, or one of its results is a token.
+  static bool crossesBoundary(Operation *op) {
+    if (llvm::any_of(op->getResults(), isToken))
+      return true;
+    return op
+        ->walk([&](Operation *nested) {
+          bool outer = llvm::any_of(nested->getOperands(), [&](Value operand) {
+            return isToken(operand) &&
+                   !op->isAncestor(operand.getParentBlock()->getParentOp());
+          });
+          return outer ? WalkResult::interrupt() : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  /// Checks the tokens of one iteration of `loop`, whose tokens stay in
+  /// their iteration: each iteration (in a CTA body, each thread for its
+  /// iterations) awaits its own transfers.
+  void checkParallelIteration(scf::ParallelOp loop) {
+    TokenState state;
+    checkBlock(*loop.getBody(), state);
+    for (auto &[token, outstanding] : state)
+      if (outstanding.consumable)
+        reportNeverAwaited(token, "some path through an iteration of the "
+                                  "'scf.parallel'");
   }
 
   /// The transfers that a value yielded by `loop`'s body may stand for,
@@ -1182,12 +1219,12 @@ struct VxVerifySemanticsPass
           .get(spawn);
     };
     bool anyFailed = false;
-    // Collected first: checking a spawn with tile ops inserts (and erases)
-    // a copy of it.
+    // Collected first: checking a spawn with tile ops or affine.parallel
+    // inserts (and erases) a copy of it.
     SmallVector<SpawnOp> spawns;
     root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
-      anyFailed |= failed(checkWithTileOpsDistributed(spawn, getSpawnAnalysis));
+      anyFailed |= failed(checkAsMapped(spawn, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.
@@ -1205,12 +1242,15 @@ struct VxVerifySemanticsPass
 
   /// Checks `spawn` as the GPU routes run it: its tile ops modelled element
   /// by element, as the thread loops that vx-distribute-tile-ops makes of
-  /// them, on a copy that is then erased (the rewrite keeps their
-  /// locations for the diagnostics).
-  LogicalResult checkWithTileOpsDistributed(
-      SpawnOp spawn,
-      llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
-    if (getTileOps(spawn).empty())
+  /// them, and its affine.parallel ops as the scf.parallel thread loops that
+  /// every route lowers them to, on a copy that is then erased (the
+  /// rewrites keep the locations for the diagnostics).
+  LogicalResult
+  checkAsMapped(SpawnOp spawn,
+                llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
+    bool hasTileOps = !getTileOps(spawn).empty();
+    bool hasThreadLoopsToLower = hasAffineParallel(spawn);
+    if (!hasTileOps && !hasThreadLoopsToLower)
       return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces,
                           threadsPerBlock)
           .check();
@@ -1218,9 +1258,13 @@ struct VxVerifySemanticsPass
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
     IRRewriter rewriter(builder);
-    LogicalResult result =
-        distributeTileOps(rewriter, copy, /*remarkOnMatmuls=*/false,
-                          /*tf32=*/false);
+    LogicalResult result = hasTileOps
+                               ? distributeTileOps(rewriter, copy,
+                                                   /*remarkOnMatmuls=*/false,
+                                                   /*tf32=*/false)
+                               : success();
+    if (succeeded(result) && hasThreadLoopsToLower)
+      result = lowerAffineInSpawns(copy);
     if (succeeded(result)) {
       // The copy is short-lived: its analysis is not the cache's.
       SpawnAnalysis analysis(copy);

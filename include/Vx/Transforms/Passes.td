@@ -42,8 +42,10 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
 
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
-    `vx-distribute-tile-ops` makes of them. Every pipeline starts with this
-    pass.
+    `vx-distribute-tile-ops` makes of them, and `affine.parallel` as the
+    `scf.parallel` thread loop that every route lowers it to. A transfer
+    awaited in the `scf.parallel` iteration that started it is checked in
+    that iteration. Every pipeline starts with this pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -55,6 +57,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
            "Threads per CTA of spawns without a threads clause, for which "
            "private scratch must be owned (1-1024; 0: the default CTA size)">,
   ];
+  // The copies of spawns with affine.parallel have their affine ops lowered.
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
 }
 
 def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
@@ -127,8 +132,9 @@ def VxInstrumentRaces : Pass<"vx-instrument-races", "ModuleOp"> {
     every load, store, vector access, copy, transfer and atomic update of a
     memref gets a `vx.race_access` with the instance's parallel point and
     linear id, and each thread loop a `vx.race_thread_loop` whose execution
-    and linear iteration the accesses inside it carry. Scalar accesses also
-    check their indices against the memref's sizes.
+    and linear iteration the accesses inside it carry (the affine ops of a
+    body with `affine.parallel` are lowered first, so that it is one).
+    Scalar accesses also check their indices against the memref's sizes.
 
     Not recorded: accesses inside called functions, ops whose addresses the
     model does not know (linalg ops, `vector.transfer_*`, gathers and
@@ -139,7 +145,8 @@ def VxInstrumentRaces : Pass<"vx-instrument-races", "ModuleOp"> {
     Example: `vx-opt --vx-instrument-races --vx-lower-race-checks`.
   }];
   let dependentDialects = ["arith::ArithDialect", "func::FuncDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+                           "memref::MemRefDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
 }
 
 def VxLowerRaceChecks : Pass<"vx-lower-race-checks", "ModuleOp"> {

@@ -370,7 +370,10 @@ LogicalResult vx::planLaunches(ModuleOp module, int64_t threadsPerBlock,
   int64_t ctaSize = defaultCTASize ? kDefaultCTASize : threadsPerBlock;
   SmallVector<std::pair<SpawnOp, LaunchPlanAttr>> plans;
   for (auto [spawn, kernel] : nameKernels(getDeviceSpawns(module), module)) {
-    bool cooperative = !getThreadLoops(spawn).empty();
+    // An affine.parallel becomes a thread loop when vx-map-cta lowers the
+    // body's affine ops.
+    bool cooperative =
+        !getThreadLoops(spawn).empty() || hasAffineParallel(spawn);
     int64_t threads = spawn.getCTASize(ctaSize);
     if (!cooperative && spawn.getParallelDims().empty())
       threads = 1;

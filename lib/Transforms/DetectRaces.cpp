@@ -479,12 +479,17 @@ struct VxInstrumentRacesPass
     unsigned stringCounter = 0;
     // The spawns' accesses as vx-verify-semantics left them cached (each
     // spawn's instrumentation leaves the others alone).
-    for (SpawnOp spawn : spawns)
+    for (SpawnOp spawn : spawns) {
+      if (failed(verifyMemoryRootsTraceable(spawn))) {
+        signalPassFailure();
+        continue;
+      }
       SpawnInstrumenter(
           spawn,
           SpawnAnalyses::getFor(spawn, module, getAnalysisManager()).get(spawn),
           module, symbols, stringCounter)
           .run();
+    }
   }
 };
 

@@ -92,7 +92,8 @@ static void rewriteSharedCopies(RewriterBase &rewriter, SpawnOp spawn) {
 
 /// The ops outside thread loops that write memory other threads see (they
 /// run on thread 0 only), in program order; reports one whose result is
-/// used, which only one thread would compute.
+/// used, which only one thread would compute, and one whose memref may be
+/// per-thread or shared memory.
 static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
                                         SmallVectorImpl<Operation *> &ops) {
   WalkResult result =
@@ -100,14 +101,31 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
         // Every thread starts the thread loops it shares in.
         if (isa<scf::ParallelOp, TransferAsyncOp, RaceThreadLoopOp>(op))
           return WalkResult::skip();
-        bool writesShared =
-            llvm::any_of(analysis.getAccesses(op), [](const Access *access) {
-              return access->isWrite() &&
-                     llvm::any_of(access->candidates,
-                                  [](const Access::Candidate &candidate) {
-                                    return isSharedByThreads(candidate.root);
-                                  });
-            });
+        bool writesShared = false;
+        for (const Access *access : analysis.getAccesses(op)) {
+          if (!access->isWrite())
+            continue;
+          const Access::Candidate *shared = nullptr, *perThread = nullptr;
+          for (const Access::Candidate &candidate : access->candidates)
+            (isSharedByThreads(candidate.root) ? shared : perThread) =
+                &candidate;
+          if (shared && perThread) {
+            // Thread 0 alone would write its own copy of the per-thread
+            // memory; every thread would repeat the shared write.
+            InFlightDiagnostic diag =
+                op->emitOpError(
+                    "outside thread loops writes through a memref that may be "
+                    "memory each thread has its own copy of (")
+                << perThread->root.describe()
+                << ") or memory the threads share (" << shared->root.describe()
+                << "): neither one thread nor every thread can do it; "
+                   "write each memory in its own op";
+            diag.attachNote(access->buffer.getLoc())
+                << "the memref is chosen here";
+            return WalkResult::interrupt();
+          }
+          writesShared |= shared != nullptr;
+        }
         if (!writesShared)
           return WalkResult::advance();
         if (!op->use_empty()) {
@@ -211,6 +229,10 @@ LogicalResult vx::mapSpawnsOntoCTAs(ModuleOp module, const Chip *chip) {
     return failure();
   for (SpawnOp spawn : spawns) {
     LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (failed(verifyMemoryRootsTraceable(spawn))) {
+      valid = false;
+      continue;
+    }
     if (plan.getCooperative() &&
         failed(mapInstanceOntoCTA(spawn, plan.getThreads()))) {
       valid = false;

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir {
 namespace vx {
@@ -58,6 +59,49 @@ static bool mayBeSharedByThreads(Value memref, SpawnOp spawn) {
                       });
 }
 
+/// Refuses the ops outside thread loops (stores, copies, transfers, ...)
+/// that write through a memref whose candidate roots include memory each
+/// thread has its own copy of and memory the threads share: thread 0 alone
+/// would write only its own copy, and every thread would repeat the shared
+/// write.
+static LogicalResult checkOnceWriteRoots(SpawnOp spawn) {
+  WalkResult result =
+      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<scf::ParallelOp>(op))
+          return WalkResult::skip();
+        auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effecting)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        effecting.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value memref = effect.getValue();
+          if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
+              !isa<BaseMemRefType>(memref.getType()))
+            continue;
+          std::optional<MemoryRoot> shared, perThread;
+          for (const Access::Candidate &candidate :
+               traceMemoryRoots(memref, spawn))
+            (isSharedByThreads(candidate.root) ? shared : perThread) =
+                candidate.root;
+          if (!shared || !perThread)
+            continue;
+          InFlightDiagnostic diag =
+              op->emitOpError(
+                  "outside thread loops writes through a memref that may be "
+                  "memory each thread has its own copy of (")
+              << perThread->describe() << ") or memory the threads share ("
+              << shared->describe()
+              << "): neither one thread nor every thread can do it; write "
+                 "each memory in its own op";
+          diag.attachNote(memref.getLoc()) << "the memref is chosen here";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  return failure(result.wasInterrupted());
+}
+
 /// Rewrites the memref.copy ops outside thread loops whose target other
 /// threads see into thread loops, which spread the elements over the CTA.
 static void rewriteSharedCopies(RewriterBase &rewriter, SpawnOp spawn) {
@@ -92,8 +136,7 @@ static void rewriteSharedCopies(RewriterBase &rewriter, SpawnOp spawn) {
 
 /// The ops outside thread loops that write memory other threads see (they
 /// run on thread 0 only), in program order; reports one whose result is
-/// used, which only one thread would compute, and one whose memref may be
-/// per-thread or shared memory.
+/// used, which only one thread would compute.
 static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
                                         SmallVectorImpl<Operation *> &ops) {
   WalkResult result =
@@ -101,31 +144,14 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
         // Every thread starts the thread loops it shares in.
         if (isa<scf::ParallelOp, TransferAsyncOp, RaceThreadLoopOp>(op))
           return WalkResult::skip();
-        bool writesShared = false;
-        for (const Access *access : analysis.getAccesses(op)) {
-          if (!access->isWrite())
-            continue;
-          const Access::Candidate *shared = nullptr, *perThread = nullptr;
-          for (const Access::Candidate &candidate : access->candidates)
-            (isSharedByThreads(candidate.root) ? shared : perThread) =
-                &candidate;
-          if (shared && perThread) {
-            // Thread 0 alone would write its own copy of the per-thread
-            // memory; every thread would repeat the shared write.
-            InFlightDiagnostic diag =
-                op->emitOpError(
-                    "outside thread loops writes through a memref that may be "
-                    "memory each thread has its own copy of (")
-                << perThread->root.describe()
-                << ") or memory the threads share (" << shared->root.describe()
-                << "): neither one thread nor every thread can do it; "
-                   "write each memory in its own op";
-            diag.attachNote(access->buffer.getLoc())
-                << "the memref is chosen here";
-            return WalkResult::interrupt();
-          }
-          writesShared |= shared != nullptr;
-        }
+        bool writesShared =
+            llvm::any_of(analysis.getAccesses(op), [](const Access *access) {
+              return access->isWrite() &&
+                     llvm::any_of(access->candidates,
+                                  [](const Access::Candidate &candidate) {
+                                    return isSharedByThreads(candidate.root);
+                                  });
+            });
         if (!writesShared)
           return WalkResult::advance();
         if (!op->use_empty()) {
@@ -171,6 +197,8 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
+  if (failed(checkOnceWriteRoots(spawn)))
+    return failure();
   IRRewriter rewriter(spawn.getContext());
   rewriteSharedCopies(rewriter, spawn);
 

@@ -203,3 +203,30 @@ func.func @loaded_memref(%table: memref<1xmemref<8xf32>>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// A copy outside thread loops into such a memref: spread over the threads,
+// each would fill only its part of its own private copy. Refused.
+func.func @once_copy_private_or_shared(%in: memref<8xf32>, %out: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %p = vx.grid_index 0
+    %priv = vx.scratch : memref<8xf32>
+    %sm = vx.scratch smem : memref<8xf32>
+    // expected-note @below {{the memref is chosen here}}
+    %m = arith.select %flag, %sm, %priv : memref<8xf32>
+    // expected-error @below {{'memref.copy' op outside thread loops writes through a memref that may be memory each thread has its own copy of}}
+    memref.copy %in, %m : memref<8xf32> to memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %priv[%t] : memref<8xf32>
+      %y = memref.load %sm[%t] : memref<8xf32>
+      %s = arith.addf %x, %y : f32
+      memref.store %s, %out[%p, %t] : memref<2x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}

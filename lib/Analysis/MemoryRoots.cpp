@@ -126,6 +126,24 @@ static SmallVector<Value> getIncomingValues(RegionBranchOpInterface op,
   return incoming;
 }
 
+/// The memref that `op` views, for an op without memory effects whose one
+/// memref operand is the memory of its result (`memref.transpose`, which is
+/// no ViewLikeOpInterface); the address model refuses such views.
+static Value getUnmodelledViewSource(Operation *op) {
+  if (op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
+      op->getNumRegions() != 0)
+    return {};
+  Value source;
+  for (Value operand : op->getOperands()) {
+    if (!isa<BaseMemRefType>(operand.getType()))
+      continue;
+    if (source)
+      return {};
+    source = operand;
+  }
+  return source;
+}
+
 SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
                                                        SpawnOp spawn) {
   // Paths beyond this many stop recording conditions, so that the search
@@ -227,6 +245,11 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
         view && view.getViewDest() == value) {
       path.candidate.views.push_back(def);
       follow(path, view.getViewSource(), std::nullopt);
+      continue;
+    }
+    if (Value source = getUnmodelledViewSource(def)) {
+      path.candidate.views.push_back(def);
+      follow(path, source, std::nullopt);
       continue;
     }
     if (auto select = dyn_cast<arith::SelectOp>(def)) {

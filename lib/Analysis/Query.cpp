@@ -158,6 +158,8 @@ void AccessSystemBuilder::build() {
     unmodelled(*access.unmodelled);
   if (candidate.unmodelled)
     unmodelled(*candidate.unmodelled);
+  if (candidate.approximation)
+    approximate(*candidate.approximation);
   addContext();
 
   auto rootType = candidate.base

@@ -485,6 +485,10 @@ struct VxInstrumentRacesPass
     // route does, so that an affine.parallel is checked as the thread loop
     // it becomes.
     for (SpawnOp spawn : spawns) {
+      if (failed(verifyMemoryRootsTraceable(spawn))) {
+        signalPassFailure();
+        continue;
+      }
       if (!hasAffineParallel(spawn)) {
         SpawnInstrumenter(
             spawn,

@@ -1224,7 +1224,8 @@ struct VxVerifySemanticsPass
     SmallVector<SpawnOp> spawns;
     root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
-      anyFailed |= failed(checkAsMapped(spawn, getSpawnAnalysis));
+      anyFailed |= failed(verifyMemoryRootsTraceable(spawn)) ||
+                   failed(checkAsMapped(spawn, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.

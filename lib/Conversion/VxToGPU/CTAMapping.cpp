@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir {
 namespace vx {
@@ -57,6 +58,49 @@ static bool mayBeSharedByThreads(Value memref, SpawnOp spawn) {
                       [](const Access::Candidate &candidate) {
                         return isSharedByThreads(candidate.root);
                       });
+}
+
+/// Refuses the ops outside thread loops (stores, copies, transfers, ...)
+/// that write through a memref whose candidate roots include memory each
+/// thread has its own copy of and memory the threads share: thread 0 alone
+/// would write only its own copy, and every thread would repeat the shared
+/// write.
+static LogicalResult checkOnceWriteRoots(SpawnOp spawn) {
+  WalkResult result =
+      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<scf::ParallelOp>(op))
+          return WalkResult::skip();
+        auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effecting)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        effecting.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value memref = effect.getValue();
+          if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
+              !isa<BaseMemRefType>(memref.getType()))
+            continue;
+          std::optional<MemoryRoot> shared, perThread;
+          for (const Access::Candidate &candidate :
+               traceMemoryRoots(memref, spawn))
+            (isSharedByThreads(candidate.root) ? shared : perThread) =
+                candidate.root;
+          if (!shared || !perThread)
+            continue;
+          InFlightDiagnostic diag =
+              op->emitOpError(
+                  "outside thread loops writes through a memref that may be "
+                  "memory each thread has its own copy of (")
+              << perThread->describe() << ") or memory the threads share ("
+              << shared->describe()
+              << "): neither one thread nor every thread can do it; write "
+                 "each memory in its own op";
+          diag.attachNote(memref.getLoc()) << "the memref is chosen here";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  return failure(result.wasInterrupted());
 }
 
 /// Rewrites the memref.copy ops outside thread loops whose target other
@@ -187,6 +231,8 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
+  if (failed(checkOnceWriteRoots(spawn)))
+    return failure();
   IRRewriter rewriter(spawn.getContext());
   if (failed(placeInstanceAllocas(rewriter, spawn)))
     return failure();
@@ -248,6 +294,10 @@ LogicalResult vx::mapSpawnsOntoCTAs(ModuleOp module, const Chip *chip) {
     return failure();
   for (SpawnOp spawn : spawns) {
     LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (failed(verifyMemoryRootsTraceable(spawn))) {
+      valid = false;
+      continue;
+    }
     if (plan.getCooperative() &&
         failed(mapInstanceOntoCTA(spawn, plan.getThreads()))) {
       valid = false;

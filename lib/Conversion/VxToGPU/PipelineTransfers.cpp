@@ -26,6 +26,7 @@
 #include "PipelineTransfers.h"
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
@@ -117,9 +118,10 @@ getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
   return ordered;
 }
 
-/// Whether `op` may write memory whose root is `root`, or writes memory it
-/// does not name.
-static bool mayWrite(Operation *op, Value root) {
+/// Whether `op` may write memory that one of `roots` (candidates of
+/// traceMemoryRoots) may be, or writes memory it does not name.
+static bool mayWrite(Operation *op, SpawnOp spawn,
+                     ArrayRef<Access::Candidate> roots) {
   if (isa<AwaitOp, gpu::BarrierOp>(op) ||
       op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return false;
@@ -130,16 +132,26 @@ static bool mayWrite(Operation *op, Value root) {
   effecting.getEffects(effects);
   return llvm::any_of(
       effects, [&](const MemoryEffects::EffectInstance &effect) {
-        return isa<MemoryEffects::Write>(effect.getEffect()) &&
-               (!effect.getValue() || getViewRoot(effect.getValue()) == root);
+        if (!isa<MemoryEffects::Write>(effect.getEffect()))
+          return false;
+        if (!effect.getValue())
+          return true;
+        return llvm::any_of(traceMemoryRoots(effect.getValue(), spawn),
+                            [&](const Access::Candidate &written) {
+                              return llvm::any_of(
+                                  roots, [&](const Access::Candidate &read) {
+                                    return written.root.mayAlias(read.root);
+                                  });
+                            });
       });
 }
 
-/// The first op in `spawn` that may write memory whose root is `root`.
-static Operation *findWriteOf(SpawnOp spawn, Value root) {
+/// The first op in `spawn` that may write memory that `buffer` may view.
+static Operation *findWriteOf(SpawnOp spawn, Value buffer) {
+  SmallVector<Access::Candidate, 1> roots = traceMemoryRoots(buffer, spawn);
   Operation *found = nullptr;
   spawn.getBody().walk([&](Operation *op) {
-    if (!mayWrite(op, root))
+    if (!mayWrite(op, spawn, roots))
       return WalkResult::advance();
     found = op;
     return WalkResult::interrupt();
@@ -210,7 +222,7 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
   });
   if (!moves)
     return Refusal{"its source does not move with an arbitrary dimension"};
-  if (Operation *write = findWriteOf(spawn, getViewRoot(transfer.getSrc())))
+  if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "
                    "ahead would read before the write",
                    write};

@@ -155,3 +155,111 @@ func.func @not_owned_by_the_cta(%a: memref<16xf32>, %out: memref<16xf32>) {
   }
   return
 }
+
+// -----
+
+// Outside thread loops a store through a memref that is private scratch or
+// smem scratch depending on a flag: thread 0 alone would write only its
+// own copy of the private scratch, every thread would repeat the smem
+// write (issue 27). Refused.
+func.func @once_store_private_or_shared(%out: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %v = arith.constant 100.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %p = vx.grid_index 0
+    %priv = vx.scratch : memref<8xf32>
+    %sm = vx.scratch smem : memref<8xf32>
+    // expected-note @below {{the memref is chosen here}}
+    %m = arith.select %flag, %priv, %sm : memref<8xf32>
+    // expected-error @below {{'memref.store' op outside thread loops writes through a memref that may be memory each thread has its own copy of (the scratch at}}
+    memref.store %v, %m[%c3] : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %priv[%t] : memref<8xf32>
+      %y = memref.load %sm[%t] : memref<8xf32>
+      %s = arith.addf %x, %y : f32
+      memref.store %s, %out[%p, %t] : memref<2x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// The same choice made by scf.if.
+func.func @once_store_if_private_or_shared(%out: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %v = arith.constant 100.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %p = vx.grid_index 0
+    %priv = vx.scratch : memref<8xf32>
+    %sm = vx.scratch smem : memref<8xf32>
+    // expected-note @below {{the memref is chosen here}}
+    %m = scf.if %flag -> memref<8xf32> {
+      scf.yield %sm : memref<8xf32>
+    } else {
+      scf.yield %priv : memref<8xf32>
+    }
+    // expected-error @below {{or memory the threads share (the scratch at}}
+    memref.store %v, %m[%c0] : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %priv[%t] : memref<8xf32>
+      %y = memref.load %sm[%t] : memref<8xf32>
+      %s = arith.addf %x, %y : f32
+      memref.store %s, %out[%p, %t] : memref<2x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// A memref loaded from memory cannot be followed: refused by the mapping too.
+func.func @loaded_memref(%table: memref<1xmemref<8xf32>>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    // expected-note @below {{the memref comes from here}}
+    %m = memref.load %table[%c0] : memref<1xmemref<8xf32>>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      // expected-error @below {{'memref.store' op uses a memref that cannot be followed to the memory it views}}
+      memref.store %v, %m[%t] : memref<8xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// A copy outside thread loops into such a memref: spread over the threads,
+// each would fill only its part of its own private copy. Refused.
+func.func @once_copy_private_or_shared(%in: memref<8xf32>, %out: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %p = vx.grid_index 0
+    %priv = vx.scratch : memref<8xf32>
+    %sm = vx.scratch smem : memref<8xf32>
+    // expected-note @below {{the memref is chosen here}}
+    %m = arith.select %flag, %sm, %priv : memref<8xf32>
+    // expected-error @below {{'memref.copy' op outside thread loops writes through a memref that may be memory each thread has its own copy of}}
+    memref.copy %in, %m : memref<8xf32> to memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %priv[%t] : memref<8xf32>
+      %y = memref.load %sm[%t] : memref<8xf32>
+      %s = arith.addf %x, %y : f32
+      memref.store %s, %out[%p, %t] : memref<2x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}

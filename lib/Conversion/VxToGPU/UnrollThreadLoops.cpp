@@ -63,7 +63,8 @@ struct VxUnrollThreadLoopsPass
   void runOnOperation() override {
     if (maxOps < 0) {
       emitError(getOperation().getLoc())
-          << getArgument() << ": max-ops must be >= 0, got " << maxOps;
+          << getArgument() << ": max-ops must be >= 0, got "
+          << static_cast<int64_t>(maxOps);
       return signalPassFailure();
     }
     for (SpawnOp spawn : getDeviceSpawns(getOperation())) {

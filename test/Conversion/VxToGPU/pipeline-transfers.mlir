@@ -24,7 +24,8 @@
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch
 // Three slots of 32 bytes; the step's slot is a view at (s mod 3) * 32.
-// CHECK: %[[SMEM:.*]] = memref.memory_space_cast %{{.*}} : memref<96xi8, #gpu.address_space<workgroup>> to memref<96xi8>
+// CHECK: %[[CAST:.*]] = memref.memory_space_cast %{{.*}} : memref<96xi8, #gpu.address_space<workgroup>> to memref<96xi8>
+// CHECK: %[[SMEM:.*]] = memref.assume_alignment %[[CAST]], 128 : memref<96xi8>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
 // CHECK: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %[[C32:.*]] : index

@@ -19,7 +19,8 @@
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[TILE:.*]] = memref.memory_space_cast %[[VIEW]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+// CHECK: %[[CAST:.*]] = memref.memory_space_cast %[[VIEW]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+// CHECK: %[[TILE:.*]] = memref.assume_alignment %[[CAST]], 128 : memref<4xf32>
 // CHECK: %[[ACC:.*]] = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
 // CHECK: %[[A:.*]] = memref.assume_alignment %arg0, 16 : memref<64x16xf32>
 // CHECK: scf.for %[[K:.*]] =
@@ -66,8 +67,9 @@ func.func @scratch(%a: memref<64x16xf32>) {
 // or of a wider vector element; with threads, the buffers of all threads of
 // one scratch lie together, and the next scratch follows them.
 // CHECK-LABEL: func @buffers
-// 3 bytes + 8 * 16 bytes + 2 * 32 bytes, each rounded up to 32.
-// CHECK: %[[BYTES:.*]] = arith.constant 224 : i32
+// 3 bytes + 8 * 16 bytes + 2 * 32 bytes, each rounded up to 32, each
+// buffer at a multiple of 128 bytes.
+// CHECK: %[[BYTES:.*]] = arith.constant 320 : i32
 // CHECK: dynamic_shared_memory_size %[[BYTES]]
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[C0:.*]] = arith.constant 0 : index

@@ -74,10 +74,10 @@ func.func @scratch(%a: memref<64x16xf32>) {
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: memref.view %[[SHARED]][%[[C0]]][] : {{.*}} to memref<3xi8, #gpu.address_space<workgroup>>
-// CHECK: %[[C32:.*]] = arith.constant 32 : index
-// CHECK: memref.view %[[SHARED]][%[[C32]]][] : {{.*}} to memref<8xvector<4xf32>, #gpu.address_space<workgroup>>
-// CHECK: %[[C160:.*]] = arith.constant 160 : index
-// CHECK: memref.view %[[SHARED]][%[[C160]]][] : {{.*}} to memref<2xvector<8xf32>, #gpu.address_space<workgroup>>
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: memref.view %[[SHARED]][%[[C128]]][] : {{.*}} to memref<8xvector<4xf32>, #gpu.address_space<workgroup>>
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: memref.view %[[SHARED]][%[[C256]]][] : {{.*}} to memref<2xvector<8xf32>, #gpu.address_space<workgroup>>
 // TPB-LABEL: func @buffers
 // TPB: %[[BYTES:.*]] = arith.constant 7168 : i32
 // TPB: dynamic_shared_memory_size %[[BYTES]]

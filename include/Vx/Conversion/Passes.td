@@ -111,6 +111,34 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
   ];
 }
 
+def VxUnrollThreadLoops : Pass<"vx-unroll-thread-loops", "ModuleOp"> {
+  let summary = "Fully unroll the small static loops of mapped CTA bodies";
+  let description = [{
+    An optimization after `vx-map-cta` (the GPU pipelines run it between
+    `vx-map-cta` and `vx-pipeline-transfers`; `convert-vx-to-gpu` alone
+    does not): in every mapped cooperative device spawn (VX_SPEC 2.1), each
+    `scf.for` whose trip count is a constant and which holds no barrier
+    (the loops that thread loops left in the code every thread runs) is
+    unrolled whole, innermost first, when its body times its trip count
+    stays within `max-ops` operations. The loop counters then fold into the
+    indices, so LLVM sees adjacent shared-memory accesses at constant
+    offsets (128-bit `ld.shared.v4` where the layout is aligned) and no loop
+    overhead remains: SGEMM's kk loop of 8 becomes 512 FFMA and 32 LDS.128
+    in a straight line. Running after the mapping, the ownership proof and
+    the barrier placement reason on loops, not on their copies. Loops over
+    the budget stay (attention's loop over 64 keys).
+
+    Example: `vx-opt --vx-plan-launch --vx-map-cta
+    --vx-unroll-thread-loops="max-ops=1024"`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "8192",
+           "Most operations a fully unrolled loop may have (its body's, "
+           "times its trip count)">
+  ];
+}
+
 def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
   let summary = "Multi-buffer the transfers along the arbitrary dimensions";
   let description = [{

@@ -55,10 +55,13 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// Every slot starts at a multiple of this many bytes: the widest cp.async
-/// chunk, and the alignment of every smem scratch.
-static constexpr int64_t kSlotAlignment = 16;
-/// The alignment of a TMA destination in shared memory.
-static constexpr int64_t kTMAAlignment = 128;
+/// chunk, and the alignment of every smem scratch's slices.
+static constexpr int64_t kSlotAlignment = kSmemAlignment;
+/// The alignment of a TMA destination in shared memory: that of the
+/// dynamic shared memory, at which every smem buffer of a CTA with one
+/// instance starts (getSharedMemoryLayout), so TMA slots are aligned at
+/// compile time.
+static constexpr int64_t kTMAAlignment = kDynamicSharedMemoryAlignment;
 
 namespace {
 /// A transfer that the pipeline issues ahead of its step.
@@ -253,12 +256,6 @@ static int64_t getSlotAlignment(bool tma) {
   return tma ? kTMAAlignment : kSlotAlignment;
 }
 
-/// The bytes that a slot buffer has beyond its slots: room to align the
-/// slots of TMA at run time.
-static int64_t getPadBytes(bool tma) {
-  return tma ? kTMAAlignment - kSlotAlignment : 0;
-}
-
 namespace {
 /// Builds the pipeline of the transfers of one spawn.
 class TransferPipeline {
@@ -307,11 +304,10 @@ public:
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes + getPadBytes(tma)},
+          MemRefType::get({stages * buffer.slotBytes},
                           builder.getI8Type()),
           scratch.getMemoryAttr());
       if (tma) {
-        buffer.base = alignAtRunTime(builder, buffer.slots);
         buffer.descriptor =
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
       }
@@ -398,9 +394,8 @@ private:
     Value slots;
     MemRefType type;
     int64_t slotBytes;
-    /// TMA: the byte of `slots` where the aligned slots start, and the
-    /// tensor map of the transfer.
-    Value base, descriptor;
+    /// TMA: the tensor map of the transfer.
+    Value descriptor;
   };
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
@@ -410,23 +405,8 @@ private:
     Value shift = builder.createOrFold<arith::MulIOp>(
         loc, slot,
         arith::ConstantIndexOp::create(builder, loc, buffer.slotBytes));
-    if (buffer.base)
-      shift = arith::AddIOp::create(builder, loc, buffer.base, shift);
     return memref::ViewOp::create(builder, loc, buffer.type, buffer.slots,
                                   shift, ValueRange());
-  }
-
-  /// The bytes from the start of `bytes` to its first address that is a
-  /// multiple of kTMAAlignment (smem scratch is only kSlotAlignment-aligned).
-  static Value alignAtRunTime(OpBuilder &builder, Value bytes) {
-    Location loc = bytes.getLoc();
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, bytes);
-    Value alignment =
-        arith::ConstantIndexOp::create(builder, loc, kTMAAlignment);
-    Value past = arith::RemUIOp::create(builder, loc, address, alignment);
-    Value gap = arith::SubIOp::create(builder, loc, alignment, past);
-    return arith::RemUIOp::create(builder, loc, gap, alignment);
   }
 
   /// Issues the transfers of step `target` into their slots when it is in
@@ -539,7 +519,6 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
     cost.slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
     cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
-  cost.padBytes = getPadBytes(tma) * transfers.size();
   return cost;
 }
 
@@ -550,7 +529,7 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes + padBytes - scratchBytes) * instancesPerCTA +
+  return (stages * slotBytes - scratchBytes) * instancesPerCTA +
          barrierBytes;
 }
 

@@ -126,6 +126,11 @@ SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn, int64_t instances) {
         type.getNumElements() * getElementLayout(type.getElementType())->first;
     int64_t slice = llvm::alignTo(bytes, layout.alignment);
     layout.sliceBytes.push_back(slice);
+    // Each buffer at a multiple of the base's alignment: with one instance
+    // per CTA every scratch is a TMA destination and its vector accesses
+    // have an alignment known at compile time.
+    layout.totalBytes =
+        llvm::alignTo(layout.totalBytes, kDynamicSharedMemoryAlignment);
     layout.offsets.push_back(layout.totalBytes);
     layout.totalBytes += instances * slice;
   }

@@ -63,7 +63,7 @@ func.func @not_owned(%a: memref<4x8xf32>, %out: memref<4xf32>) {
   %c3 = arith.constant 3 : index
   vx.spawn on tensor_core grid [4] semantics [parallel] {
     %p = vx.grid_index 0
-    // expected-error-re @+1 {{private scratch used in thread loops is not owned by threads: code outside thread loops reads an element that iteration (3) writes on one thread (instances ({{[0-3]}}) and ({{[0-3]}}))}}
+    // expected-error-re @+1 {{private scratch used in thread loops is not owned by the 256 threads of the spawn's CTA (the default CTA size; give the spawn a 'threads' clause to choose another): element (3) is written by iteration (3) on thread 3 and read by code outside thread loops, which runs on every thread (instances ({{[0-3]}}) and ({{[0-3]}}))}}
     %buf = vx.scratch : memref<8xf32>
     affine.parallel (%t) = (0) to (8) {
       %x = memref.load %a[%p, %t] : memref<4x8xf32>

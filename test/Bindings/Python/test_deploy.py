@@ -67,11 +67,11 @@ def run_vx(*arguments, **environment):
 # change in the mapping or in the code ptxas gets shows here).
 EXAMPLE_REPORTS = {
     "matmul.mlir": vx.KernelReport("matmul_kernel", (2, 3, 1), (256, 1, 1),
-                                   1, 8416, 1, 92, 0, 0),
+                                   1, 8192, 1, 179, 0, 0),
     "softmax.mlir": vx.KernelReport("softmax_kernel", (6, 1, 1), (256, 1, 1),
-                                    1, 64, 1, 23, 0, 0),
+                                    1, 160, 1, 23, 0, 0),
     "attention.mlir": vx.KernelReport("attention_kernel", (1, 2, 2),
-                                      (64, 1, 1), 1, 32992, 1, 163, 0, 256),
+                                      (64, 1, 1), 1, 32768, 1, 165, 0, 256),
 }
 
 

@@ -8,7 +8,8 @@
 // @carried alternates the buffer its thread loops update with a memref
 // that an scf.for carries across their barriers (via-gpu keeps the
 // descriptor per thread; it used to refuse the loop), then stores once
-// through the loop's result.
+// through the loop's result. @chosen writes, after a barrier, through a
+// memref that an scf.if chose before it (kept per thread the same way).
 // RUN: vx-opt %s --vx-verify-semantics --vx-to-llvm 2>/dev/null | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s
@@ -97,6 +98,38 @@ func.func @once_private(%out: memref<2x8xf32>, %flag: i1) {
 // CHECK: [10,   11,   12,   101,   14,   15,   16,   17]
 // CHECK: [2,   2,   2,   2,   2,   2,   2,   2]
 // CHECK: [100,   1,   1,   1,   1,   1,   1,   1]
+// CHECK: [2,   2,   2,   2,   2,   2,   2,   2]
+// CHECK: [7,   6,   5,   4,   3,   2,   1,   0]
+func.func @chosen(%ab: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %a = memref.subview %ab[0, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1]>>
+  %b = memref.subview %ab[1, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  %acast = memref.cast %a : memref<8xf32, strided<[1]>> to memref<8xf32, strided<[1], offset: ?>>
+  %bcast = memref.cast %b : memref<8xf32, strided<[1], offset: 8>> to memref<8xf32, strided<[1], offset: ?>>
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    %s = vx.scratch smem : memref<8xf32>
+    %m = scf.if %flag -> (memref<8xf32, strided<[1], offset: ?>>) {
+      scf.yield %bcast : memref<8xf32, strided<[1], offset: ?>>
+    } else {
+      scf.yield %acast : memref<8xf32, strided<[1], offset: ?>>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %ii = arith.index_cast %i : index to i64
+      %if = arith.sitofp %ii : i64 to f32
+      memref.store %if, %s[%i] : memref<8xf32>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %j = arith.subi %c7, %i : index
+      %x = memref.load %s[%j] : memref<8xf32>
+      memref.store %x, %m[%i] : memref<8xf32, strided<[1], offset: ?>>
+    }
+  }
+  return
+}
+
 func.func @carried(%ab: memref<2x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -169,6 +202,8 @@ func.func @main() {
   }
   call @carried(%ab) : (memref<2x8xf32>) -> ()
   %printedFlat = memref.cast %ab : memref<2x8xf32> to memref<*xf32>
+  call @printMemrefF32(%printedFlat) : (memref<*xf32>) -> ()
+  call @chosen(%ab, %true) : (memref<2x8xf32>, i1) -> ()
   call @printMemrefF32(%printedFlat) : (memref<*xf32>) -> ()
   memref.dealloc %ab : memref<2x8xf32>
   memref.dealloc %rows : memref<2x5x8xf32>

@@ -574,7 +574,11 @@ LogicalResult PhasePlan::keepAcrossPhases(Value value, OpOperand &use) {
         return failure();
     return success();
   }
-  if (isKeepable(value.getType())) {
+  // A memref that a region op chooses (an scf.if result) is kept like one
+  // it carries; an allocation's result is not (its memory would not
+  // outlive the phase).
+  if (isKeepable(value.getType()) ||
+      (def->getNumRegions() > 0 && isCarriable(value.getType()))) {
     kept.insert(value);
     return success();
   }

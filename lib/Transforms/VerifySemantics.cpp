@@ -16,6 +16,7 @@
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/Limits.h"
+#include "Vx/Transforms/PassOptions.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
@@ -1212,11 +1213,9 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    if (std::optional<std::string> why =
-            checkThreadsPerBlockOption(threadsPerBlock)) {
-      emitError(root->getLoc()) << getArgument() << ": " << *why;
+    if (failed(checkPassOption(root, getArgument(),
+                               checkThreadsPerBlockOption(threadsPerBlock))))
       return signalPassFailure();
-    }
     auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);

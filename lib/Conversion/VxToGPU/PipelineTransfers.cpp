@@ -304,8 +304,7 @@ public:
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes},
-                          builder.getI8Type()),
+          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
           scratch.getMemoryAttr());
       if (tma) {
         buffer.descriptor =
@@ -529,8 +528,7 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes - scratchBytes) * instancesPerCTA +
-         barrierBytes;
+  return (stages * slotBytes - scratchBytes) * instancesPerCTA + barrierBytes;
 }
 
 SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
@@ -678,7 +676,8 @@ struct VxPipelineTransfersPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkStagesOption(module, getArgument(), stages)))
+    if (failed(
+            checkPassOption(module, getArgument(), checkStagesOption(stages))))
       return signalPassFailure();
     FailureOr<std::optional<Chip>> targetChip =
         parseChipOption(module, getArgument(), chip);

@@ -46,25 +46,6 @@ SmallVector<SpawnOp> vx::getDeviceSpawns(ModuleOp module) {
   return spawns;
 }
 
-// Option errors are about the pass, not an op: no op is attached (which
-// would print the whole module in a note).
-
-LogicalResult vx::checkThreadsPerBlockOption(ModuleOp module, StringRef pass,
-                                             int64_t threadsPerBlock) {
-  std::optional<std::string> why = checkThreadsPerBlockOption(threadsPerBlock);
-  if (!why)
-    return success();
-  return emitError(module.getLoc()) << pass << ": " << *why;
-}
-
-LogicalResult vx::checkStagesOption(ModuleOp module, StringRef pass,
-                                    int64_t stages) {
-  std::optional<std::string> why = checkStagesOption(stages);
-  if (!why)
-    return success();
-  return emitError(module.getLoc()) << pass << ": " << *why;
-}
-
 FailureOr<std::optional<Chip>>
 vx::parseChipOption(ModuleOp module, StringRef pass, StringRef chip) {
   if (chip.empty())
@@ -72,7 +53,7 @@ vx::parseChipOption(ModuleOp module, StringRef pass, StringRef chip) {
   std::string chipError;
   FailureOr<Chip> parsed = Chip::parse(chip, chipError);
   if (failed(parsed))
-    return emitError(module.getLoc()) << pass << ": " << chipError;
+    return checkPassOption(module, pass, chipError);
   return std::optional<Chip>(*parsed);
 }
 
@@ -405,9 +386,10 @@ struct VxPlanLaunchPass : public vx::impl::VxPlanLaunchBase<VxPlanLaunchPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkThreadsPerBlockOption(module, getArgument(),
-                                          threadsPerBlock)) ||
-        failed(checkStagesOption(module, getArgument(), stages)))
+    if (failed(checkPassOption(module, getArgument(),
+                               checkThreadsPerBlockOption(threadsPerBlock))) ||
+        failed(
+            checkPassOption(module, getArgument(), checkStagesOption(stages))))
       return signalPassFailure();
     FailureOr<std::optional<Chip>> targetChip =
         parseChipOption(module, getArgument(), chip);

@@ -339,11 +339,10 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       Value cast =
           memref::MemorySpaceCastOp::create(rewriter, scratchLoc, type, slice);
       rewriter.replaceOp(
-          scratch,
-          memref::AssumeAlignmentOp::create(
-              rewriter, scratchLoc, cast,
-              std::clamp<uint64_t>(alignment, 1,
-                                   kDynamicSharedMemoryAlignment)));
+          scratch, memref::AssumeAlignmentOp::create(
+                       rewriter, scratchLoc, cast,
+                       std::clamp<uint64_t>(alignment, 1,
+                                            kDynamicSharedMemoryAlignment)));
     }
     // Private scratch is aligned like shared memory, for vector accesses.
     for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
@@ -482,8 +481,9 @@ struct ConvertVxToGPUPass
     StringRef pass = getArgument();
     // The steps whose result a spawn lacks, so that the pass works alone.
     FailureOr<std::optional<Chip>> targetChip = failure();
-    if (failed(checkThreadsPerBlockOption(module, pass, threadsPerBlock)) ||
-        failed(checkStagesOption(module, pass, stages)) ||
+    if (failed(checkPassOption(module, pass,
+                               checkThreadsPerBlockOption(threadsPerBlock))) ||
+        failed(checkPassOption(module, pass, checkStagesOption(stages))) ||
         failed(targetChip = parseChipOption(module, pass, chip)) ||
         failed(planLaunches(module, threadsPerBlock, stages,
                             getChip(*targetChip))) ||
@@ -501,9 +501,8 @@ struct ConvertVxToGPUPass
     RewritePatternSet patterns(context);
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode, getCopyShare);
-    populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns, module,
-                                                getChip(*targetChip),
-                                                getCopyShare);
+    populateVxTransferToNVGPUConversionPatterns(
+        typeConverter, patterns, module, getChip(*targetChip), getCopyShare);
     patterns.add<SpawnToLaunch>(context);
     populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

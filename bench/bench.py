@@ -638,8 +638,12 @@ def compile_section(compile_rows, repeats):
                "Processor time is user + system time of that run, its "
                "threads added up (vx-opt serializes the device modules on "
                "its threads, docs/design.md); load is the 1-minute load "
-               "average before and after the size, on %d cores.\n" % (
-                   UPSTREAM_PIPELINE, repeats, os.cpu_count()))
+               "average before and after the size, on %d cores. Measured "
+               "%s (`scripts/bench.sh --compile-only` regenerates this "
+               "section alone).\n" % (UPSTREAM_PIPELINE, repeats,
+                                      os.cpu_count(),
+                                      time.strftime("%Y-%m-%d %H:%M UTC",
+                                                    time.gmtime())))
     out.append("| spawns | vx-opt (s) | mlir-opt (s) | ratio | vx ms/spawn "
                "| upstream ms/spawn | processor vx / mlir-opt (s) | "
                "processor ratio | load |")

@@ -1,0 +1,116 @@
+# The expert tensor-core kernels of bench/cuda (wgmma_gemm.cu, the sm_90a
+# TMA + wgmma GEMM; flash_attention.cu, the FlashAttention-2 forward pass
+# on mma.sync) compiled by nvcc to PTX and run on the PTX simulator at small
+# sizes, against numpy. Skipped without nvcc or the simulator.
+
+import ctypes
+import functools
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from test_ptx_sim import (LIBRARY, ROOT, encode_tiled, launch,  # noqa: F401
+                          sim, take_error)
+
+CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+NVCC = shutil.which("nvcc") or os.path.join(CUDA, "bin", "nvcc")
+
+pytestmark = [
+    pytest.mark.skipif(LIBRARY is None,
+                       reason="libvx_ptx_sim.so is not built"),
+    pytest.mark.skipif(not os.path.exists(NVCC), reason="no nvcc")]
+
+# CUtensorMapDataType BFLOAT16 and CUtensorMapSwizzle 128B.
+BFLOAT16, SWIZZLE_128B = 9, 3
+
+
+@functools.lru_cache(maxsize=None)
+def ptx(source, chip, *defines):
+    """The PTX that nvcc -O3 emits for bench/cuda/`source` on `chip`."""
+    command = [NVCC, "-O3", f"-arch={chip}", "-ptx", "-o", "-",
+               os.path.join(ROOT, "bench", "cuda", source)]
+    command += [f"-D{define}" for define in defines]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def to_bf16(values):
+    """The bf16 bits of float32 values, rounded to nearest even."""
+    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def from_bf16(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def small_integers(shape, seed):
+    """Values whose products and sums bf16 and fp32 hold exactly."""
+    return np.random.default_rng(seed).integers(-4, 5, shape).astype(
+        np.float32)
+
+
+def run(lib, text, kernel, grid, block, args, smem):
+    """Launches `kernel` of nvcc's PTX (its own header) on the simulator
+    with the given global arrays registered; returns the error or None."""
+    return launch(lib, text, kernel, grid, block, args, smem=smem, header="")
+
+
+# wgmma_gemm.cu: kTileM, kTileN, kTileK and kSharedBytes.
+GEMM_TILE_M, GEMM_TILE_N, GEMM_TILE_K = 128, 256, 64
+GEMM_SHARED = 4 * (128 + 256) * 64 * 2 + 2 * 4 * 8 + 1024
+
+
+def run_gemm(lib, m, n, k, a, b, text=None):
+    """C = A B^T on the simulator (A m x k, B n x k, bf16); returns the
+    error and C as float32."""
+    a_bits, b_bits = to_bf16(a), to_bf16(b)
+    c = np.zeros((m, n), np.uint16)
+    maps = []
+    for tensor, rows in ((a_bits, GEMM_TILE_M), (b_bits, GEMM_TILE_N)):
+        lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+        maps.append(encode_tiled(lib, tensor, (rows, GEMM_TILE_K),
+                                 swizzle=SWIZZLE_128B, data_type=BFLOAT16))
+        assert maps[-1], take_error(lib)
+    try:
+        error = run(lib, text or ptx("wgmma_gemm.cu", "sm_90a"), "wgmmaGemm",
+                    (n // GEMM_TILE_N, m // GEMM_TILE_M, 1), (384, 1, 1),
+                    [ctypes.c_uint64(maps[0]), ctypes.c_uint64(maps[1]), c,
+                     ctypes.c_int32(n), ctypes.c_int32(k)], GEMM_SHARED)
+    finally:
+        for tensor in (a_bits, b_bits):
+            lib.mgpuMemHostUnregister(tensor.ctypes.data)
+    return error, from_bf16(c)
+
+
+def rounded_to_bf16(values):
+    return from_bf16(to_bf16(values))
+
+
+def test_wgmma_gemm_exact(sim):
+    # Two CTAs along M, a K loop of 2 steps; small integers: the fp32
+    # accumulators are exact and C is the product rounded to bf16.
+    m, n, k = 256, 256, 128
+    a, b = small_integers((m, k), 1), small_integers((n, k), 2)
+    error, c = run_gemm(sim, m, n, k, a, b)
+    assert error is None, error
+    np.testing.assert_array_equal(c, rounded_to_bf16(a @ b.T))
+
+
+def test_wgmma_gemm_ring_wraps(sim):
+    # 8 K steps through the 4 stages: every stage is refilled once, after
+    # its "empty" mbarrier's first phase; normal values.
+    m, n, k = 128, 256, 512
+    rng = np.random.default_rng(3)
+    a = rounded_to_bf16(rng.standard_normal((m, k)))
+    b = rounded_to_bf16(rng.standard_normal((n, k)))
+    error, c = run_gemm(sim, m, n, k, a, b)
+    assert error is None, error
+    expected = a.astype(np.float64) @ b.T.astype(np.float64)
+    # fp32 accumulation, then bf16's 8-bit mantissa: 2^-8 relative.
+    np.testing.assert_allclose(c, expected, rtol=2**-8, atol=1e-3 * k)

@@ -114,3 +114,44 @@ def test_wgmma_gemm_ring_wraps(sim):
     expected = a.astype(np.float64) @ b.T.astype(np.float64)
     # fp32 accumulation, then bf16's 8-bit mantissa: 2^-8 relative.
     np.testing.assert_allclose(c, expected, rtol=2**-8, atol=1e-3 * k)
+
+
+# flash_attention.cu: kTileQ, the CTA's threads and sharedBytes(dim).
+ATTENTION_TILE_Q, ATTENTION_THREADS = 64, 128
+
+
+def attention_reference(q, k, v, scale):
+    scores = np.einsum("hqd,hkd->hqk", q, k).astype(np.float64) * scale
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return np.einsum("hqk,hkd->hqd", weights, v)
+
+
+def run_attention(lib, q, k, v, scale):
+    """O = softmax(Q K^T scale) V on the simulator, [heads][seq][d] bf16;
+    returns the error and O as float32."""
+    heads, seq_q, dim = q.shape
+    o = np.zeros(q.shape, np.uint16)
+    error = run(lib, ptx("flash_attention.cu", "sm_80"),
+                f"flashAttention{dim}",
+                (seq_q // ATTENTION_TILE_Q, heads, 1),
+                (ATTENTION_THREADS, 1, 1),
+                [to_bf16(q), to_bf16(k), to_bf16(v), o,
+                 ctypes.c_int32(k.shape[1]), ctypes.c_float(scale)],
+                (64 + 4 * 64) * dim * 2)
+    return error, from_bf16(o)
+
+
+@pytest.mark.parametrize("dim", [64, 128])
+def test_flash_attention(sim, dim):
+    # One head, 128 queries (2 CTAs), 256 keys (4 KV steps, both buffers
+    # twice); scores spread enough that the running max changes.
+    rng = np.random.default_rng(dim)
+    q, k, v = (rounded_to_bf16(rng.standard_normal((1, seq, dim)) * spread)
+               for seq, spread in ((128, 2.0), (256, 1.0), (256, 1.0)))
+    scale = dim ** -0.5
+    error, o = run_attention(sim, q, k, v, scale)
+    assert error is None, error
+    # P and O in bf16 (8-bit mantissa), ex2.approx: 2^-7 of O's range.
+    np.testing.assert_allclose(o, attention_reference(q, k, v, scale),
+                               rtol=0, atol=2**-7 * np.abs(v).max())

@@ -51,12 +51,17 @@ ENTRIES = [
 
 
 def compile_fatbin(nvcc, source, output):
-    """nvcc -O3 -fatbin of bench/cuda/`source`."""
-    command = [nvcc, "-O3", "-fatbin", "-o", output,
+    """nvcc -O3 -fatbin of bench/cuda/`source` (compressed: the simulator
+    reads zstd)."""
+    command = [nvcc, "-O3", "-fatbin", "-Xfatbin=-compress-all", "-o", output,
                os.path.join(os.path.dirname(os.path.abspath(__file__)), source)]
     for gencode in SOURCES[source]:
         command += ["-gencode", gencode]
-    subprocess.run(command, check=True, capture_output=True, text=True)
+    # nvcc does not run under scripts/sanitize.sh's ASan LD_PRELOAD.
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "LD_PRELOAD"}
+    subprocess.run(command, check=True, capture_output=True, text=True,
+                   env=environment)
 
 
 def flops(entry, shape=None):

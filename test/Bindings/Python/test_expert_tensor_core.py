@@ -8,6 +8,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -23,17 +24,23 @@ pytestmark = [
                        reason="libvx_ptx_sim.so is not built"),
     pytest.mark.skipif(not os.path.exists(NVCC), reason="no nvcc")]
 
-# CUtensorMapDataType BFLOAT16 and CUtensorMapSwizzle 128B.
-BFLOAT16, SWIZZLE_128B = 9, 3
+# The kernels' launch geometry, as scripts/gpu-bench.sh launches them.
+sys.path.insert(0, os.path.join(ROOT, "bench", "cuda"))
+from expert import (ATTENTION_THREADS, ATTENTION_TILE_Q,  # noqa: E402
+                    BFLOAT16, GEMM_SHARED, GEMM_THREADS, GEMM_TILE,
+                    SWIZZLE_128B, attention_shared)
 
 
 @functools.lru_cache(maxsize=None)
-def ptx(source, chip, *defines):
+def ptx(source, chip):
     """The PTX that nvcc -O3 emits for bench/cuda/`source` on `chip`."""
     command = [NVCC, "-O3", f"-arch={chip}", "-ptx", "-o", "-",
                os.path.join(ROOT, "bench", "cuda", source)]
-    command += [f"-D{define}" for define in defines]
-    result = subprocess.run(command, capture_output=True, text=True)
+    # nvcc does not run under scripts/sanitize.sh's ASan LD_PRELOAD.
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "LD_PRELOAD"}
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=environment)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -61,25 +68,21 @@ def run(lib, text, kernel, grid, block, args, smem):
     return launch(lib, text, kernel, grid, block, args, smem=smem, header="")
 
 
-# wgmma_gemm.cu: kTileM, kTileN, kTileK and kSharedBytes.
-GEMM_TILE_M, GEMM_TILE_N, GEMM_TILE_K = 128, 256, 64
-GEMM_SHARED = 4 * (128 + 256) * 64 * 2 + 2 * 4 * 8 + 1024
-
-
 def run_gemm(lib, m, n, k, a, b, text=None):
     """C = A B^T on the simulator (A m x k, B n x k, bf16); returns the
     error and C as float32."""
+    tile_m, tile_n, tile_k = GEMM_TILE
     a_bits, b_bits = to_bf16(a), to_bf16(b)
     c = np.zeros((m, n), np.uint16)
     maps = []
-    for tensor, rows in ((a_bits, GEMM_TILE_M), (b_bits, GEMM_TILE_N)):
+    for tensor, rows in ((a_bits, tile_m), (b_bits, tile_n)):
         lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
-        maps.append(encode_tiled(lib, tensor, (rows, GEMM_TILE_K),
+        maps.append(encode_tiled(lib, tensor, (rows, tile_k),
                                  swizzle=SWIZZLE_128B, data_type=BFLOAT16))
         assert maps[-1], take_error(lib)
     try:
         error = run(lib, text or ptx("wgmma_gemm.cu", "sm_90a"), "wgmmaGemm",
-                    (n // GEMM_TILE_N, m // GEMM_TILE_M, 1), (384, 1, 1),
+                    (n // tile_n, m // tile_m, 1), (GEMM_THREADS, 1, 1),
                     [ctypes.c_uint64(maps[0]), ctypes.c_uint64(maps[1]), c,
                      ctypes.c_int32(n), ctypes.c_int32(k)], GEMM_SHARED)
     finally:
@@ -116,10 +119,6 @@ def test_wgmma_gemm_ring_wraps(sim):
     np.testing.assert_allclose(c, expected, rtol=2**-8, atol=1e-3 * k)
 
 
-# flash_attention.cu: kTileQ, the CTA's threads and sharedBytes(dim).
-ATTENTION_TILE_Q, ATTENTION_THREADS = 64, 128
-
-
 def attention_reference(q, k, v, scale):
     scores = np.einsum("hqd,hkd->hqk", q, k).astype(np.float64) * scale
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
@@ -138,7 +137,7 @@ def run_attention(lib, q, k, v, scale):
                 (ATTENTION_THREADS, 1, 1),
                 [to_bf16(q), to_bf16(k), to_bf16(v), o,
                  ctypes.c_int32(k.shape[1]), ctypes.c_float(scale)],
-                (64 + 4 * 64) * dim * 2)
+                attention_shared(dim))
     return error, from_bf16(o)
 
 

@@ -12,7 +12,9 @@ imports it for the entries of kind "expert".
 
 import ctypes
 import os
+import re
 import subprocess
+import sys
 
 # wgmma_gemm.cu: kTileM, kTileN, kTileK, kThreads and kSharedBytes.
 GEMM_TILE = (128, 256, 64)
@@ -325,3 +327,123 @@ def table(rows):
             f"{torch_seconds / seconds:.2f}" if seconds and torch_seconds
             else "-"))
     return lines
+
+
+# -- what ptxas makes of them (the expert rows of bench/RESULTS.md) ------------
+
+# The kernels measured: (source, kernel, chip, threads per CTA, smem).
+USAGE = [("wgmma_gemm.cu", "wgmmaGemm", "sm_90a", GEMM_THREADS, GEMM_SHARED)]
+USAGE += [("flash_attention.cu", f"flashAttention{dim}", chip,
+           ATTENTION_THREADS, attention_shared(dim))
+          for dim in (64, 128) for chip in ("sm_80", "sm_90a")]
+# SASS opcodes (the low 12 bits, as bench.py reads them), identified on
+# these kernels by their counts: 4 HGMMA per K step, 64 (d = 64) or 128
+# (d = 128) HMMA and 36 or 72 LDSM per KV step, the same on sm_80 and
+# sm_90a.
+SASS_OPCODES = {"HGMMA": 0x9f0, "HMMA": 0x23c, "LDSM": 0x83b}
+# Shared memory per SM a CTA may use, and the 1 KiB each CTA reserves.
+SHARED_PER_SM = {"sm_80": 167936, "sm_90a": 233472}
+RESERVED_SHARED = 1024
+# PTX instruction classes counted in the main loop, by opcode prefix.
+LOOP_CLASSES = [("mma", ("mma.sync", "wgmma.mma_async")),
+                ("ldmatrix", ("ldmatrix",)), ("ex2", ("ex2",)),
+                ("shfl", ("shfl",)),
+                ("sync", ("bar.", "barrier.", "mbarrier.", "wgmma.fence",
+                          "wgmma.commit", "wgmma.wait", "cp.async.wait"))]
+
+
+def main_loop_mix(ptx_lines):
+    """The instruction mix of the main loop of a kernel's PTX (the lines of
+    its body): the smallest loop (a branch back to an earlier label) that
+    holds every MMA, with the loops inside it (the mbarrier spins).
+    {class: count} with "instructions" the total."""
+    label = re.compile(r"^\s*(\$?\w+):")
+    branch = re.compile(r"^\s*(?:@!?%\w+\s+)?bra(?:\.uni)?\s+(\$?\w+);")
+    opcode = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.:]*)")
+    labels, loops, mmas = {}, [], []
+    for index, line in enumerate(ptx_lines):
+        if label.match(line):
+            labels[label.match(line).group(1)] = index
+        target = branch.match(line)
+        if target and target.group(1) in labels:
+            loops.append((labels[target.group(1)], index))
+        if "mma.sync" in line or "wgmma.mma_async" in line:
+            mmas.append(index)
+    first, last = min((loop for loop in loops
+                       if loop[0] < mmas[0] and mmas[-1] < loop[1]),
+                      key=lambda loop: loop[1] - loop[0])
+    mix = {"instructions": 0}
+    mix.update((name, 0) for name, _ in LOOP_CLASSES)
+    for line in ptx_lines[first:last + 1]:
+        found = opcode.match(line.split("//")[0])
+        if not found or found.group(1).startswith("."):
+            continue
+        mix["instructions"] += 1
+        for name, prefixes in LOOP_CLASSES:
+            if found.group(1).startswith(prefixes):
+                mix[name] += 1
+    return mix
+
+
+def usage(directory):
+    """ptxas -O3 -v, the SASS and the main loop of each kernel of USAGE,
+    built in `directory`: one dict per kernel."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    import bench
+    rows = []
+    for source, kernel, chip, threads, shared in USAGE:
+        ptx = os.path.join(directory, f"{kernel}.{chip}.ptx")
+        cubin = ptx[:-4] + ".cubin"
+        bench.run(["nvcc", "-O3", f"-arch={chip}", "-ptx", "-o", ptx,
+                   os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                source)])
+        log = bench.run(["ptxas", "-O3", f"-arch={chip}", "-v", ptx, "-o",
+                         cubin]).stderr
+        log = log[log.index(f"entry function '{kernel}'"):]
+        row = dict(bench.ptxas_usage(log), kernel=kernel, chip=chip,
+                   threads=threads, dynamic_smem=shared)
+        opcodes = bench.sass_opcodes(cubin, kernel)
+        row["sass"] = len(opcodes)
+        row.update((name, opcodes.count(code))
+                   for name, code in SASS_OPCODES.items())
+        with open(ptx) as text:
+            row["loop"] = main_loop_mix(bench.ptx_entry(text.read(), kernel))
+        # CTAs per SM: registers (allocated per warp in units of 256) and
+        # shared memory.
+        warps = threads // 32
+        per_warp = -(-row["registers"] * 32 // 256) * 256
+        row["ctas_per_sm"] = min(
+            65536 // (per_warp * warps),
+            SHARED_PER_SM[chip] // (shared + row["smem"] + RESERVED_SHARED))
+        rows.append(row)
+    return rows
+
+
+def markdown(rows):
+    lines = ["| kernel | chip | registers | spills (bytes) | stack (bytes) | "
+             "smem per CTA (bytes) | CTAs per SM | SASS | HGMMA / HMMA / LDSM "
+             "in SASS | main loop (PTX): instructions, MMA, ldmatrix, ex2, "
+             "shfl, barriers and waits |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
+             "--- |"]
+    for row in rows:
+        loop = row["loop"]
+        lines.append(
+            "| expert %s | %s | %d | %d | %d | %d | %d | %d | %d / %d / %d | "
+            "%d: %d, %d, %d, %d, %d |" % (
+                row["kernel"], row["chip"], row["registers"], row["spills"],
+                row["stack"], row["dynamic_smem"] + row["smem"],
+                row["ctas_per_sm"], row["sass"], row["HGMMA"], row["HMMA"],
+                row["LDSM"], loop["instructions"], loop["mma"],
+                loop["ldmatrix"], loop["ex2"], loop["shfl"], loop["sync"]))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import tempfile
+    if sys.argv[1:] != ["usage"]:
+        sys.exit("usage: python3 bench/cuda/expert.py usage  (needs nvcc, "
+                 "ptxas and readelf)")
+    with tempfile.TemporaryDirectory() as scratch:
+        print(markdown(usage(scratch)))

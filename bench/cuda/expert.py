@@ -75,7 +75,7 @@ def flops(entry, shape=None):
     return 4 * batch * heads * queries * keys * dim
 
 
-# -- launching through the mgpu* entry points ----------------------------------
+# -- launching through the mgpu* entry points ----------------------------
 
 c_void_p, c_int64 = ctypes.c_void_p, ctypes.c_int64
 
@@ -168,7 +168,7 @@ def attention_launcher(runtime, function, q, k, v, o, shape, scale,
         stream)
 
 
-# -- the driver's entries --------------------------------------------------------
+# -- the driver's entries ------------------------------------------------
 
 def _bf16_round(np, values):
     bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
@@ -219,13 +219,14 @@ def _simulated(entry, directory):
     if entry["op"] == "gemm":
         expected = wide[0] @ wide[1].T
     else:
-        scores = np.einsum("bhqd,bhkd->bhqk", wide[0], wide[1]) * shape[-1] ** -0.5
+        scores = (np.einsum("bhqd,bhkd->bhqk", wide[0], wide[1]) *
+                  shape[-1] ** -0.5)
         weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
         expected = np.einsum("bhqk,bhkd->bhqd",
                              weights / weights.sum(axis=-1, keepdims=True),
                              wide[2])
-    error = np.abs(wide[-1] - expected).max() / max(1.0, np.abs(expected).max())
-    return float(error)
+    scale = max(1.0, np.abs(expected).max())
+    return float(np.abs(wide[-1] - expected).max() / scale)
 
 
 # bf16 output (8-bit mantissa) and, for attention, P in bf16: the error
@@ -260,8 +261,8 @@ def run(entry, mode, directory, options, backend=None):
         launch = gemm_launcher(runtime, function, a.data_ptr(), b.data_ptr(),
                                c.data_ptr(), shape, stream)
         output, expected = c, lambda: a.double() @ b.double().t()
-        baseline = ("torch.matmul bf16 (cuBLAS)", lambda: torch.matmul(a, b.t()),
-                    None)
+        baseline = ("torch.matmul bf16 (cuBLAS)",
+                    lambda: torch.matmul(a, b.t()), None)
     else:
         batch, heads, queries, keys, dim = shape
         q = normal(batch, heads, queries, dim)

@@ -87,8 +87,7 @@ __device__ __forceinline__ void mma(float (&d)[4], const uint32_t (&a)[4],
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
                "{%0, %1, %2, %3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0),
-                 "r"(b1));
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 __device__ __forceinline__ float exp2Approx(float x) {
@@ -118,8 +117,8 @@ template <int dim>
 __device__ __forceinline__ void
 flashAttention(const __nv_bfloat16 *__restrict__ q,
                const __nv_bfloat16 *__restrict__ k,
-               const __nv_bfloat16 *__restrict__ v, __nv_bfloat16 *__restrict__ o,
-               int seqK, float scale) {
+               const __nv_bfloat16 *__restrict__ v,
+               __nv_bfloat16 *__restrict__ o, int seqK, float scale) {
   extern __shared__ __align__(128) uint8_t dynamicShared[];
   constexpr int tileBytes = 64 * dim * 2;
   const uint32_t qTile = sharedAddress(dynamicShared);
@@ -170,8 +169,8 @@ flashAttention(const __nv_bfloat16 *__restrict__ q,
 #pragma unroll
       for (int nn = 0; nn < kTileKV / 16; ++nn) {
         uint32_t b[4];
-        ldmatrix4(b, kTile + swizzled<dim>(16 * nn + kRow,
-                                           2 * kk + lane / 8 % 2));
+        ldmatrix4(b,
+                  kTile + swizzled<dim>(16 * nn + kRow, 2 * kk + lane / 8 % 2));
         mma(s[2 * nn], a, b[0], b[1]);
         mma(s[2 * nn + 1], a, b[2], b[3]);
       }

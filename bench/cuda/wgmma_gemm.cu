@@ -50,10 +50,10 @@ __device__ __forceinline__ void barrierInit(uint32_t barrier, int count) {
 
 __device__ __forceinline__ void barrierExpectBytes(uint32_t barrier,
                                                    int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                   barrier),
-               "r"(bytes)
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier),
+      "r"(bytes)
+      : "memory");
 }
 
 __device__ __forceinline__ void barrierArrive(uint32_t barrier) {
@@ -81,11 +81,11 @@ __device__ __forceinline__ void barrierWait(uint32_t barrier, int phase) {
 /// completing `bytes` of `barrier`'s transaction count.
 __device__ __forceinline__ void tmaLoad(uint32_t destination, const void *map,
                                         uint32_t barrier, int x, int y) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-               "complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
-                   destination),
-               "l"(map), "r"(barrier), "r"(x), "r"(y)
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+      "complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(destination),
+      "l"(map), "r"(barrier), "r"(x), "r"(y)
+      : "memory");
 }
 
 /// The wgmma descriptor of a K-major tile of 64-element (128-byte) rows,
@@ -94,8 +94,8 @@ __device__ __forceinline__ void tmaLoad(uint32_t destination, const void *map,
 __device__ __forceinline__ uint64_t descriptor(uint32_t address) {
   constexpr uint64_t leadingOffset = 16 >> 4, strideOffset = 1024 >> 4;
   constexpr uint64_t swizzle128 = 1;
-  return static_cast<uint64_t>((address & 0x3ffff) >> 4) |
-         leadingOffset << 16 | strideOffset << 32 | swizzle128 << 62;
+  return static_cast<uint64_t>((address & 0x3ffff) >> 4) | leadingOffset << 16 |
+         strideOffset << 32 | swizzle128 << 62;
 }
 
 #define WGMMA_ACC2(i) "+f"(d[i]), "+f"(d[i + 1])
@@ -154,12 +154,12 @@ extern "C" __global__ void __launch_bounds__(kThreads, 1)
   if (warpgroup == 0) {
     if (t != 0)
       return;
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(
-                     mapA)
-                 : "memory");
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(
-                     mapB)
-                 : "memory");
+    asm volatile(
+        "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(mapA)
+        : "memory");
+    asm volatile(
+        "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(mapB)
+        : "memory");
     for (int step = 0; step < steps; ++step) {
       const int s = step % kStages;
       // A stage is refilled once its previous round has been consumed.

@@ -26,20 +26,17 @@
 // dropout, 128-query tiles with 8 warps for d = 64, keeping Q in registers.
 //
 // The query and key lengths must be multiples of 64.
-#include <cstdint>
-#include <cuda_bf16.h>
+#include "ptx.h"
 
 namespace flash_attention {
+
+using namespace ptx;
 
 constexpr int kTileQ = 64, kTileKV = 64, kWarps = 4, kThreads = 32 * kWarps;
 
 /// The shared memory of the kernel for head dimension `dim`: Q's tile and
 /// two buffers of K's and V's.
 constexpr int sharedBytes(int dim) { return (kTileQ + 4 * kTileKV) * dim * 2; }
-
-__device__ __forceinline__ uint32_t sharedAddress(const void *pointer) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
-}
 
 /// The byte offset of 16-byte chunk `chunk` of row `row` in a tile of
 /// `dim`-element rows, swizzled.
@@ -48,7 +45,7 @@ __device__ __forceinline__ uint32_t swizzled(int row, int chunk) {
   return row * dim * 2 + ((chunk ^ (row % 8)) * 16);
 }
 
-/// Copies a 64 x dim tile (rows `stride` elements apart) into `tile` with
+/// Copies a 64 x dim tile (rows of dim elements) into `tile` with
 /// 16-byte cp.async, each thread dim / 16 chunks.
 template <int dim>
 __device__ __forceinline__ void loadTile(uint32_t tile,
@@ -63,54 +60,6 @@ __device__ __forceinline__ void loadTile(uint32_t tile,
                  : "memory");
   }
   asm volatile("cp.async.commit_group;" ::: "memory");
-}
-
-__device__ __forceinline__ void ldmatrix4(uint32_t (&r)[4], uint32_t address) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, "
-               "[%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-
-__device__ __forceinline__ void ldmatrix4Transposed(uint32_t (&r)[4],
-                                                    uint32_t address) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, "
-               "%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-
-/// d (16 x 8) += a (16 x 16, row-major fragment) b (16 x 8, col-major).
-__device__ __forceinline__ void mma(float (&d)[4], const uint32_t (&a)[4],
-                                    uint32_t b0, uint32_t b1) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-               "{%0, %1, %2, %3};"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-__device__ __forceinline__ float exp2Approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
-/// The bf16x2 of (low, high): the A operand's two adjacent columns.
-__device__ __forceinline__ uint32_t packBf16(float low, float high) {
-  __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
-  return *reinterpret_cast<uint32_t *>(&pair);
-}
-
-/// The maximum (or sum) of a row over the quad of threads that holds it.
-__device__ __forceinline__ float quadMax(float x) {
-  x = fmaxf(x, __shfl_xor_sync(0xffffffff, x, 1));
-  return fmaxf(x, __shfl_xor_sync(0xffffffff, x, 2));
-}
-
-__device__ __forceinline__ float quadSum(float x) {
-  x += __shfl_xor_sync(0xffffffff, x, 1);
-  return x + __shfl_xor_sync(0xffffffff, x, 2);
 }
 
 template <int dim>

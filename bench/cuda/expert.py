@@ -1,9 +1,10 @@
 """The expert tensor-core kernels of bench/cuda (wgmma_gemm.cu,
-flash_attention.cu) for scripts/gpu-bench.sh: how each is compiled, its
-launch geometry, and a runner that launches it through the `mgpu*` entry
-points that libvx_cuda_runtime.so (on a GPU) and libvx_ptx_sim.so (the PTX
-simulator) both export, so that `driver.py --simulate` checks on this CPU
-the very launches that `driver.py` times on a GPU.
+flash_attention.cu, flash_attention_wgmma.cu) for scripts/gpu-bench.sh:
+how each is compiled, its launch geometry, and a runner that launches it
+through the `mgpu*` entry points that libvx_cuda_runtime.so (on a GPU) and
+libvx_ptx_sim.so (the PTX simulator) both export, so that `driver.py
+--simulate` checks on this CPU the very launches that `driver.py` times on
+a GPU.
 
 gpu_bench.py compiles each source with nvcc into a fatbin (SASS for the
 GPU, PTX for the simulator) and copies this file beside driver.py, which
@@ -29,6 +30,13 @@ def attention_shared(dim):
     return (64 + 4 * 64) * dim * 2
 
 
+# flash_attention_wgmma.cu: sharedBytes(dim): Q's tile, 2 stages of K's
+# and V's, 3 mbarriers, 1 KiB of alignment; its CTA is one warpgroup of
+# ATTENTION_THREADS for ATTENTION_TILE_Q queries.
+def attention_wgmma_shared(dim):
+    return 5 * 64 * dim * 2 + 3 * 8 + 1024
+
+
 # CUtensorMapDataType BFLOAT16, CUtensorMapSwizzle 128B.
 BFLOAT16, SWIZZLE_128B = 9, 3
 
@@ -40,6 +48,7 @@ SOURCES = {
     "wgmma_gemm.cu": ["arch=compute_90a,code=[sm_90a,compute_90a]"],
     "flash_attention.cu": ["arch=compute_80,code=[sm_80,compute_80]",
                            "arch=compute_90,code=sm_90"],
+    "flash_attention_wgmma.cu": ["arch=compute_90a,code=[sm_90a,compute_90a]"],
 }
 ENTRIES = [
     {"name": "expert_gemm_bf16", "source": "wgmma_gemm.cu",
@@ -49,6 +58,12 @@ ENTRIES = [
     {"name": f"expert_attention_d{dim}", "source": "flash_attention.cu",
      "kernel": f"flashAttention{dim}", "op": "attention",
      "shape": [4, 16, 4096, 4096, dim], "simulate_shape": [1, 1, 64, 128, dim]}
+    for dim in (64, 128)] + [
+    {"name": f"expert_attention_wgmma_d{dim}",
+     "source": "flash_attention_wgmma.cu",
+     "kernel": f"flashAttentionWgmma{dim}",
+     "op": "attention_wgmma", "shape": [4, 16, 4096, 4096, dim],
+     "simulate_shape": [1, 1, 64, 192, dim]}
     for dim in (64, 128)]
 
 
@@ -168,6 +183,25 @@ def attention_launcher(runtime, function, q, k, v, o, shape, scale,
         stream)
 
 
+def attention_wgmma_launcher(runtime, function, q, k, v, o, shape, scale,
+                             stream=None):
+    """attention_launcher's computation by flash_attention_wgmma.cu: Q, K
+    and V through 128B-swizzled tensor maps of 64 x 64 boxes."""
+    batch, heads, queries, keys, dim = shape
+    maps = [runtime.tensor_map(address, batch * heads * rows, dim, 64, 64)
+            for address, rows in ((q, queries), (k, keys), (v, keys))]
+    return runtime.launcher(
+        function, (queries // ATTENTION_TILE_Q, batch * heads, 1),
+        (ATTENTION_THREADS, 1, 1), attention_wgmma_shared(dim),
+        [ctypes.c_uint64(address) for address in maps] +
+        [ctypes.c_uint64(o), ctypes.c_int32(keys), ctypes.c_float(scale)],
+        stream)
+
+
+LAUNCHERS = {"attention": attention_launcher,
+             "attention_wgmma": attention_wgmma_launcher}
+
+
 # -- the driver's entries ------------------------------------------------
 
 def _bf16_round(np, values):
@@ -207,8 +241,8 @@ def _simulated(entry, directory):
         if entry["op"] == "gemm":
             launch = gemm_launcher(runtime, function, *addresses, shape)
         else:
-            launch = attention_launcher(runtime, function, *addresses, shape,
-                                        shape[-1] ** -0.5)
+            launch = LAUNCHERS[entry["op"]](runtime, function, *addresses,
+                                            shape, shape[-1] ** -0.5)
         launch()
         runtime.check(entry["kernel"])
     finally:
@@ -231,7 +265,7 @@ def _simulated(entry, directory):
 
 # bf16 output (8-bit mantissa) and, for attention, P in bf16: the error
 # relative to max(1, max |reference|).
-TOLERANCE = {"gemm": 2**-7, "attention": 2**-6}
+TOLERANCE = {"gemm": 2**-7, "attention": 2**-6, "attention_wgmma": 2**-6}
 
 
 def run(entry, mode, directory, options, backend=None):
@@ -269,9 +303,9 @@ def run(entry, mode, directory, options, backend=None):
         k, v = normal(batch, heads, keys, dim), normal(batch, heads, keys, dim)
         o = torch.empty_like(q)
         scale = dim ** -0.5
-        launch = attention_launcher(runtime, function, q.data_ptr(),
-                                    k.data_ptr(), v.data_ptr(), o.data_ptr(),
-                                    shape, scale, stream)
+        launch = LAUNCHERS[entry["op"]](runtime, function, q.data_ptr(),
+                                        k.data_ptr(), v.data_ptr(),
+                                        o.data_ptr(), shape, scale, stream)
         # The float64 reference of the first two heads (all of them would
         # take tens of GiB of scores).
         output = o[:1, :2]
@@ -337,11 +371,15 @@ USAGE = [("wgmma_gemm.cu", "wgmmaGemm", "sm_90a", GEMM_THREADS, GEMM_SHARED)]
 USAGE += [("flash_attention.cu", f"flashAttention{dim}", chip,
            ATTENTION_THREADS, attention_shared(dim))
           for dim in (64, 128) for chip in ("sm_80", "sm_90a")]
+USAGE += [("flash_attention_wgmma.cu", f"flashAttentionWgmma{dim}", "sm_90a",
+           ATTENTION_THREADS, attention_wgmma_shared(dim))
+          for dim in (64, 128)]
 # SASS opcodes (the low 12 bits, as bench.py reads them), identified on
-# these kernels by their counts: 4 HGMMA per K step, 64 (d = 64) or 128
-# (d = 128) HMMA and 36 or 72 LDSM per KV step, the same on sm_80 and
-# sm_90a.
-SASS_OPCODES = {"HGMMA": 0x9f0, "HMMA": 0x23c, "LDSM": 0x83b}
+# these kernels by their counts: HGMMA with A in shared memory (4 per GEMM
+# K step, d / 16 per attention KV step) and with A in registers (4 per
+# attention KV step), 64 (d = 64) or 128 (d = 128) HMMA and 36 or 72 LDSM
+# per mma.sync attention KV step, the same on sm_80 and sm_90a.
+SASS_OPCODES = {"HGMMA": (0x9f0, 0xdf0), "HMMA": (0x23c,), "LDSM": (0x83b,)}
 # Shared memory per SM a CTA may use, and the 1 KiB each CTA reserves.
 SHARED_PER_SM = {"sm_80": 167936, "sm_90a": 233472}
 RESERVED_SHARED = 1024
@@ -406,8 +444,8 @@ def usage(directory):
                    threads=threads, dynamic_smem=shared)
         opcodes = bench.sass_opcodes(cubin, kernel)
         row["sass"] = len(opcodes)
-        row.update((name, opcodes.count(code))
-                   for name, code in SASS_OPCODES.items())
+        row.update((name, sum(map(opcodes.count, codes)))
+                   for name, codes in SASS_OPCODES.items())
         with open(ptx) as text:
             row["loop"] = main_loop_mix(bench.ptx_entry(text.read(), kernel))
         # CTAs per SM: registers (allocated per warp in units of 256) and

@@ -1,7 +1,8 @@
 # The expert tensor-core kernels of bench/cuda (wgmma_gemm.cu, the sm_90a
 # TMA + wgmma GEMM; flash_attention.cu, the FlashAttention-2 forward pass
-# on mma.sync) compiled by nvcc to PTX and run on the PTX simulator at small
-# sizes, against numpy. Skipped without nvcc or the simulator.
+# on mma.sync; flash_attention_wgmma.cu, the FlashAttention-3-style one on
+# TMA + wgmma) compiled by nvcc to PTX and run on the PTX simulator at
+# small sizes, against numpy. Skipped without nvcc or the simulator.
 
 import ctypes
 import functools
@@ -28,7 +29,8 @@ pytestmark = [
 sys.path.insert(0, os.path.join(ROOT, "bench", "cuda"))
 from expert import (ATTENTION_THREADS, ATTENTION_TILE_Q,  # noqa: E402
                     BFLOAT16, GEMM_SHARED, GEMM_THREADS, GEMM_TILE,
-                    SWIZZLE_128B, attention_shared)
+                    SWIZZLE_128B, attention_shared,
+                    attention_wgmma_shared)
 
 
 @functools.lru_cache(maxsize=None)
@@ -152,5 +154,45 @@ def test_flash_attention(sim, dim):
     error, o = run_attention(sim, q, k, v, scale)
     assert error is None, error
     # P and O in bf16 (8-bit mantissa), ex2.approx: 2^-7 of O's range.
+    np.testing.assert_allclose(o, attention_reference(q, k, v, scale),
+                               rtol=0, atol=2**-7 * np.abs(v).max())
+
+
+def run_attention_wgmma(lib, q, k, v, scale):
+    """run_attention's computation by flash_attention_wgmma.cu: Q, K and V
+    through 128B-swizzled tensor maps of 64 x 64 boxes."""
+    heads, seq_q, dim = q.shape
+    o = np.zeros(q.shape, np.uint16)
+    tensors = [to_bf16(x).reshape(-1, dim) for x in (q, k, v)]
+    maps = []
+    for tensor in tensors:
+        lib.mgpuMemHostRegister(tensor.ctypes.data, tensor.nbytes)
+        maps.append(encode_tiled(lib, tensor, (64, 64), swizzle=SWIZZLE_128B,
+                                 data_type=BFLOAT16))
+        assert maps[-1], take_error(lib)
+    try:
+        error = run(lib, ptx("flash_attention_wgmma.cu", "sm_90a"),
+                    f"flashAttentionWgmma{dim}",
+                    (seq_q // ATTENTION_TILE_Q, heads, 1),
+                    (ATTENTION_THREADS, 1, 1),
+                    [ctypes.c_uint64(m) for m in maps] +
+                    [o, ctypes.c_int32(k.shape[1]), ctypes.c_float(scale)],
+                    attention_wgmma_shared(dim))
+    finally:
+        for tensor in tensors:
+            lib.mgpuMemHostUnregister(tensor.ctypes.data)
+    return error, from_bf16(o)
+
+
+@pytest.mark.parametrize("dim", [64, 128])
+def test_flash_attention_wgmma(sim, dim):
+    # Two heads (the tensor maps' rows run on across them), 128 queries,
+    # 192 keys: 3 KV steps through the 2 stages, one refilled.
+    rng = np.random.default_rng(dim + 1)
+    q, k, v = (rounded_to_bf16(rng.standard_normal((2, seq, dim)) * spread)
+               for seq, spread in ((128, 2.0), (192, 1.0), (192, 1.0)))
+    scale = dim ** -0.5
+    error, o = run_attention_wgmma(sim, q, k, v, scale)
+    assert error is None, error
     np.testing.assert_allclose(o, attention_reference(q, k, v, scale),
                                rtol=0, atol=2**-7 * np.abs(v).max())

@@ -81,8 +81,8 @@ def compile_fatbin(nvcc, source, output):
                    env=environment)
 
 
-def flops(entry, shape=None):
-    shape = shape or entry["shape"]
+def flops(entry):
+    shape = entry["shape"]
     if entry["op"] == "gemm":
         m, n, k = shape
         return 2 * m * n * k
@@ -204,10 +204,17 @@ LAUNCHERS = {"attention": attention_launcher,
 
 # -- the driver's entries ------------------------------------------------
 
-def _bf16_round(np, values):
+def to_bf16(values):
+    """The bf16 bits (numpy uint16) of values, rounded to nearest even."""
+    import numpy as np
     bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
     bits = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
     return bits.astype(np.uint16)
+
+
+def from_bf16(bits):
+    import numpy as np
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def _simulated(entry, directory):
@@ -225,12 +232,11 @@ def _simulated(entry, directory):
     rng = np.random.default_rng(0)
     if entry["op"] == "gemm":
         m, n, k = shape
-        inputs = [_bf16_round(np, rng.standard_normal(s))
-                  for s in ((m, k), (n, k))]
+        inputs = [to_bf16(rng.standard_normal(s)) for s in ((m, k), (n, k))]
         output = np.zeros((m, n), np.uint16)
     else:
         batch, heads, queries, keys, dim = shape
-        inputs = [_bf16_round(np, rng.standard_normal((batch, heads, s, dim)))
+        inputs = [to_bf16(rng.standard_normal((batch, heads, s, dim)))
                   for s in (queries, keys, keys)]
         output = np.zeros((batch, heads, queries, dim), np.uint16)
     arrays = inputs + [output]
@@ -248,8 +254,7 @@ def _simulated(entry, directory):
     finally:
         for array in arrays:
             runtime.lib.mgpuMemHostUnregister(array.ctypes.data)
-    wide = [(a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-            for a in arrays]
+    wide = [from_bf16(array).astype(np.float64) for array in arrays]
     if entry["op"] == "gemm":
         expected = wide[0] @ wide[1].T
     else:

@@ -25,12 +25,13 @@ pytestmark = [
                        reason="libvx_ptx_sim.so is not built"),
     pytest.mark.skipif(not os.path.exists(NVCC), reason="no nvcc")]
 
-# The kernels' launch geometry, as scripts/gpu-bench.sh launches them.
+# The kernels' launch geometry (as scripts/gpu-bench.sh launches them) and
+# bf16 conversions.
 sys.path.insert(0, os.path.join(ROOT, "bench", "cuda"))
 from expert import (ATTENTION_THREADS, ATTENTION_TILE_Q,  # noqa: E402
                     BFLOAT16, GEMM_SHARED, GEMM_THREADS, GEMM_TILE,
                     SWIZZLE_128B, attention_shared,
-                    attention_wgmma_shared)
+                    attention_wgmma_shared, from_bf16, to_bf16)
 
 
 @functools.lru_cache(maxsize=None)
@@ -45,17 +46,6 @@ def ptx(source, chip):
                             env=environment)
     assert result.returncode == 0, result.stderr
     return result.stdout
-
-
-def to_bf16(values):
-    """The bf16 bits of float32 values, rounded to nearest even."""
-    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
-    return rounded.astype(np.uint16)
-
-
-def from_bf16(bits):
-    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def small_integers(shape, seed):

@@ -880,6 +880,18 @@ def replace_compile_section(path, lines):
     print("\n".join(lines))
 
 
+def kept_sections(path):
+    """The sections of the RESULTS.md at `path` that this script does not
+    generate (from section 6, the tensor cores: bench/cuda/expert.py and the
+    tile-op kernels' rows), to keep when it rewrites the others."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as results:
+        text = results.read()
+    start = text.find("\n## 6. ")
+    return text[start:] if start >= 0 else ""
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vx_opt")
@@ -912,6 +924,7 @@ def main():
     text = report(compile_rows, codegen_rows, cuda_check, cpu_rows,
                   gpu_results(args.gpu_results),
                   args.repeats, args.cpu_repeats, stage_rows)
+    text += kept_sections(args.out)
     with open(args.out, "w") as results:
         results.write(text)
     print(text)

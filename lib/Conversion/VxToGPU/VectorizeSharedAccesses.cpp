@@ -182,10 +182,11 @@ static bool isInChunk(const ScalarAccess &access, const ScalarAccess &first,
 /// The widest chunk of adjacent elements (16 or 8 bytes) starting at
 /// `first`'s offset that the `accesses` not `done` cover, all alike (loads
 /// or stores): its elements and bytes; {0, 0} when none.
-static std::pair<int64_t, int64_t>
-getChunk(const ScalarAccess &first, ArrayRef<ScalarAccess> accesses,
-         const DenseSet<Operation *> &done, int64_t elementBytes,
-         int64_t rowElements) {
+static std::pair<int64_t, int64_t> getChunk(const ScalarAccess &first,
+                                            ArrayRef<ScalarAccess> accesses,
+                                            const DenseSet<Operation *> &done,
+                                            int64_t elementBytes,
+                                            int64_t rowElements) {
   for (int64_t bytes : {16, 8}) {
     int64_t width = bytes / elementBytes;
     if (width < 2 || bytes % elementBytes || rowElements % width ||
@@ -206,28 +207,26 @@ getChunk(const ScalarAccess &first, ArrayRef<ScalarAccess> accesses,
 
 /// The indices of the chunk's first element, built before `anchor` from
 /// the indices of `anchor` (an access of the chunk, which lies in one row).
-static SmallVector<Value> getChunkIndices(OpBuilder &builder,
-                                          Operation *anchor,
+static SmallVector<Value> getChunkIndices(OpBuilder &builder, Operation *anchor,
                                           int64_t anchorToFirst) {
   SmallVector<Value> indices(getAccessIndices(anchor));
   if (anchorToFirst)
-    indices.back() = arith::AddIOp::create(
-        builder, anchor->getLoc(), indices.back(),
-        arith::ConstantIndexOp::create(builder, anchor->getLoc(),
-                                       anchorToFirst));
+    indices.back() =
+        arith::AddIOp::create(builder, anchor->getLoc(), indices.back(),
+                              arith::ConstantIndexOp::create(
+                                  builder, anchor->getLoc(), anchorToFirst));
   return indices;
 }
 
 /// Replaces the chunks of `accesses` (in program order, with no write of
 /// the scratch between them for loads, no access for stores) by vector
-/// accesses; returns how many.
-static int64_t vectorizeRun(ArrayRef<ScalarAccess> accesses, Value scratch) {
+/// accesses.
+static void vectorizeRun(ArrayRef<ScalarAccess> accesses, Value scratch) {
   auto type = cast<MemRefType>(scratch.getType());
   Type elementType = type.getElementType();
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t rowElements = type.getShape().back();
   DenseSet<Operation *> done;
-  int64_t vectorized = 0;
   for (const ScalarAccess &first : accesses) {
     if (done.contains(first.op))
       continue;
@@ -255,8 +254,7 @@ static int64_t vectorizeRun(ArrayRef<ScalarAccess> accesses, Value scratch) {
     OpBuilder builder(anchor->op);
     Location loc = anchor->op->getLoc();
     SmallVector<Value> indices = getChunkIndices(
-        builder, anchor->op,
-        first.offset.constant - anchor->offset.constant);
+        builder, anchor->op, first.offset.constant - anchor->offset.constant);
     if (isLoad) {
       Value vector = vector::LoadOp::create(builder, loc, vectorType, scratch,
                                             indices, /*nontemporal=*/false,
@@ -280,43 +278,38 @@ static int64_t vectorizeRun(ArrayRef<ScalarAccess> accesses, Value scratch) {
       done.insert(access->op);
       access->op->erase();
     }
-    ++vectorized;
   }
-  return vectorized;
 }
 
 /// Vectorizes the accesses of smem scratch `scratch` in each block of
 /// `spawn`, between the ops that may write it (loads) or touch it
 /// otherwise (stores).
-static int64_t vectorizeScratch(SpawnOp spawn, ScratchOp scratchOp) {
+static void vectorizeScratch(SpawnOp spawn, ScratchOp scratchOp) {
   Value scratch = scratchOp.getResult();
   auto type = cast<MemRefType>(scratch.getType());
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !type.getElementType().isIntOrFloat() ||
       type.getElementType().getIntOrFloatBitWidth() % 8)
-    return 0;
+    return;
   SmallVector<Block *> blocks;
   spawn.getBody().walk([&](Block *block) { blocks.push_back(block); });
-  int64_t vectorized = 0;
   for (Block *block : blocks) {
     for (bool loads : {true, false}) {
       SmallVector<SmallVector<ScalarAccess>> runs(1);
       for (Operation &op : *block) {
-        bool access = loads ? isa<memref::LoadOp>(op)
-                            : isa<memref::StoreOp>(op);
+        bool access =
+            loads ? isa<memref::LoadOp>(op) : isa<memref::StoreOp>(op);
         if (access && getAccessedMemRef(&op) == scratch) {
           runs.back().push_back({&op, getElementOffset(&op, type)});
           continue;
         }
-        if (mayWrite(&op, scratch, spawn) ||
-            (!loads && mayRead(&op, scratch)))
+        if (mayWrite(&op, scratch, spawn) || (!loads && mayRead(&op, scratch)))
           runs.emplace_back();
       }
       for (ArrayRef<ScalarAccess> run : runs)
-        vectorized += vectorizeRun(run, scratch);
+        vectorizeRun(run, scratch);
     }
   }
-  return vectorized;
 }
 
 namespace {
@@ -332,7 +325,7 @@ struct VxVectorizeSharedAccessesPass
         continue;
       for (auto scratch : spawn.getBody().front().getOps<ScratchOp>())
         if (scratch.getPlacement() == Memory::smem)
-          (void)vectorizeScratch(spawn, scratch);
+          vectorizeScratch(spawn, scratch);
     }
   }
 };

@@ -536,6 +536,7 @@ void vx::addVxToGPUPasses(OpPassManager &pm,
   map.chip = options.chip;
   pm.addPass(createVxMapCTA(map));
   pm.addPass(createVxUnrollThreadLoops());
+  pm.addPass(createVxVectorizeSharedAccesses());
   VxPipelineTransfersOptions pipeline;
   pipeline.stages = options.stages;
   pipeline.chip = options.chip;

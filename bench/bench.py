@@ -250,13 +250,6 @@ BEHIND = {
                  "where the `int` reference forms the element index in 32 "
                  "bits and widens it once. Two more registers, no more "
                  "instructions.",
-    "attention": "each thread's row of 64 scores is a 256-byte local array: "
-                 "the loop over the block's keys that fills it (64 dot "
-                 "products of 64 multiply-adds) is too large for the owned "
-                 "scratch's unrolling (64 iterations, 1024 ops), so the row "
-                 "is indexed by a loop counter, where the expert kernel "
-                 "unrolls it whole (3161 SASS instructions against vx's "
-                 "fewer). Registers and SASS stay under the expert's.",
 }
 TARGET = 1.1
 # The fma density an inner loop of multiply-adds should reach (issue 18).

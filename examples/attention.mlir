@@ -4,11 +4,12 @@
 // the KV blocks of 64 keys along the arbitrary last grid dimension. Each step
 // stages the block's K and V tiles in shared memory with instance-wide
 // transfers; then a thread loop gives query row r to iteration r, which keeps
-// its scaled query row, its 64 scores, its running max and denominator and
-// its 64 output accumulators in private scratch that only it touches
-// (registers, once the CTA mapping keeps each thread's part), and folds the
-// block in with an online softmax. The scores are in base 2: the scale
-// carries log2(e), so exp2 of a score difference is the softmax weight.
+// its scaled query row, the scores of a chunk of 16 keys, its running max and
+// denominator and its 64 output accumulators in private scratch that only it
+// touches (registers, once the CTA mapping keeps each thread's part and
+// unrolls the loops that index it), and folds the block in chunk by chunk
+// with an online softmax. The scores are in base 2: the scale carries
+// log2(e), so exp2 of a score difference is the softmax weight.
 func.func @attention(%q: memref<1x2x128x64xf32>, %k: memref<1x2x128x64xf32>,
                      %v: memref<1x2x128x64xf32>, %o: memref<1x2x128x64xf32>) {
   %c0 = arith.constant 0 : index

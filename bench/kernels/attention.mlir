@@ -1,7 +1,8 @@
 // examples/attention.mlir for batch 1, 4 heads, sequence 256, head dim 64:
 // fp32 flash attention with one grid instance per block of 64 queries on a
 // CTA of 64 threads, K/V tiles of 64 keys in shared memory, one query row
-// per thread-loop iteration with owned accumulators, online softmax.
+// per thread-loop iteration with owned accumulators, online softmax over
+// chunks of 16 keys whose scores stay in registers.
 func.func @attention(%q: memref<1x4x256x64xf32>, %k: memref<1x4x256x64xf32>,
                      %v: memref<1x4x256x64xf32>, %o: memref<1x4x256x64xf32>) {
   %c0 = arith.constant 0 : index

@@ -855,7 +855,7 @@ def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(64, 1, 1) "
-                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:21:3\n")
+                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:23:3\n")
 
 
 def test_cli_errors_exit_1(tmp_path):

@@ -578,8 +578,7 @@ static std::pair<std::string, Operation *> describeDynamicIndex(Value index) {
   auto argument = dyn_cast<BlockArgument>(term);
   if (!argument) {
     Operation *def = term.getDefiningOp();
-    return {("it is computed by '" + def->getName().getStringRef() + "'")
-                .str(),
+    return {("it is computed by '" + def->getName().getStringRef() + "'").str(),
             def};
   }
   Operation *owner = argument.getOwner()->getParentOp();

@@ -286,13 +286,6 @@ BEHIND = {
               "the 8 row addresses of C, loop-invariant, are hoisted out of "
               "the K-step loop (16 more registers). With `.maxnreg 128` "
               "ptxas spills 16 bytes.",
-    "attention": "each thread's row of 64 scores is a 256-byte local array: "
-                 "the loop over the block's keys that fills it (64 dot "
-                 "products of 64 multiply-adds) is too large for the owned "
-                 "scratch's unrolling (64 iterations, 1024 ops), so the row "
-                 "is indexed by a loop counter, where the expert kernel "
-                 "unrolls it whole (3161 SASS instructions against vx's "
-                 "fewer). Registers and SASS stay under the expert's.",
 }
 TARGET = 1.1
 # The fma density an inner loop of multiply-adds should reach (issue 18).

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "CTAMapping.h"
 #include "LaunchPlan.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
@@ -490,6 +491,8 @@ struct ConvertVxToGPUPass
         failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))) ||
         failed(pipelineSpawnTransfers(module, stages, getChip(*targetChip))))
       return signalPassFailure();
+    for (SpawnOp spawn : getDeviceSpawns(module))
+      remarkScratchInLocalMemory(spawn);
     if (fma)
       for (SpawnOp spawn : getDeviceSpawns(module))
         allowContraction(spawn);

@@ -71,7 +71,7 @@ EXAMPLE_REPORTS = {
     "softmax.mlir": vx.KernelReport("softmax_kernel", (6, 1, 1), (256, 1, 1),
                                     1, 160, 1, 23, 0, 0),
     "attention.mlir": vx.KernelReport("attention_kernel", (1, 2, 2),
-                                      (64, 1, 1), 1, 32768, 1, 165, 0, 256),
+                                      (64, 1, 1), 1, 32768, 1, 196, 0, 0),
 }
 
 

@@ -347,6 +347,8 @@ void SpawnAnalysis::collectAccesses() {
     if (isa<AwaitOp, ScratchOp, memref::AllocaOp, memref::AllocOp,
             memref::DeallocOp>(op))
       return; // Ordering or allocation only.
+    if (op->hasAttr(VxDialect::kTensorCoreAttrName))
+      return; // Registers only.
     if (isa<CallOpInterface>(op)) {
       addUnknown(op, Value(), AccessKind::Write,
                  "a call, whose effects the analysis does not see");

@@ -195,10 +195,17 @@ private:
 };
 } // namespace
 
-/// The checker that starts every pipeline.
-static void addChecker(OpPassManager &pm, bool allowRaces) {
+/// The checker that starts every pipeline; `mapping`, on the routes that
+/// map device spawns for a chip, makes it check tile ops as they are
+/// mapped (matmuls on the chip's tensor cores).
+static void addChecker(OpPassManager &pm, bool allowRaces,
+                       const ConvertVxToGPUOptions *mapping = nullptr) {
   VxVerifySemanticsOptions options;
   options.allowRaces = allowRaces;
+  if (mapping) {
+    options.chip = mapping->chip;
+    options.threadsPerBlock = mapping->threadsPerBlock;
+  }
   pm.addPass(createVxVerifySemantics(options));
 }
 
@@ -232,6 +239,8 @@ static void addGPUMapping(OpPassManager &pm,
                           bool lowerNVGPU) {
   VxDistributeTileOpsOptions tileOps;
   tileOps.tf32 = mapping.tf32;
+  tileOps.chip = mapping.chip;
+  tileOps.threadsPerBlock = mapping.threadsPerBlock;
   pm.addPass(createVxDistributeTileOps(tileOps));
   addVxToGPUPasses(pm, mapping);
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
@@ -500,6 +509,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
   if (failed(target))
     return failure();
   StringRef mappingChip = target->chip ? target->chip->getName() : "";
+  ConvertVxToGPUOptions mapping = getMappingOptions(options, mappingChip);
   switch (stage) {
   case Stage::vx:
     addChecker(pm, /*allowRaces=*/false);
@@ -511,13 +521,13 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
-    addChecker(pm, /*allowRaces=*/false);
-    addGPUMapping(pm, getMappingOptions(options, mappingChip),
+    addChecker(pm, /*allowRaces=*/false, &mapping);
+    addGPUMapping(pm, mapping,
                   /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, &mapping);
     addDeviceCode(pm, options, *target, /*toolkit=*/std::nullopt,
                   options.format);
     return success();
@@ -525,7 +535,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
     if (failed(toolkit))
       return failure();
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, &mapping);
     addDeviceCode(pm, options, *target, *toolkit, options.format);
     addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
@@ -535,7 +545,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
-      addChecker(pm, options.allowRaces);
+      addChecker(pm, options.allowRaces, &mapping);
       addDeviceCode(pm, options, *target, *toolkit, "isa");
       if (!options.simOrder.empty()) {
         VxSetSimOrderOptions order;
@@ -557,7 +567,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     if (options.detectRaces)
       pm.addPass(createVxInstrumentRaces());
     if (options.viaGpu) {
-      addVxToGPUPasses(pm, getMappingOptions(options, mappingChip));
+      addVxToGPUPasses(pm, mapping);
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = options.reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));

@@ -17,8 +17,11 @@
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -1033,13 +1036,18 @@ struct VxVerifySemanticsPass
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);
     };
+    FailureOr<TileOpsOptions> tileOps = parseTileOpsOptions(
+        root, getArgument(), chip, threadsPerBlock, /*tf32=*/false);
+    if (failed(tileOps))
+      return signalPassFailure();
     bool anyFailed = false;
     // Collected first: checking a spawn with tile ops inserts (and erases)
     // a copy of it.
     SmallVector<SpawnOp> spawns;
     root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
-      anyFailed |= failed(checkWithTileOpsDistributed(spawn, getSpawnAnalysis));
+      anyFailed |= failed(
+          checkWithTileOpsDistributed(spawn, *tileOps, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.
@@ -1060,7 +1068,7 @@ struct VxVerifySemanticsPass
   /// them, on a copy that is then erased (the rewrite keeps their
   /// locations for the diagnostics).
   LogicalResult checkWithTileOpsDistributed(
-      SpawnOp spawn,
+      SpawnOp spawn, const TileOpsOptions &tileOps,
       llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
     if (getTileOps(spawn).empty())
       return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check();
@@ -1068,9 +1076,7 @@ struct VxVerifySemanticsPass
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
     IRRewriter rewriter(builder);
-    LogicalResult result =
-        distributeTileOps(rewriter, copy, /*remarkOnMatmuls=*/false,
-                          /*tf32=*/false);
+    LogicalResult result = distributeTileOps(rewriter, copy, tileOps);
     if (succeeded(result)) {
       // The copy is short-lived: its analysis is not the cache's.
       SpawnAnalysis analysis(copy);

@@ -30,8 +30,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
 
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
-    `vx-distribute-tile-ops` makes of them. Every pipeline starts with this
-    pass.
+    `vx-distribute-tile-ops` makes of them (for `chip`: the GPU routes pass
+    theirs, so an accumulator in the MMA fragment layout is what is proved
+    owned). Every pipeline starts with this pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -39,7 +40,15 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     Option<"allowRaces", "allow-races", "bool", "false",
            "Report proven races as warnings, so that a mislabelled kernel "
            "can be run (the dynamic check with reverse-parallel)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Check tile ops as vx-distribute-tile-ops computes them for this "
+           "chip (matmuls on its tensor cores); empty: as FMA code">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "The CTA size of spawns without a `threads` clause (0: the "
+           "default), as for vx-distribute-tile-ops">,
   ];
+  let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect",
+                           "vector::VectorDialect"];
 }
 
 def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
@@ -79,9 +88,17 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
     Option<"tf32", "tf32", "bool", "false",
            "f32 matmuls may use TF32 tensor cores (for the remark only: "
            "they are computed with FMA code)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "The chip whose tensor cores compute the matmuls that fit "
+           "(mma.sync from sm_80); empty: FMA code only">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "The CTA size of spawns without a `threads` clause (0: the "
+           "default), which the MMA warps are chosen for">,
   ];
   let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+                           "NVVM::NVVMDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
 }
 
 def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {

@@ -147,6 +147,8 @@ static bool isDeviceDialect(Dialect *dialect) {
 /// Why `op`, in a device spawn body, would not lower on every route (or run
 /// on the device), or nothing when it would.
 static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (op->hasAttr(VxDialect::kTensorCoreAttrName))
+    return std::nullopt;
   if (isa<CallOpInterface>(op))
     return "cannot run on the device: device spawns may not call host "
            "functions";

@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 
+import bank_conflicts
+
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 LLVM_BIN = "/usr/lib/llvm-22/bin"
@@ -147,6 +149,7 @@ SECTION = re.compile(r"\]\s+\.text\.(\w+)\s+PROGBITS\s+\w+\s+(\w+)\s+(\w+)")
 # The low 12 bits of a Hopper SASS instruction are its opcode (with the
 # operand form): the ones the notes of RESULTS.md refer to (the shared and
 # local accesses identified on kernels that make no other kind).
+FFMA_OPCODE, LDS_OPCODE = 0x223, 0x984
 OPCODES = {0x981: "LDG", 0x986: "STG", 0x209: "FMNMX", 0x308: "MUFU",
            0x221: "FADD", 0x220: "FMUL", 0x223: "FFMA", 0x947: "BRA",
            0x984: "LDS", 0x388: "STS", 0x983: "LDL", 0x387: "STL"}
@@ -322,7 +325,10 @@ def assemble(ptx, kernel, cubin):
     usage["opcodes"] = sass_opcodes(cubin, kernel)
     usage["sass"] = len(usage["opcodes"])
     with open(ptx) as text:
-        usage["fma"] = inner_loop_fma(text.read(), kernel)
+        source = text.read()
+    usage["fma"] = inner_loop_fma(source, kernel)
+    usage["shared"] = bank_conflicts.summarize(
+        bank_conflicts.shared_accesses(ptx_entry(source, kernel)))
     return usage
 
 
@@ -680,6 +686,40 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                        vx["spills"], nvcc["spills"], vx["stack"],
                        nvcc["stack"], vx["smem"], nvcc["smem"], density(vx),
                        density(nvcc)))
+    out.append("\nShared memory, per kernel (bench/bank_conflicts.py): the "
+               "`ld.shared` of the PTX (how many are 128-bit), its "
+               "`st.shared`, the accesses with a static bank conflict (the "
+               "integer code evaluated for the 32 lanes of warp 0; an access "
+               "takes as many wavefronts per phase of 32, 16 or 8 lanes as "
+               "the most distinct words one bank holds; the worst ratio in "
+               "parentheses, 1 is conflict-free; unknown where the address "
+               "depends on more than the thread id), and the SASS LDS per "
+               "FFMA (the main loop, fully unrolled or not, holds nearly all "
+               "of both).\n")
+    out.append("| kernel | shared loads (128-bit) vx / nvcc | shared stores "
+               "vx / nvcc | bank-conflicted (worst) vx / nvcc | unknown vx / "
+               "nvcc | LDS per FFMA vx / nvcc |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+
+    def conflicts(shared):
+        return "%d (%.0fx)" % (shared["conflicted"], shared["worst"])
+
+    def loads_per_fma(usage):
+        ffma = usage["opcodes"].count(FFMA_OPCODE)
+        lds = usage["opcodes"].count(LDS_OPCODE)
+        return "1 / %.1f" % (ffma / lds) if lds and ffma else "-"
+    for kernel, _, vx, nvcc in codegen_rows:
+        if not (vx["shared"]["loads"] or nvcc["shared"]["loads"]):
+            continue
+        out.append("| %s | %d (%d) / %d (%d) | %d / %d | %s / %s | %d / %d "
+                   "| %s / %s |" % (
+                       kernel, vx["shared"]["loads"],
+                       vx["shared"]["wide_loads"], nvcc["shared"]["loads"],
+                       nvcc["shared"]["wide_loads"], vx["shared"]["stores"],
+                       nvcc["shared"]["stores"], conflicts(vx["shared"]),
+                       conflicts(nvcc["shared"]), vx["shared"]["unknown"],
+                       nvcc["shared"]["unknown"], loads_per_fma(vx),
+                       loads_per_fma(nvcc)))
     behind = [(kernel, vx, nvcc) for kernel, _, vx, nvcc in codegen_rows
               if vx["spills"] or vx["registers"] > TARGET * nvcc["registers"]
               or vx["sass"] > TARGET * nvcc["sass"]

@@ -8,8 +8,12 @@ expressions over grid coordinates, loop variables, captured scalars and
 read-only loaded indices, with casts, divisions and remainders of negative
 values, wrap-around, shifts, masks, selects, and guards of every kind
 (scf.if, scf.index_switch, affine.if, loop bounds, scf.while), thread
-loops over scratch, views, aliasing arguments and tokens. A Python model of
-the integer semantics sizes every buffer so that every access is in bounds.
+loops over scratch, views, aliasing arguments and tokens; with `--grammar`,
+the constructs of issue 27 too (CONSTRUCTS: allocas, private and smem
+scratch, affine loops, memrefs chosen by select / if / iter_args, `threads`
+clauses of any count, transposed tiles, writes into pipelined transfers'
+sources). A Python model of the integer semantics sizes every buffer so that
+every access is in bounds.
 
 A batch of kernels is one module, checked and run by one process each:
 vx-opt --vx-verify-semantics gives each kernel's verdict (proven race,
@@ -20,12 +24,16 @@ batch) minus the check, and mlir-runner -O0 runs it with the race detector
 is
 
   - silence where the run races (the checker's proof is wrong);
+  - numbers that differ from those of the sequential CPU path (run beside
+    it, without the detector) for a kernel with no proven race whose run
+    does not race (wrong code);
   - a proven race (an error) where the run does not race;
   - a token error on the generator's correct token code;
   - a crash, or a module the pipeline cannot run.
 
     soundness.py VX_OPT [--seconds S | --kernels N] [--seed K] [--batch B]
-                 [--out DIR] [--progress N]
+                 [--out DIR] [--progress N] [--jobs N] [--skip K]
+                 [--grammar all|base|CONSTRUCT,...]
 
 Exit status 1 on any disagreement (the kernel is written to DIR).
 """
@@ -287,8 +295,17 @@ class Select(Expr):
 # -- the IR builder ---------------------------------------------------------------
 
 class Builder:
-    def __init__(self):
+    """`twin`: emit the kernel's twin, the same program in the forms the
+    checker models best (scf.parallel for affine.parallel, an scf.if with
+    the body once per candidate for a memref choice): its verdict bounds
+    the kernel's."""
+
+    def __init__(self, twin=False):
         self.lines, self.indent, self.counter = [], 4, 0
+        self.twin, self.aliases = twin, {}
+
+    def memref(self, name):
+        return "%" + self.aliases.get(name, name)
 
     def fresh(self):
         self.counter += 1
@@ -308,14 +325,23 @@ class Builder:
 
 # -- statements ---------------------------------------------------------------------
 
-class Access:
-    """One memory access for sizing: the buffer, and the expression of its
-    index (possibly wrapped by the generator into range)."""
+FIXED = 8  # elements of the per-instance buffers (alloca, scratch)
+FIXED_TYPE = f"memref<{FIXED}xf32>"
 
-    def __init__(self, buffer, index, lanes=1):
+
+class Access:
+    """One memory access for sizing: the buffer (a captured one, a
+    per-instance one of FIXED elements, or a memref chosen at run time
+    among buffers of one type), and the expression of its index (possibly
+    wrapped by the generator into range)."""
+
+    def __init__(self, buffer, index, lanes=1, memref_type="memref<?xf32>"):
         self.buffer, self.index, self.lanes = buffer, index, lanes
-        self.wrapped = None  # The modulus the index is taken by, if any.
-        self.values = []
+        self.type = memref_type
+        # The modulus the index is taken by, if any: always for the fixed
+        # buffers, whose size the model cannot grow.
+        self.wrapped = FIXED - lanes + 1 if memref_type == FIXED_TYPE else None
+        self.values = []  # (buffer the access reached, index)
 
     def index_ir(self, b):
         name = self.index.ir(b)
@@ -324,27 +350,37 @@ class Access:
         return name
 
     def record(self, env):
-        self.values.append(self.index.ev(env))
+        self.values.append((env["mem"].get(self.buffer, self.buffer),
+                            self.index.ev(env)))
+
+
+def tagged_value(b, tag):
+    """An f32 that names its writer: the value of an index expression."""
+    wide = b.emit(f"arith.index_cast {tag.ir(b)} : index to i64")
+    return b.emit(f"arith.sitofp {wide} : i64 to f32")
 
 
 class Store:
-    def __init__(self, access, value="%value"):
-        self.access, self.value = access, value
+    def __init__(self, access, value="%value", tag=None):
+        self.access, self.value, self.tag = access, value, tag
 
     def accesses(self):
         return [self.access]
 
     def ir(self, b):
+        value = tagged_value(b, self.tag) if self.tag else self.value
         index = self.access.index_ir(b)
-        buf = self.access.buffer
+        buf, memref_type = self.access.buffer, self.access.type
         if self.access.lanes > 1:
             vector = f"vector<{self.access.lanes}xf32>"
-            v = b.emit(f"vector.broadcast %value : f32 to {vector}")
-            b.line(f"vector.store {v}, %{buf}[{index}] : memref<?xf32>, {vector}")
+            v = b.emit(f"vector.broadcast {value} : f32 to {vector}")
+            b.line(f"vector.store {v}, {b.memref(buf)}[{index}] : {memref_type}, {vector}")
         else:
-            b.line(f"memref.store {self.value}, %{buf}[{index}] : memref<?xf32>")
+            b.line(f"memref.store {value}, {b.memref(buf)}[{index}] : {memref_type}")
 
     def ev(self, env):
+        if self.tag:
+            self.tag.ev(env)
         self.access.record(env)
 
 
@@ -361,11 +397,12 @@ class Copy:
         index = self.source.index_ir(b)
         if self.source.lanes > 1:
             vector = f"vector<{self.source.lanes}xf32>"
-            v = b.emit(f"vector.load %{self.source.buffer}[{index}] : "
-                       f"memref<?xf32>, {vector}")
+            v = b.emit(f"vector.load {b.memref(self.source.buffer)}[{index}] : "
+                       f"{self.source.type}, {vector}")
             x = b.emit(f"vector.reduction <add>, {v} : {vector} into f32")
         else:
-            x = b.emit(f"memref.load %{self.source.buffer}[{index}] : memref<?xf32>")
+            x = b.emit(f"memref.load {b.memref(self.source.buffer)}[{index}] : "
+                       f"{self.source.type}")
         Store(self.target, x).ir(b)
 
     def ev(self, env):
@@ -382,7 +419,8 @@ class Atomic:
 
     def ir(self, b):
         index = self.access.index_ir(b)
-        r = b.emit(f"memref.atomic_rmw {self.kind} %value, %{self.access.buffer}"
+        r = b.emit(f"memref.atomic_rmw {self.kind} %value, "
+                   f"{b.memref(self.access.buffer)}"
                    f"[{index}] : (f32, memref<?xf32>) -> f32")
         if self.used:
             b.line(f"memref.store {r}, %out[%linear] : memref<?xf32>")
@@ -404,7 +442,8 @@ class ViewStore:
     def ir(self, b):
         index = self.access.index_ir(b)
         layout = f"strided<[{self.stride}], offset: ?>"
-        view = b.emit(f"memref.subview %{self.access.buffer}[{self.offset.ir(b)}] "
+        view = b.emit(f"memref.subview {b.memref(self.access.buffer)}"
+                      f"[{self.offset.ir(b)}] "
                       f"[{self.length}] [{self.stride}] : memref<?xf32> to "
                       f"memref<{self.length}xf32, {layout}>")
         b.line(f"memref.store %value, {view}[{index}] : "
@@ -412,7 +451,9 @@ class ViewStore:
 
     def ev(self, env):
         self.access.record(env)
-        env["view_offsets"].append((self, signed(self.offset.ev(env), INDEX)))
+        env["view_offsets"].append(
+            (self, env["mem"].get(self.access.buffer, self.access.buffer),
+             signed(self.offset.ev(env), INDEX)))
 
 
 class If:
@@ -586,17 +627,26 @@ class While:
 
 
 class ThreadLoop:
-    """A thread loop (scf.parallel) over [0, trips)."""
+    """A thread loop over [0, trips) per dimension: scf.parallel, or
+    affine.parallel (a thread loop too, once affine is lowered)."""
 
-    def __init__(self, name, trips, body):
-        self.name, self.trips, self.body = name, trips, body
+    def __init__(self, names, trips, body, affine=False):
+        self.names, self.trips, self.body, self.affine = names, trips, body, affine
 
     def accesses(self):
         return [a for s in self.body for a in s.accesses()]
 
     def ir(self, b):
-        t = b.constant(self.trips)
-        b.line(f"scf.parallel (%{self.name}) = (%c0) to ({t}) step (%c1) {{")
+        ivs = ", ".join(f"%{n}" for n in self.names)
+        if self.affine and not b.twin:
+            zeros = ", ".join("0" for _ in self.names)
+            b.line(f"affine.parallel ({ivs}) = ({zeros}) to "
+                   f"({', '.join(map(str, self.trips))}) {{")
+        else:
+            trips = ", ".join(b.constant(t) for t in self.trips)
+            zeros = ", ".join("%c0" for _ in self.names)
+            ones = ", ".join("%c1" for _ in self.names)
+            b.line(f"scf.parallel ({ivs}) = ({zeros}) to ({trips}) step ({ones}) {{")
         b.indent += 2
         for s in self.body:
             s.ir(b)
@@ -604,10 +654,226 @@ class ThreadLoop:
         b.line("}")
 
     def ev(self, env):
-        for k in range(self.trips):
+        points = [[]]
+        for trips in self.trips:
+            points = [p + [k] for p in points for k in range(trips)]
+        for point in points:
+            for name, k in zip(self.names, point):
+                env[name] = k
+            for s in self.body:
+                s.ev(env)
+
+
+class AffineFor:
+    """affine.for from a constant to a constant, or to a grid coordinate
+    plus a constant (a dimension operand)."""
+
+    def __init__(self, name, lower, upper, grid, step, body):
+        self.name, self.lower, self.upper, self.grid, self.step, self.body = \
+            name, lower, upper, grid, step, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        upper = str(self.upper) if self.grid is None else \
+            f"affine_map<(d0) -> (d0 + {self.upper})>(%g{self.grid})"
+        b.line(f"affine.for %{self.name} = {self.lower} to {upper} "
+               f"step {self.step} {{")
+        b.indent += 2
+        for s in self.body:
+            s.ir(b)
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        upper = self.upper + (0 if self.grid is None else env["grid"][self.grid])
+        for k in range(self.lower, upper, self.step):
+            env["steps"] += 1
+            if env["steps"] > MAX_STEPS:
+                raise Undefined()
             env[self.name] = k
             for s in self.body:
                 s.ev(env)
+
+
+class MemChoice:
+    """A memref chosen at run time among buffers of one type, by
+    arith.select, by an scf.if's result or by an scf.for's iter_args
+    (the loop's result, or its iteration argument inside the loop), then
+    the statements that access it."""
+
+    def __init__(self, name, kind, cond, first, second, memref_type, body):
+        self.name, self.kind, self.cond, self.first, self.second = \
+            name, kind, cond, first, second
+        self.type, self.body = memref_type, body
+
+    def accesses(self):
+        return [a for s in self.body for a in s.accesses()]
+
+    def ir(self, b):
+        c = self.cond.ir(b) if self.cond is not True else \
+            b.emit("arith.constant true")
+        t, x, y = self.type, b.memref(self.first), b.memref(self.second)
+        if b.twin:
+            # The body once per candidate, under the condition.
+            b.line(f"scf.if {c} {{")
+            for buffer, last in ((self.first, False), (self.second, True)):
+                b.indent += 2
+                b.aliases[self.name] = b.aliases.get(buffer, buffer)
+                for s in self.body:
+                    s.ir(b)
+                del b.aliases[self.name]
+                b.indent -= 2
+                b.line("} else {" if not last else "}")
+            return
+        if self.kind == "select":
+            b.line(f"%{self.name} = arith.select {c}, {x}, {y} : {t}")
+        elif self.kind == "if":
+            b.line(f"%{self.name} = scf.if {c} -> ({t}) {{")
+            b.line(f"  scf.yield {x} : {t}")
+            b.line("} else {")
+            b.line(f"  scf.yield {y} : {t}")
+            b.line("}")
+        elif self.kind == "iter":
+            # One trip whose iteration selects: the loop's result.
+            b.line(f"%{self.name} = scf.for %{self.name}i = %c0 to %c1 step "
+                   f"%c1 iter_args(%{self.name}a = {y}) -> ({t}) {{")
+            b.line(f"  %{self.name}n = arith.select {c}, {x}, %{self.name}a : {t}")
+            b.line(f"  scf.yield %{self.name}n : {t}")
+            b.line("}")
+        else:
+            # "iter_body": the iteration argument's select accessed inside
+            # the loop.
+            b.line(f"%{self.name}r = scf.for %{self.name}i = %c0 to %c1 step "
+                   f"%c1 iter_args(%{self.name}a = {y}) -> ({t}) {{")
+            b.indent += 2
+            b.line(f"%{self.name} = arith.select {c}, {x}, %{self.name}a : {t}")
+            for s in self.body:
+                s.ir(b)
+            b.line(f"scf.yield %{self.name} : {t}")
+            b.indent -= 2
+            b.line("}")
+            return
+        for s in self.body:
+            s.ir(b)
+
+    def ev(self, env):
+        chosen = True if self.cond is True else self.cond.ev(env)
+        buffer = self.first if chosen else self.second
+        env["mem"][self.name] = env["mem"].get(buffer, buffer)
+        for s in self.body:
+            s.ev(env)
+
+
+class Transpose:
+    """A square tile (private or smem scratch, or an alloca) written by one
+    thread loop at (r, c) and read by the next at (c, r), the result kept
+    in this instance's part of %res. Owned private scratch only where the
+    threads of (r, c) and (c, r) agree: n * (r - c) + (c - r) = 0 modulo
+    the CTA size."""
+
+    def __init__(self, tile, size, affine, offset):
+        self.tile, self.size, self.affine, self.offset = tile, size, affine, offset
+
+    def accesses(self):
+        return []
+
+    def loop(self, b, header):
+        n = self.size
+        if self.affine and not b.twin:
+            b.line(f"affine.parallel (%{header}r, %{header}c) = (0, 0) to ({n}, {n}) {{")
+        else:
+            cn = b.constant(n)
+            b.line(f"scf.parallel (%{header}r, %{header}c) = (%c0, %c0) to "
+                   f"({cn}, {cn}) step (%c1, %c1) {{")
+        b.indent += 2
+
+    def ir(self, b):
+        t, tile_type = self.tile, "memref<4x4xf32>"
+        self.loop(b, f"{t}w")
+        row = b.emit(f"arith.muli %{t}wr, {b.constant(self.size)} : index")
+        position = b.emit(f"arith.addi {row}, %{t}wc : index")
+        tag = b.emit(f"arith.addi {position}, %tag : index")
+        value = tagged_value(b, Var(tag[1:]))
+        b.line(f"memref.store {value}, %{t}[%{t}wr, %{t}wc] : {tile_type}")
+        b.indent -= 2
+        b.line("}")
+        self.loop(b, f"{t}x")
+        x = b.emit(f"memref.load %{t}[%{t}xc, %{t}xr] : {tile_type}")
+        row = b.emit(f"arith.muli %{t}xr, {b.constant(4)} : index")
+        position = b.emit(f"arith.addi {row}, %{t}xc : index")
+        at = b.emit(f"arith.addi {position}, {b.constant(self.offset)} : index")
+        at = b.emit(f"arith.addi {at}, %res_base : index")
+        b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        pass
+
+
+class TransferWrite:
+    """A transfer of this instance's row of %rows into smem scratch
+    (pipelined by the spawn's `stages` clause along the arbitrary dims),
+    awaited and kept in %res, and a write into the row of instance
+    `linear + ahead` (the source of a later step's transfer), before the
+    transfer or after the await, directly or through a memref select."""
+
+    def __init__(self, ahead, before, through, thread, offset):
+        self.ahead, self.before, self.through, self.thread, self.offset = \
+            ahead, before, through, thread, offset
+
+    def accesses(self):
+        return []
+
+    def lanes(self, b, name, body):
+        """Eight iterations: a thread loop or a once-per-instance loop."""
+        c8 = b.constant(FIXED)
+        if self.thread:
+            b.line(f"scf.parallel (%{name}) = (%c0) to ({c8}) step (%c1) {{")
+        else:
+            b.line(f"scf.for %{name} = %c0 to {c8} step %c1 {{")
+        b.indent += 2
+        body()
+        b.indent -= 2
+        b.line("}")
+
+    def write(self, b):
+        rows = "%rows"
+        if self.through:
+            rows = b.emit(f"arith.select %flag, %rows, %rows : memref<?xf32>")
+        row = b.emit(f"arith.addi %linear, {b.constant(self.ahead)} : index")
+        base = b.emit(f"arith.muli {row}, {b.constant(FIXED)} : index")
+
+        def body():
+            at = b.emit(f"arith.addi {base}, %xw : index")
+            tag = b.emit(f"arith.addi %tag, %xw : index")
+            value = tagged_value(b, Var(tag[1:]))
+            b.line(f"memref.store {value}, {rows}[{at}] : memref<?xf32>")
+        self.lanes(b, "xw", body)
+
+    def ir(self, b):
+        if self.before:
+            self.write(b)
+        base = b.emit(f"arith.muli %linear, {b.constant(FIXED)} : index")
+        view = f"memref<{FIXED}xf32, strided<[1], offset: ?>>"
+        src = b.emit(f"memref.subview %rows[{base}] [{FIXED}] [1] : "
+                     f"memref<?xf32> to {view}")
+        t = b.emit(f"vx.transfer_async {src} to %xt : {view} to {FIXED_TYPE}")
+        b.line(f"vx.await {t}")
+
+        def keep():
+            x = b.emit(f"memref.load %xt[%xk] : {FIXED_TYPE}")
+            at = b.emit(f"arith.addi %res_base, %xk : index")
+            at = b.emit(f"arith.addi {at}, {b.constant(self.offset)} : index")
+            b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+        self.lanes(b, "xk", keep)
+        if not self.before:
+            self.write(b)
+
+    def ev(self, env):
+        pass
 
 
 class Transfer:
@@ -636,14 +902,108 @@ class Transfer:
         pass
 
 
+class ThreadTransfer:
+    """A thread loop whose every iteration transfers one element of the
+    input into its own element of private scratch, awaits it and keeps it
+    in %res: the token never leaves the iteration."""
+
+    def __init__(self, trips, offset):
+        self.trips, self.offset = trips, offset
+
+    def accesses(self):
+        return []
+
+    def ir(self, b):
+        view = "memref<1xf32, strided<[1], offset: ?>>"
+        b.line(f"scf.parallel (%yi) = (%c0) to ({b.constant(self.trips)}) "
+               f"step (%c1) {{")
+        b.indent += 2
+        src = b.emit(f"memref.subview %input[%yi] [1] [1] : memref<64xf32> "
+                     f"to {view}")
+        dst = b.emit(f"memref.subview %yt[%yi] [1] [1] : {FIXED_TYPE} to {view}")
+        t = b.emit(f"vx.transfer_async {src} to {dst} : {view} to {view}")
+        b.line(f"vx.await {t}")
+        x = b.emit(f"memref.load %yt[%yi] : {FIXED_TYPE}")
+        at = b.emit(f"arith.addi %res_base, %yi : index")
+        at = b.emit(f"arith.addi {at}, {b.constant(self.offset)} : index")
+        b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        pass
+
+
+class FixedFill:
+    """Eight iterations (a thread loop or a once-per-instance loop) over a
+    per-instance buffer: its initial values (%tag + 8 k + j), or its
+    contents kept in this instance's part of %res (`drain`)."""
+
+    def __init__(self, buffer, slot, thread, drain):
+        self.buffer, self.slot, self.thread, self.drain = \
+            buffer, slot, thread, drain
+
+    def accesses(self):
+        return []
+
+    def ir(self, b):
+        j = f"%{self.buffer}{'d' if self.drain else 'i'}"
+        c8 = b.constant(FIXED)
+        if self.thread:
+            b.line(f"scf.parallel ({j}) = (%c0) to ({c8}) step (%c1) {{")
+        else:
+            b.line(f"scf.for {j} = %c0 to {c8} step %c1 {{")
+        b.indent += 2
+        at = b.emit(f"arith.addi {j}, {b.constant(FIXED * self.slot)} : index")
+        if self.drain:
+            x = b.emit(f"memref.load %{self.buffer}[{j}] : {FIXED_TYPE}")
+            at = b.emit(f"arith.addi {at}, %res_base : index")
+            b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+        else:
+            tag = b.emit(f"arith.addi {at}, %tag : index")
+            value = tagged_value(b, Var(tag[1:]))
+            b.line(f"memref.store {value}, %{self.buffer}[{j}] : {FIXED_TYPE}")
+        b.indent -= 2
+        b.line("}")
+
+    def ev(self, env):
+        pass
+
+
 # -- kernels ----------------------------------------------------------------------
+
+# The constructs of the grammar beyond the base one, each switched on by
+# `--grammar` (the classes of issue 27):
+#   threads   `threads N` clauses (3, 5, 6, 7, ...) and thread loops of
+#             1 to 12 iterations, 1-D and 2-D;
+#   alloca    a body-level memref.alloca (per instance), used like a buffer;
+#   scratch   private and smem vx.scratch used like buffers;
+#   affine    affine.for loops and affine.parallel thread loops;
+#   memroot   memrefs chosen by arith.select, scf.if results, scf.for
+#             iter_args (after the loop and inside it);
+#   transpose a square tile written at (r, c) and read at (c, r);
+#   transfer  a transfer of the instance's row, pipelined (`stages 2/3`),
+#             and writes into the rows of later steps' transfers;
+#   tokens    a transfer awaited inside one thread-loop iteration;
+#   tagged    stored values that name their writer.
+CONSTRUCTS = ["threads", "alloca", "scratch", "affine", "memroot",
+              "transpose", "transfer", "tokens", "tagged"]
+# The per-instance buffers: name -> declaration and the slot of %res that
+# keeps their contents.
+FIXED_BUFFERS = {"p": ("memref.alloca()", 0),
+                 "q": ("vx.scratch", 1),
+                 "s": ("vx.scratch smem", 2)}
+# %res elements per instance: 3 x 8 fixed, 16 tile, 8 transfer, 8 transfers
+# in a thread loop
+RES = 56
+TILE_SLOT, TRANSFER_SLOT, THREAD_TRANSFER_SLOT = 24, 40, 48
 
 BUFFERS = ["a", "b"]
 
 
 class Kernel:
-    def __init__(self, rng, number):
-        self.rng, self.number = rng, number
+    def __init__(self, rng, number, grammar=()):
+        self.rng, self.number, self.grammar = rng, number, set(grammar)
         self.rank = rng.choice([1, 1, 2, 2, 3])
         self.sizes = [rng.choice([1, 2, 2, 3, 4, 5]) for _ in range(self.rank)]
         self.semantics = [rng.choice(["parallel", "parallel", "arbitrary"])
@@ -655,9 +1015,49 @@ class Kernel:
         self.table = [rng.randint(-2, 9) for _ in range(8)]
         self.alias = rng.random() < 0.1  # a and b are one buffer
         self.loops = 0
+        # The new constructs draw from rng only when switched on: the base
+        # grammar's kernels stay those of earlier runs, seed for seed.
+        g = self.grammar
+        self.threads = self.stages = None
+        if "threads" in g and self.topology == "tensor_core":
+            self.threads = rng.choice([None, 1, 2, 3, 3, 5, 6, 7, 7, 12])
+        self.fixed = [name for name, construct in
+                      (("p", "alloca"), ("q", "scratch"), ("s", "scratch"))
+                      if construct in g and rng.random() < 0.5]
+        self.mems = []  # memref choices in scope: (name, type)
+        prologue = [FixedFill(name, FIXED_BUFFERS[name][1],
+                              rng.random() < 0.5, False) for name in self.fixed]
+        self.tile = tile = None
+        if "transpose" in g and rng.random() < 0.35:
+            self.tile = rng.choice(["memref.alloca()", "vx.scratch",
+                                    "vx.scratch smem"])
+            tile = Transpose("w", rng.choice([2, 3, 4, 4]),
+                             "affine" in g and rng.random() < 0.4, TILE_SLOT)
+        self.transfer = None
+        if "transfer" in g and rng.random() < 0.35:
+            self.transfer = TransferWrite(rng.choice([0, 1, 1, 2]),
+                                          rng.random() < 0.5,
+                                          "memroot" in g and rng.random() < 0.3,
+                                          rng.random() < 0.5, TRANSFER_SLOT)
+            # Pipelined: a device spawn whose last dim is arbitrary (mostly).
+            if rng.random() < 0.7:
+                self.topology = "tensor_core"
+                self.semantics[-1] = "arbitrary"
+            if self.topology == "tensor_core":
+                self.stages = rng.choice([2, 3])
+        self.thread_transfer = None
+        if "tokens" in g and rng.random() < 0.25:
+            self.thread_transfer = ThreadTransfer(rng.randint(1, FIXED),
+                                                  THREAD_TRANSFER_SLOT)
         self.body = [self.statement(0) for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.15:
             self.body.append(Transfer(rng.randint(0, 8), rng.randint(1, 8), False))
+        for construct in (tile, self.transfer, self.thread_transfer):
+            if construct:
+                self.body.insert(rng.randint(0, len(self.body)), construct)
+        epilogue = [FixedFill(name, FIXED_BUFFERS[name][1],
+                              rng.random() < 0.5, True) for name in self.fixed]
+        self.body = prologue + self.body + epilogue
 
     def scalar_value(self):
         r = self.rng.random()
@@ -729,17 +1129,72 @@ class Kernel:
         return Cmp(self.rng.choice(PREDICATES), self.expr(scope, depth),
                    self.expr(scope, depth))
 
-    def access(self, scope, lanes=1):
-        buffer = self.rng.choice(BUFFERS)
-        return Access(buffer, self.expr(scope, 3), lanes)
+    def access(self, scope, lanes=1, dynamic=False):
+        """An access to a captured buffer, to a per-instance one or to a
+        memref choice in scope (`dynamic`: only buffers of memref<?xf32>)."""
+        extra = [(name, FIXED_TYPE) for name in self.fixed] + self.mems
+        if dynamic:
+            extra = [(n, t) for n, t in extra if t != FIXED_TYPE]
+        if not extra:
+            return Access(self.rng.choice(BUFFERS), self.expr(scope, 3), lanes)
+        # Mostly the new buffers: accesses to the captured ones race often,
+        # and a race hides the numbers of the whole kernel.
+        buffer, memref_type = self.rng.choice(extra) \
+            if self.rng.random() < 0.6 else (self.rng.choice(BUFFERS), "memref<?xf32>")
+        return Access(buffer, self.expr(scope, 3), lanes, memref_type)
+
+    def mem_choice(self, scope, inner):
+        """A memref chosen among two of one type, then statements using it."""
+        self.loops += 1
+        name = f"m{self.loops}"
+        pools = [[(n, "memref<?xf32>") for n in BUFFERS] +
+                 [m for m in self.mems if m[1] != FIXED_TYPE]]
+        fixed = [(n, FIXED_TYPE) for n in self.fixed] + \
+            [m for m in self.mems if m[1] == FIXED_TYPE]
+        if fixed:
+            pools.append(fixed)
+        pool = self.rng.choice(pools)
+        (first, memref_type), (second, _) = self.rng.choice(pool), self.rng.choice(pool)
+        r = self.rng.random()
+        cond = Flag() if r < 0.3 else True if r < 0.45 else self.cond(scope, 1)
+        kind = self.rng.choice(["select", "select", "if", "iter", "iter_body"])
+        self.mems.append((name, memref_type))
+        body = inner()
+        self.mems.pop()
+        return MemChoice(name, kind, cond, first, second, memref_type, body)
+
+    def thread_loop(self, depth, scope):
+        self.loops += 1
+        g = self.grammar
+        if "threads" not in g and "affine" not in g:
+            name = f"t{self.loops}"
+            return ThreadLoop([name], [self.rng.randint(1, 4)],
+                              [self.statement(depth + 1, scope + [name], name)
+                               for _ in range(self.rng.randint(1, 2))])
+        rank = 2 if "threads" in g and self.rng.random() < 0.25 else 1
+        names = [f"t{self.loops}" + "xy"[d] for d in range(rank)]
+        trips = [self.rng.choice([1, 2, 3, 4, 5, 6, 7, 9, 12])
+                 if "threads" in g else self.rng.randint(1, 4)
+                 for _ in range(rank)]
+        affine = "affine" in g and self.rng.random() < 0.5
+        return ThreadLoop(names, trips,
+                          [self.statement(depth + 1, scope + names, names[0])
+                           for _ in range(self.rng.randint(1, 2))], affine)
 
     # Statements.
     def statement(self, depth, scope=(), thread=None):
         scope = list(scope)
         r = self.rng.random()
         if depth < 2 and r < 0.35:
-            kind = self.rng.choice(["if", "if", "switch", "affine", "for", "for",
-                                    "while", "thread"])
+            kinds = ["if", "if", "switch", "affine", "for", "for", "while",
+                     "thread"]
+            if "affine" in self.grammar:
+                kinds.append("affine_for")
+            if "memroot" in self.grammar:
+                kinds += ["choice", "choice", "choice"]
+            if self.grammar & {"threads", "alloca", "scratch", "affine"}:
+                kinds += ["thread", "thread", "thread"]  # CTA bodies
+            kind = self.rng.choice(kinds)
             inner = lambda extra=(): [self.statement(depth + 1, scope + list(extra), thread)
                                       for _ in range(self.rng.randint(1, 2))]
             if kind == "if":
@@ -760,12 +1215,17 @@ class Kernel:
                                 self.rng.randint(0, 2), self.rng.random() < 0.5,
                                 inner())
             if kind == "thread" and thread is None:
-                self.loops += 1
-                name = f"t{self.loops}"
-                return ThreadLoop(name, self.rng.randint(1, 4),
-                                  [self.statement(depth + 1, scope + [name], name)
-                                   for _ in range(self.rng.randint(1, 2))])
+                return self.thread_loop(depth, scope)
+            if kind == "choice":
+                return self.mem_choice(scope, inner)
             self.loops += 1
+            if kind == "affine_for":
+                name = f"k{self.loops}"
+                grid = self.rng.randrange(self.rank) \
+                    if self.rng.random() < 0.4 else None
+                return AffineFor(name, self.rng.randint(0, 2),
+                                 self.rng.randint(0, 3), grid,
+                                 self.rng.randint(1, 2), inner([name]))
             name = f"k{self.loops}"
             if kind == "while":
                 return While(name, self.expr(scope, 1), self.expr(scope, 1),
@@ -775,14 +1235,17 @@ class Kernel:
                        self.rng.randint(1, 3), self.rng.random() < 0.25,
                        inner([name]))
         if r < 0.55:
-            return Store(self.access(scope, self.rng.choice([1, 1, 1, 2, 4])))
+            store = Store(self.access(scope, self.rng.choice([1, 1, 1, 2, 4])))
+            if "tagged" in self.grammar and self.rng.random() < 0.5:
+                store.tag = self.expr(scope, 1)
+            return store
         if r < 0.8:
             return Copy(self.access(scope, self.rng.choice([1, 1, 2])),
                         self.access(scope))
         if r < 0.9:
             # An atomic's result outside thread loops is refused in a
             # device spawn that has them (one thread of the CTA runs it).
-            return Atomic(self.access(scope),
+            return Atomic(self.access(scope, dynamic=True),
                           # The kinds the CPU pipeline lowers.
                           self.rng.choice(["addf", "addf", "maximumf",
                                            "assign"]),
@@ -790,7 +1253,7 @@ class Kernel:
                           (thread is not None or self.topology == "host"))
         # The offset is masked: a constant offset of -2^63 would fold into
         # the subview as ShapedType::kDynamic.
-        return ViewStore(self.access(scope),
+        return ViewStore(self.access(scope, dynamic=True),
                          Bin("andi", self.expr(scope, 1), Const(63)),
                          self.rng.choice([1, 2, 3]), 0)
 
@@ -816,7 +1279,7 @@ class Kernel:
                 env = {"grid": [wrap(g, INDEX) for g in grid],
                        "scalars": [wrap(s, INDEX) for s in self.scalars],
                        "table": [wrap(t, INDEX) for t in self.table],
-                       "flag": self.flag, "steps": 0,
+                       "flag": self.flag, "steps": 0, "mem": {},
                        "view_offsets": self.view_offsets}
                 for s in self.body:
                     s.ev(env)
@@ -824,28 +1287,28 @@ class Kernel:
             for access in accesses:
                 if access.wrapped:
                     continue
-                if any(not 0 <= v < 256 for v in access.values):
+                if any(not 0 <= v < 256 for _, v in access.values):
                     access.wrapped = 64
                     again = True
             if not again:
                 break
         sizes = {name: 1 for name in BUFFERS}
         for access in accesses:
-            for value in access.values:
-                index = value % access.wrapped if access.wrapped else value
-                sizes[access.buffer] = max(sizes[access.buffer],
-                                           index + access.lanes)
+            for buffer, value in access.values:
+                if buffer in sizes:
+                    index = value % access.wrapped if access.wrapped else value
+                    sizes[buffer] = max(sizes[buffer], index + access.lanes)
         # A view spans offset + stride * (length - 1) of its buffer, with its
         # length the largest index it is accessed at, plus one.
         for view in views:
             lengths = [v % view.access.wrapped if view.access.wrapped else v
-                       for v in view.access.values] or [0]
+                       for _, v in view.access.values] or [0]
             view.length = max(lengths) + 1
-        for view, offset in self.view_offsets:
+        for view, buffer, offset in self.view_offsets:
             if offset < 0 or offset > 1024:
                 raise Undefined()
             end = offset + view.stride * (view.length - 1) + 1
-            sizes[view.access.buffer] = max(sizes[view.access.buffer], end)
+            sizes[buffer] = max(sizes[buffer], end)
         self.buffer_sizes = sizes
         if max(sizes.values()) > 4096:
             raise Undefined()
@@ -860,20 +1323,55 @@ class Kernel:
             for body in getattr(s, "bodies", []) or []:
                 stack.extend(body)
 
-    def ir(self, run_sizes):
+    def uses(self):
+        """The new constructs this kernel uses, for the classification of
+        its disagreements."""
+        found = set()
+        kinds = {"memref.alloca()": "alloca", "vx.scratch": "private",
+                 "vx.scratch smem": "smem"}
+        for name in self.fixed:
+            found.add(kinds[FIXED_BUFFERS[name][0]])
+        if self.tile:
+            found.add(f"transposed {kinds[self.tile]} tile")
+        for s in self.walk():
+            if isinstance(s, MemChoice):
+                found.add(f"memref {s.kind}")
+            elif isinstance(s, AffineFor):
+                found.add("affine.for")
+            elif isinstance(s, ThreadLoop) and s.affine:
+                found.add("affine.parallel")
+            elif isinstance(s, TransferWrite):
+                found.add("write into a transfer source" +
+                          (" through a select" if s.through else ""))
+            elif isinstance(s, ThreadTransfer):
+                found.add("transfer in a thread loop")
+        if self.threads:
+            found.add(f"threads {self.threads}")
+        if self.stages:
+            found.add(f"stages {self.stages}")
+        return ", ".join(sorted(found))
+
+    def has_twin(self):
+        return any(isinstance(s, MemChoice) or getattr(s, "affine", False)
+                   for s in self.walk())
+
+    def ir(self, run_sizes, twin=False):
         self.run_sizes = run_sizes
-        b = Builder()
+        b = Builder(twin)
         n = self.number
         grid = ", ".join("%n" if self.dynamic and d == 0 else str(s)
                          for d, s in enumerate(self.sizes))
         lines = [f"func.func @k{n}(%a: memref<?xf32>, %b: memref<?xf32>, "
                  f"%out: memref<?xf32>, %input: memref<64xf32>, "
                  f"%table: memref<8xindex>, %s0: index, %s1: index, %flag: i1, "
-                 f"%n: index, %value: f32) {{",
+                 f"%n: index, %value: f32, %res: memref<?xf32>, "
+                 f"%rows: memref<?xf32>) {{",
                  f"  %c0 = arith.constant 0 : index",
                  f"  %c1 = arith.constant 1 : index",
                  f"  vx.spawn on {self.topology} grid [{grid}] semantics "
-                 f"[{', '.join(self.semantics)}] {{"]
+                 f"[{', '.join(self.semantics)}]"
+                 + (f" threads {self.threads}" if self.threads else "")
+                 + (f" stages {self.stages}" if self.stages else "") + " {"]
         b.indent = 4
         for d in range(self.rank):
             b.line(f"%g{d} = vx.grid_index {d}")
@@ -883,6 +1381,18 @@ class Kernel:
             dim = b.emit(f"vx.grid_dim {d}")
             linear = b.emit(f"arith.addi {b.emit(f'arith.muli {linear}, {dim} : index')}, %g{d} : index")
         b.line(f"%linear = arith.addi {linear}, %c0 : index")
+        if self.grammar:
+            # Values that name the instance, and its part of %res.
+            b.line(f"%tag = arith.muli %linear, {b.constant(64)} : index")
+            b.line(f"%res_base = arith.muli %linear, {b.constant(RES)} : index")
+        for name in self.fixed:
+            b.line(f"%{name} = {FIXED_BUFFERS[name][0]} : {FIXED_TYPE}")
+        if self.tile:
+            b.line(f"%w = {self.tile} : memref<4x4xf32>")
+        if self.transfer:
+            b.line(f"%xt = vx.scratch smem : {FIXED_TYPE}")
+        if self.thread_transfer:
+            b.line(f"%yt = vx.scratch : {FIXED_TYPE}")
         if any(isinstance(s, Transfer) for s in self.body):
             b.line("%stage = vx.scratch : memref<8xf32>")
         for s in self.body:
@@ -900,10 +1410,10 @@ RACE = re.compile(r"write the same element|writes the same address|write the "
 TOKEN = re.compile(r"token|vx.transfer_async|before its 'vx.await'")
 
 
-def build_batch(rng, count, first):
+def build_batch(rng, count, first, grammar):
     kernels, texts = [], []
     while len(kernels) < count:
-        kernel = Kernel(rng, first + len(kernels))
+        kernel = Kernel(rng, first + len(kernels), grammar)
         run_sizes = list(kernel.sizes)
         if kernel.dynamic:
             run_sizes[0] = rng.randint(0, 5)
@@ -926,6 +1436,8 @@ def module_text(kernels, texts):
         lines += text
         spans.append((start, len(lines)))
     lines.append("func.func @main() {")
+    for position, base in enumerate([0, 1000, 2000, -1000, 5000, 3000]):
+        lines.append(f"  %fill{position} = arith.constant {base} : index")
     for kernel in kernels:
         n = kernel.number
         size_a = kernel.buffer_sizes["a"] + (0 if not kernel.alias else 0)
@@ -951,13 +1463,51 @@ def module_text(kernels, texts):
         lines.append(f"  %f{n} = arith.constant {1 if kernel.flag else 0} : i1")
         lines.append(f"  %n{n} = arith.constant {kernel.n_value} : index")
         lines.append(f"  %v{n} = arith.constant 1.5 : f32")
+        total = kernel.total_instances()
+        lines.append(f"  %sr{n} = arith.constant {max(1, total * RES)} : index")
+        lines.append(f"  %sw{n} = arith.constant {(total + 3) * FIXED} : index")
+        lines.append(f"  %r{n} = memref.alloc(%sr{n}) : memref<?xf32>")
+        lines.append(f"  %w{n} = memref.alloc(%sw{n}) : memref<?xf32>")
+        # Every buffer starts with values that name its elements; the
+        # results are printed (in this order) for the comparison of routes.
+        lines.append(f"  %ic{n} = memref.cast %i{n} : memref<64xf32> to memref<?xf32>")
+        observed = [f"%a{n}", f"%b{n}", f"%o{n}", f"%r{n}", f"%w{n}"]
+        for position, name in enumerate(observed + [f"%ic{n}"]):
+            if name == f"%b{n}" and kernel.alias:
+                continue
+            lines.append(f"  func.call @fill({name}, %fill{position}) : "
+                         f"(memref<?xf32>, index) -> ()")
         lines.append(f"  func.call @k{n}(%a{n}, %b{n}, %o{n}, %i{n}, %t{n}, "
-                     f"%s{n}_0, %s{n}_1, %f{n}, %n{n}, %v{n}) : (memref<?xf32>, "
-                     f"memref<?xf32>, memref<?xf32>, memref<64xf32>, "
-                     f"memref<8xindex>, index, index, i1, index, f32) -> ()")
+                     f"%s{n}_0, %s{n}_1, %f{n}, %n{n}, %v{n}, %r{n}, %w{n}) : "
+                     f"(memref<?xf32>, memref<?xf32>, memref<?xf32>, "
+                     f"memref<64xf32>, memref<8xindex>, index, index, i1, "
+                     f"index, f32, memref<?xf32>, memref<?xf32>) -> ()")
+        for name in observed:
+            lines.append(f"  %u{name[1:]} = memref.cast {name} : memref<?xf32> "
+                         f"to memref<*xf32>")
+            lines.append(f"  func.call @printMemrefF32(%u{name[1:]}) : "
+                         f"(memref<*xf32>) -> ()")
     lines.append("  return")
     lines.append("}")
-    return "\n".join(lines) + "\n", spans
+    return "\n".join(lines + FILL) + "\n", spans
+
+
+OBSERVED = 5  # printed buffers per kernel: a, b, out, res, rows
+# buffer[i] = i + base, with bases 1000 apart (then -1000 for %res) for
+# the six buffers of a call.
+FILL = """func.func private @printMemrefF32(memref<*xf32>)
+func.func @fill(%m: memref<?xf32>, %base: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %size = memref.dim %m, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %size step %c1 {
+    %k = arith.addi %i, %base : index
+    %w = arith.index_cast %k : index to i64
+    %x = arith.sitofp %w : i64 to f32
+    memref.store %x, %m[%i] : memref<?xf32>
+  }
+  return
+}""".split("\n")
 
 
 def kernel_total(self):
@@ -978,11 +1528,78 @@ def kernel_of(line, spans):
 
 
 OPTIONS = ["", "via-gpu=true", "openmp=true", "reverse-parallel=true",
-           "via-gpu=true threads-per-block=3"]
+           "via-gpu=true threads-per-block=3",
+           "via-gpu=true reverse-parallel=true"]
 
 
 def batch_options(first, batch):
     return OPTIONS[first // batch % len(OPTIONS)]
+
+
+def located(stderr, path, spans):
+    """The (kernel position or None, severity, message, line) of every
+    diagnostic located in the module at `path`."""
+    for line in stderr.splitlines():
+        m = re.match(rf"{re.escape(path)}:(\d+):\d+: (error|warning): (.*)", line)
+        if m:
+            yield kernel_of(int(m.group(1)), spans), m.group(2), m.group(3), line
+
+
+def static_verdicts(static, path, spans, count, problems):
+    """Each kernel's verdict from the static check: "error" (a proven
+    race), "warning", "silent" or "refused" (any other error: ownership,
+    an unsupported form); and the severity of its ownership diagnostic
+    (False where none)."""
+    verdicts, ownership = ["silent"] * count, [False] * count
+    for position, severity, message, line in located(static.stderr, path, spans):
+        if position is None:
+            if "passes one buffer" in message or "passes views" in message:
+                continue
+            problems.append(("unexpected diagnostic", None, line))
+            continue
+        if "private scratch" in message:
+            if severity == "error":
+                verdicts[position] = "refused"
+            ownership[position] = severity
+            continue
+        if TOKEN.search(message) and not RACE.search(message):
+            problems.append(("token false positive", position, line))
+            continue
+        if not RACE.search(message):
+            if severity == "error":
+                verdicts[position] = "refused"
+            continue
+        if verdicts[position] == "refused":
+            continue
+        if severity == "error":
+            verdicts[position] = "error"
+        elif verdicts[position] != "error":
+            verdicts[position] = "warning"
+    return verdicts, ownership
+
+
+def lower_and_run(tools, pipeline, path, environment):
+    """Lowers the module at `path` and runs it: (lowering, run or None)."""
+    lowered = subprocess.run(
+        [tools["vx-opt"], path, "--pass-pipeline=" + pipeline, "-o",
+         path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
+    if lowered.returncode != 0:
+        return lowered, None
+    run = subprocess.run(
+        [tools["mlir-runner"], "-O0", path + ".ll.mlir", "-e", "main",
+         "-entry-point-result=void", f"-shared-libs={tools['libs']}"],
+        capture_output=True, text=True, timeout=600, env=environment)
+    return lowered, run
+
+
+def printed_results(stdout, count):
+    """The printed buffers of each kernel (OBSERVED per kernel, in order),
+    without their addresses."""
+    blocks = [block.split("data =", 1)[-1].strip()
+              for block in stdout.split("Unranked Memref")[1:]]
+    if len(blocks) != count * OBSERVED:
+        return None
+    return [blocks[k * OBSERVED:(k + 1) * OBSERVED] for k in range(count)]
 
 
 def run_batch(tools, kernels, texts, first, options, workdir):
@@ -992,80 +1609,131 @@ def run_batch(tools, kernels, texts, first, options, workdir):
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
         f.write(text)
-    # The static check and the instrumented lowering (its pipeline without
-    # the check) run side by side.
-    static_process = subprocess.Popen(
-        [tools["vx-opt"], path, "--vx-verify-semantics", "-o", "/dev/null"],
+    # Beside the kernels, their twins (Builder) where they differ.
+    twins = [k for k, kernel in enumerate(kernels) if kernel.has_twin()]
+    twin_path = os.path.join(workdir, f"twin{first}.mlir")
+    twin_text, twin_spans = module_text(
+        [kernels[k] for k in twins],
+        [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
+    with open(twin_path, "w") as f:
+        f.write(twin_text)
+    checks = [subprocess.Popen(
+        [tools["vx-opt"], name, "--vx-verify-semantics", "-o", "/dev/null"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    lowered = subprocess.run(
-        [tools["vx-opt"], path, "--pass-pipeline=" + tools["pipelines"][options],
-         "-o", path + ".ll.mlir"], capture_output=True, text=True, timeout=600)
-    try:
-        _, static_errors = static_process.communicate(timeout=600)
-    except subprocess.TimeoutExpired:
-        static_process.kill()
-        static_process.communicate()
-        return [("static check over 600 s", None, "")], path, None
-    static = subprocess.CompletedProcess(static_process.args,
-                                         static_process.returncode, "",
-                                         static_errors)
-    verdicts = ["silent"] * len(kernels)
+        for name in ([path, twin_path] if twins else [path])]
+    outputs = []
+    for check in checks:
+        try:
+            outputs.append(check.communicate(timeout=600)[1])
+        except subprocess.TimeoutExpired:
+            for process in checks:
+                process.kill()
+                process.communicate()
+            return [("static check over 600 s", None, "")], path, None
+        if check.returncode not in (0, 1) or "PLEASE submit a bug report" in outputs[-1]:
+            return [("crash", None, outputs[-1][-2000:])], path, None
     problems = []
-    if static.returncode not in (0, 1) or "PLEASE submit a bug report" in static.stderr:
-        problems.append(("crash", None, static.stderr[-2000:]))
-        return problems, path, None
-    for line in static.stderr.splitlines():
-        m = re.match(rf"{re.escape(path)}:(\d+):\d+: (error|warning): (.*)", line)
-        if not m:
-            continue
-        position = kernel_of(int(m.group(1)), spans)
-        if position is None:
-            if "passes one buffer" in m.group(3) or "passes views" in m.group(3):
-                continue
-            problems.append(("unexpected diagnostic", None, line))
-            continue
-        message = m.group(3)
-        if "private scratch" in message:
-            continue
-        if TOKEN.search(message) and not RACE.search(message):
-            problems.append(("token false positive", position, line))
-            continue
-        if RACE.search(message):
-            if m.group(2) == "error":
-                verdicts[position] = "error"
-            elif verdicts[position] != "error":
-                verdicts[position] = "warning"
-    if lowered.returncode != 0:
+    static = subprocess.CompletedProcess(checks[0].args, checks[0].returncode,
+                                         "", outputs[0])
+    verdicts, ownership = static_verdicts(static, path, spans, len(kernels),
+                                          problems)
+    for position, kernel in enumerate(kernels):
+        # With one thread every element is owned.
+        if ownership[position] == "error" and kernel.threads == 1:
+            problems.append(("ownership error with threads 1", position, ""))
+    if twins:
+        twin_static = subprocess.CompletedProcess(checks[1].args, 1, "", outputs[1])
+        twin_verdicts, _ = static_verdicts(twin_static, twin_path, twin_spans,
+                                           len(twins), [])
+        for position, k in enumerate(twins):
+            if verdicts[k] == "silent" and twin_verdicts[position] == "error":
+                problems.append(("silent, but its twin (scf.parallel, scf.if) "
+                                 "has a proven race", k, ""))
+    # The kernels the check refuses are left out of the runs; a kernel the
+    # lowering refuses although the check accepted it is a disagreement,
+    # and is left out too. The instrumented route and the reference (the
+    # sequential CPU path without the detector) run side by side.
+    kept = [k for k in range(len(kernels)) if verdicts[k] != "refused"]
+    run_path = os.path.join(workdir, f"run{first}.mlir")
+    reference_path = os.path.join(workdir, f"reference{first}.mlir")
+    for attempt in range(4):
+        run_text, run_spans = module_text([kernels[k] for k in kept],
+                                          [texts[k] for k in kept])
+        for name in (run_path, reference_path):
+            with open(name, "w") as f:
+                f.write(run_text)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            race_job = pool.submit(
+                lower_and_run, tools, tools["pipelines"][options], run_path,
+                dict(os.environ, VX_RACE_CONTINUE="1"))
+            reference_job = pool.submit(
+                lower_and_run, tools, tools["reference"], reference_path,
+                dict(os.environ))
+            (lowered, run), (_, reference) = race_job.result(), reference_job.result()
+        if lowered.returncode == 0:
+            break
+        refused = {kept[p] for p, severity, _, _ in
+                   located(lowered.stderr, run_path, run_spans)
+                   if p is not None and severity == "error"}
+        if not refused or "PLEASE submit" in lowered.stderr:
+            problems.append(("pipeline failure", None, lowered.stderr[-3000:]))
+            return problems, path, None
+        for k in sorted(refused):
+            problems.append(("accepted by the check, refused by the lowering",
+                             k, next(line for p, severity, _, line in
+                                     located(lowered.stderr, run_path, run_spans)
+                                     if p is not None and kept[p] == k and
+                                     severity == "error")))
+        kept = [k for k in kept if k not in refused]
+    else:
         problems.append(("pipeline failure", None, lowered.stderr[-3000:]))
         return problems, path, None
-    run = subprocess.run(
-        [tools["mlir-runner"], "-O0", path + ".ll.mlir", "-e", "main",
-         "-entry-point-result=void", f"-shared-libs={tools['libs']}"],
-        capture_output=True, text=True, timeout=600,
-        env=dict(os.environ, VX_RACE_CONTINUE="1"))
-    dynamic = ["clean"] * len(kernels)
+    dynamic = ["refused"] * len(kernels)
+    for k in kept:
+        dynamic[k] = "clean"
     for line in run.stderr.splitlines():
         m = re.match(r"vx: (data race|out-of-bounds access) in the spawn at "
-                     rf"{re.escape(path)}:(\d+):\d+", line)
+                     rf"{re.escape(run_path)}:(\d+):\d+", line)
         if not m:
             continue
-        position = kernel_of(int(m.group(2)), spans)
+        position = kernel_of(int(m.group(2)), run_spans)
+        position = kept[position] if position is not None else None
         if m.group(1) == "out-of-bounds access":
             problems.append(("out of bounds (generator)", position, line))
         elif position is not None:
             dynamic[position] = "race"
-    if run.returncode not in (0, 1) or "PLEASE submit" in run.stderr or \
-            "could not parse" in run.stderr:
-        problems.append(("run failure", None, run.stderr[-2000:]))
+    for name, process in (("run", run), ("reference run", reference)):
+        if process is None or process.returncode not in (0, 1) or \
+                "PLEASE submit" in process.stderr or \
+                "could not parse" in process.stderr:
+            detail = process.stderr[-2000:] if process else "lowering failed"
+            problems.append((f"{name} failure", None, detail))
+            return problems, path, None
+    results = printed_results(run.stdout, len(kept))
+    expected = printed_results(reference.stdout, len(kept))
+    if results is None or expected is None:
+        problems.append(("results not printed", None, ""))
         return problems, path, None
     for position, kernel in enumerate(kernels):
-        if kernel.alias:
+        if kernel.alias or dynamic[position] == "refused":
             continue  # The call site breaks the aliasing contract.
         if verdicts[position] == "silent" and dynamic[position] == "race":
             problems.append(("silent but racy", position, ""))
         if verdicts[position] == "error" and dynamic[position] == "clean" and \
                 not kernel.dynamic:
             problems.append(("proven race that does not happen", position, ""))
+        # A kernel without a race (proved or run) gives the reference's
+        # numbers on every route.
+        if verdicts[position] in ("silent", "warning") and \
+                dynamic[position] == "clean":
+            got, want = results[kept.index(position)], expected[kept.index(position)]
+            if got != want:
+                which = ["a", "b", "out", "res", "rows"]
+                differ = [which[i] for i in range(OBSERVED) if got[i] != want[i]]
+                kind = verdicts[position] + \
+                    (" (ownership warning)" if ownership[position] == "warning" else "")
+                problems.append((f"results differ from the reference ({kind})",
+                                 position, f"buffers {', '.join(differ)}"))
     return problems, path, (verdicts, dynamic)
 
 
@@ -1085,7 +1753,16 @@ def main():
     parser.add_argument("--jobs", type=int, default=1,
                         help="batches checked at once")
     parser.add_argument("--llvm", default="/usr/lib/llvm-22")
+    parser.add_argument("--grammar", default="all",
+                        help="comma-separated constructs beyond the base "
+                             f"grammar ({', '.join(CONSTRUCTS)}), 'all' or "
+                             "'base' (none)")
     args = parser.parse_args()
+    grammar = CONSTRUCTS if args.grammar == "all" else [] \
+        if args.grammar == "base" else args.grammar.split(",")
+    unknown = set(grammar) - set(CONSTRUCTS)
+    if unknown:
+        parser.error(f"unknown constructs: {', '.join(sorted(unknown))}")
     if args.seconds is None and args.kernels is None:
         args.seconds = 60
     build = os.path.dirname(os.path.dirname(os.path.abspath(args.vx_opt)))
@@ -1108,12 +1785,15 @@ def main():
         # The verdict comes from the static run; the lowering skips it.
         tools["pipelines"][options] = re.sub(r"vx-verify-semantics(\{[^}]*\})?,",
                                              "", text)
+    # The numbers every route must give: the sequential CPU path.
+    tools["reference"] = re.sub(r"vx-verify-semantics(\{[^}]*\})?,", "",
+                                vx.pipeline("llvm", allow_races=True))
     rng = random.Random(args.seed)
     start = time.time()
     done, disagreements = 0, 0
     counts = {}
 
-    def report(kernels, result):
+    def report(kernels, options, result):
         nonlocal disagreements
         problems, path, outcome = result
         if outcome:
@@ -1125,8 +1805,12 @@ def main():
             target = os.path.join(args.out, f"seed{args.seed}-{os.path.basename(path)}")
             with open(path) as source, open(target, "w") as copy:
                 copy.write(source.read())
-            name = f"@k{kernels[position].number}" if position is not None else "-"
-            print(f"DISAGREEMENT {kind}: {name} in {target}\n{detail}", flush=True)
+            name = "-"
+            if position is not None:
+                kernel = kernels[position]
+                name = f"@k{kernel.number} [{kernel.topology}; {kernel.uses()}]"
+            print(f"DISAGREEMENT {kind}: {name} in {target} (route: "
+                  f"'{options}')\n{detail}", flush=True)
 
     # Batches are generated in order (the seed fixes every kernel) and
     # checked by `--jobs` workers; results are reported in order.
@@ -1141,16 +1825,16 @@ def main():
                 count = args.batch if args.kernels is None else \
                     min(args.batch, args.kernels - generated)
                 options = batch_options(generated, args.batch)
-                kernels, texts = build_batch(rng, count, generated)
+                kernels, texts = build_batch(rng, count, generated, grammar)
                 if generated >= args.skip:
-                    pending.append((kernels, pool.submit(
+                    pending.append((kernels, options, pool.submit(
                         run_batch, tools, kernels, texts, generated, options, workdir)))
                 generated += len(kernels)
                 continue
             if not pending:
                 break
-            kernels, future = pending.popleft()
-            report(kernels, future.result())
+            kernels, options, future = pending.popleft()
+            report(kernels, options, future.result())
             done += len(kernels)
             if args.progress and done // args.batch % args.progress == 0:
                 print(f"soundness: {done} kernels, {disagreements} "

@@ -1,18 +1,22 @@
 // examples/matmul.mlir at 256x256x256: C = A * B with one grid instance
 // per 128x128 tile of C on a CTA of 256 threads (the spec's example grid
 // [2, 2, 32]), A's 128x8 and B's 8x128 tiles staged in shared memory at each
-// of the 32 K steps, an owned 8x8 accumulator per thread.
+// of the 32 K steps, each thread's 8x8 block as 4+4 rows and columns 64
+// apart (the expert's ownership layout) in an owned accumulator.
 func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x256xf32>,
                   %c: memref<256x256xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %zero = arith.constant 0.0 : f32
   vx.spawn on tensor_core grid [2, 2, 32]
       semantics [parallel, parallel, arbitrary] threads 256 {
-    %acc = vx.scratch : memref<128x128xf32>
+    %acc = vx.scratch : memref<2x64x2x64xf32>
     %a_tile = vx.scratch smem : memref<128x8xf32>
     %b_tile = vx.scratch smem : memref<8x128xf32>
     %bm = vx.grid_index 0
@@ -36,40 +40,61 @@ func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x256xf32>,
     %last = arith.subi %nk, %c1 : index
     %is_last = arith.cmpi eq, %kb, %last : index
     scf.parallel (%ty, %tx) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
-      %r0 = arith.muli %ty, %c8 : index
-      %j0 = arith.muli %tx, %c8 : index
+      %r0 = arith.muli %ty, %c4 : index
+      %j0 = arith.muli %tx, %c4 : index
       scf.if %is_first {
-        scf.for %i = %c0 to %c8 step %c1 {
-          %r = arith.addi %r0, %i : index
-          scf.for %j = %c0 to %c8 step %c1 {
-            %col = arith.addi %j0, %j : index
-            memref.store %zero, %acc[%r, %col] : memref<128x128xf32>
+        scf.for %h = %c0 to %c2 step %c1 {
+          scf.for %i = %c0 to %c4 step %c1 {
+            %r = arith.addi %r0, %i : index
+            scf.for %g = %c0 to %c2 step %c1 {
+              scf.for %j = %c0 to %c4 step %c1 {
+                %col = arith.addi %j0, %j : index
+                memref.store %zero, %acc[%h, %r, %g, %col]
+                    : memref<2x64x2x64xf32>
+              }
+            }
           }
         }
       }
       scf.for %kk = %c0 to %c8 step %c1 {
-        scf.for %i = %c0 to %c8 step %c1 {
-          %r = arith.addi %r0, %i : index
-          %x = memref.load %a_tile[%r, %kk] : memref<128x8xf32>
-          scf.for %j = %c0 to %c8 step %c1 {
-            %col = arith.addi %j0, %j : index
-            %y = memref.load %b_tile[%kk, %col] : memref<8x128xf32>
-            %s = memref.load %acc[%r, %col] : memref<128x128xf32>
-            %p = arith.mulf %x, %y : f32
-            %n = arith.addf %s, %p : f32
-            memref.store %n, %acc[%r, %col] : memref<128x128xf32>
+        scf.for %h = %c0 to %c2 step %c1 {
+          %rh = arith.muli %h, %c64 : index
+          scf.for %i = %c0 to %c4 step %c1 {
+            %r = arith.addi %r0, %i : index
+            %tile_row = arith.addi %rh, %r : index
+            %x = memref.load %a_tile[%tile_row, %kk] : memref<128x8xf32>
+            scf.for %g = %c0 to %c2 step %c1 {
+              %cg = arith.muli %g, %c64 : index
+              scf.for %j = %c0 to %c4 step %c1 {
+                %col = arith.addi %j0, %j : index
+                %tile_col = arith.addi %cg, %col : index
+                %y = memref.load %b_tile[%kk, %tile_col] : memref<8x128xf32>
+                %s = memref.load %acc[%h, %r, %g, %col] : memref<2x64x2x64xf32>
+                %p = arith.mulf %x, %y : f32
+                %n = arith.addf %s, %p : f32
+                memref.store %n, %acc[%h, %r, %g, %col] : memref<2x64x2x64xf32>
+              }
+            }
           }
         }
       }
       scf.if %is_last {
-        scf.for %i = %c0 to %c8 step %c1 {
-          %r = arith.addi %r0, %i : index
-          %row = arith.addi %m0, %r : index
-          scf.for %j = %c0 to %c8 step %c1 {
-            %col = arith.addi %j0, %j : index
-            %out_col = arith.addi %n0, %col : index
-            %v = memref.load %acc[%r, %col] : memref<128x128xf32>
-            memref.store %v, %c[%row, %out_col] : memref<256x256xf32>
+        scf.for %h = %c0 to %c2 step %c1 {
+          %rh = arith.muli %h, %c64 : index
+          scf.for %i = %c0 to %c4 step %c1 {
+            %r = arith.addi %r0, %i : index
+            %tile_row = arith.addi %rh, %r : index
+            %row = arith.addi %m0, %tile_row : index
+            scf.for %g = %c0 to %c2 step %c1 {
+              %cg = arith.muli %g, %c64 : index
+              scf.for %j = %c0 to %c4 step %c1 {
+                %col = arith.addi %j0, %j : index
+                %tile_col = arith.addi %cg, %col : index
+                %out_col = arith.addi %n0, %tile_col : index
+                %v = memref.load %acc[%h, %r, %g, %col] : memref<2x64x2x64xf32>
+                memref.store %v, %c[%row, %out_col] : memref<256x256xf32>
+              }
+            }
           }
         }
       }

@@ -157,6 +157,7 @@ void CombinedSystem::addAddressEquality() {
       renamed[side].linear.add(
           LinearForm::getColumn(addOwnColumn(lower, upper)));
     }
+    addressOfFirst.push_back(renamed[0]);
     addEqualTerms(renamed[0], renamed[1]);
   }
 }
@@ -260,6 +261,26 @@ Term CombinedSystem::rename(const Term &term, unsigned side) {
 
 void CombinedSystem::add(DNF alternatives, int owner, bool definitional,
                          bool isContext) {
+  // A conjunction that belongs to no column is one constraint per form:
+  // the usual 2-D edge guard (`r0 + i < H && q0 + j < W`) then joins no
+  // columns of one dimension to those of the other, and each dimension is
+  // decided as a component of its own (exact: every form must hold).
+  if (owner < 0 && alternatives.size() == 1) {
+    Conjunction &conjunction = alternatives.front();
+    if (conjunction.equalities.size() + conjunction.inequalities.size() > 1) {
+      for (LinearForm &form : conjunction.equalities)
+        constraints.push_back({{Conjunction{{std::move(form)}, {}}},
+                               owner,
+                               definitional,
+                               isContext});
+      for (LinearForm &form : conjunction.inequalities)
+        constraints.push_back({{Conjunction{{}, {std::move(form)}}},
+                               owner,
+                               definitional,
+                               isContext});
+      return;
+    }
+  }
   constraints.push_back(
       {std::move(alternatives), owner, definitional, isContext});
 }

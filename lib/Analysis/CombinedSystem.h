@@ -138,6 +138,8 @@ private:
   std::optional<std::string> approximation;
   /// The thread of each side, where the relation compares threads.
   std::optional<LinearForm> threadOf[2];
+  /// The address of side 0 over the query's columns, for the witness.
+  SmallVector<Term> addressOfFirst;
 };
 
 } // namespace detail

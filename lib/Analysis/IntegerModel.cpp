@@ -232,6 +232,8 @@ Term IntegerModel::wrap(const Term &term, unsigned width, bool isSigned,
     return Term::getColumn(id);
   }
   Term wraps = getFloorDiv(shiftedTerm, modulus, origin);
+  if (isSigned && !wraps.isConstant())
+    columns[wraps.linear.terms.front().first].isSignedWrapCount = true;
   Term result = term;
   result.add(wraps, -modulus);
   return result;
@@ -705,13 +707,79 @@ std::optional<Term> IntegerModel::computeGridBits(GridDimOp gridDim) {
   return getBits(cast<Value>(size));
 }
 
+// Overflow of a flagged op makes its result poison, and an execution that
+// uses poison as an address, a bound or a condition is undefined: the model
+// keeps the executions in which the flagged reading of the result is the
+// exact result of the same readings of the operands.
+std::optional<Term>
+IntegerModel::computeNoWrapBits(Operation *op,
+                                arith::IntegerOverflowFlags flags) {
+  bool nsw = arith::bitEnumContainsAll(flags, arith::IntegerOverflowFlags::nsw);
+  bool nuw = arith::bitEnumContainsAll(flags, arith::IntegerOverflowFlags::nuw);
+  if (!nsw && !nuw)
+    return std::nullopt;
+  Value result = op->getResult(0);
+  unsigned width = getIntegerWidth(result.getType());
+  auto getExact = [&](bool isSigned) -> std::optional<Term> {
+    auto read = [&](Value value) {
+      return isSigned ? getSigned(value) : getUnsigned(value);
+    };
+    Term lhs = read(op->getOperand(0)), rhs = read(op->getOperand(1));
+    std::optional<Term> exact;
+    if (isa<arith::AddIOp>(op)) {
+      lhs.add(rhs);
+      exact = lhs;
+    } else if (isa<arith::SubIOp>(op)) {
+      lhs.add(rhs, Int(-1));
+      exact = lhs;
+    } else if (rhs.isConstant()) {
+      exact = scaled(lhs, rhs.linear.constant);
+    } else if (lhs.isConstant()) {
+      exact = scaled(rhs, lhs.linear.constant);
+    }
+    if (!exact || !exact->isAffine())
+      return std::nullopt;
+    return exact;
+  };
+  std::optional<Term> exact = getExact(/*isSigned=*/nsw);
+  std::optional<Term> exactUnsigned =
+      nsw && nuw ? getExact(/*isSigned=*/false) : std::nullopt;
+  if (!exact || (nsw && nuw && !exactUnsigned))
+    return std::nullopt;
+  auto [lower, upper] = getReadingRange(width, nsw);
+  Column column{ColumnKind::Derived};
+  column.value = result;
+  column.lower = lower;
+  column.upper = upper;
+  unsigned id = addColumn(std::move(column));
+  Conjunction definition;
+  definition.equalities.push_back(
+      difference(exact->linear, LinearForm::getColumn(id)));
+  definition.inequalities.push_back(shifted(LinearForm::getColumn(id), -lower));
+  definition.inequalities.push_back(
+      shifted(LinearForm::getColumn(id, Int(-1)), upper));
+  if (exactUnsigned) {
+    auto [unsignedLower, unsignedUpper] = getReadingRange(width, false);
+    definition.inequalities.push_back(
+        shifted(exactUnsigned->linear, -unsignedLower));
+    definition.inequalities.push_back(shifted(
+        difference(LinearForm(), exactUnsigned->linear), unsignedUpper));
+  }
+  attach(id, addConstraint({definition}, /*definitional=*/false));
+  return Term::getColumn(id);
+}
+
 std::optional<Term> IntegerModel::computeArithmeticBits(arith::AddIOp op) {
+  if (std::optional<Term> exact = computeNoWrapBits(op, op.getOverflowFlags()))
+    return exact;
   Term term = getBits(op.getLhs());
   term.add(getBits(op.getRhs()));
   return term;
 }
 
 std::optional<Term> IntegerModel::computeArithmeticBits(arith::SubIOp op) {
+  if (std::optional<Term> exact = computeNoWrapBits(op, op.getOverflowFlags()))
+    return exact;
   Term term = getBits(op.getLhs());
   term.add(getBits(op.getRhs()), Int(-1));
   return term;
@@ -735,6 +803,8 @@ std::optional<unsigned> IntegerModel::getSymbolColumn(const Term &term,
 }
 
 std::optional<Term> IntegerModel::computeArithmeticBits(arith::MulIOp op) {
+  if (std::optional<Term> exact = computeNoWrapBits(op, op.getOverflowFlags()))
+    return exact;
   Term lhs = getBits(op.getLhs()), rhs = getBits(op.getRhs());
   if (rhs.isConstant())
     return scaled(lhs, rhs.linear.constant);

@@ -103,6 +103,10 @@ struct Column {
   SmallVector<unsigned, 2> constraints;
   /// The values the column can take are a superset of the real ones.
   bool approximate = false;
+  /// Derived: the wrap count of a signed reading of `value` (or of an
+  /// affine map's result, without a value): nonzero where the arithmetic
+  /// that computes it overflows.
+  bool isSignedWrapCount = false;
   /// Opaque: what it depends on.
   Sources sources;
 };
@@ -205,6 +209,11 @@ private:
   std::optional<Term> computeGridBits(GridIndexOp index);
   std::optional<Term> computeGridBits(GridDimOp gridDim);
   std::optional<Term> computeArithmeticBits(arith::AddIOp op);
+  /// The result of an addi/subi/muli with `overflow<nsw>` or
+  /// `overflow<nuw>`, where its term is affine: the exact result of the
+  /// readings its flags name, within their range.
+  std::optional<Term> computeNoWrapBits(Operation *op,
+                                        arith::IntegerOverflowFlags flags);
   std::optional<Term> computeArithmeticBits(arith::SubIOp op);
   std::optional<Term> computeArithmeticBits(arith::MulIOp op);
   /// The column of `term` (of `operand`) as the symbol of a symbolic

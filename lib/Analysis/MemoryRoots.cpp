@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -71,113 +72,298 @@ bool Access::touches(const MemoryRoot &root) const {
   });
 }
 
+namespace {
+/// One path of the search for a memref's roots: the value reached, the
+/// candidate it builds, and the calls whose callees the path is inside.
+struct RootPath {
+  Value value;
+  Access::Candidate candidate;
+  SmallVector<CallOpInterface, 1> calls;
+  /// The path went through a loop's or a callee's values: the conditions
+  /// of choices made there are not those of the access's execution.
+  bool carried = false;
+
+  /// Paths that reach one value with the same conditions and calls have
+  /// the same roots.
+  bool isSameAs(const RootPath &other) const {
+    return value == other.value &&
+           candidate.conditions == other.candidate.conditions &&
+           bool(candidate.approximation) ==
+               bool(other.candidate.approximation) &&
+           carried == other.carried && calls == other.calls;
+  }
+};
+} // namespace
+
+/// The callee of `call` that the path can follow: a function of the module
+/// with a body.
+static FunctionOpInterface getFollowedCallee(CallOpInterface call) {
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  if (!callee || callee.isExternal())
+    return {};
+  return callee;
+}
+
+/// The values that may flow into `value`, a result or a region argument of
+/// a region-branching op (its entry operands and the yields of its
+/// regions); empty for values that no predecessor gives (an induction
+/// variable).
+static SmallVector<Value> getIncomingValues(RegionBranchOpInterface op,
+                                            Value value) {
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (Region &region : op->getRegions())
+    op.getSuccessorRegions(region, successors);
+  SmallVector<Value> incoming;
+  for (const RegionSuccessor &successor : successors) {
+    ValueRange inputs = successor.getSuccessorInputs();
+    auto position = llvm::find(inputs, value);
+    if (position == inputs.end())
+      continue;
+    op.getPredecessorValues(successor, position - inputs.begin(), incoming);
+    break;
+  }
+  return incoming;
+}
+
+/// The memref that `op` views, for an op without memory effects whose one
+/// memref operand is the memory of its result (`memref.transpose`, which is
+/// no ViewLikeOpInterface); the address model refuses such views.
+static Value getUnmodelledViewSource(Operation *op) {
+  if (op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
+      op->getNumRegions() != 0)
+    return {};
+  Value source;
+  for (Value operand : op->getOperands()) {
+    if (!isa<BaseMemRefType>(operand.getType()))
+      continue;
+    if (source)
+      return {};
+    source = operand;
+  }
+  return source;
+}
+
 SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
                                                        SpawnOp spawn) {
+  // Paths beyond this many stop recording conditions, so that the search
+  // ends after each value is reached at most once more.
+  constexpr unsigned kMaxConditionedPaths = 256;
+  constexpr unsigned kMaxCallDepth = 8;
   SmallVector<Access::Candidate, 1> candidates;
-  struct Item {
-    Value value;
-    Access::Candidate candidate;
+  SmallVector<RootPath> stack{{memref, {}, {}}};
+  SmallVector<RootPath> visited;
+  bool viewedInCycle = false;
+  auto finish = [&](RootPath &path, MemoryRoot root) {
+    path.candidate.root = std::move(root);
+    path.candidate.base = path.value;
+    candidates.push_back(std::move(path.candidate));
   };
-  SmallVector<Item> stack{{memref, {}}};
-  llvm::SmallPtrSet<void *, 8> visited;
-  Value current;
-  auto finish = [&](Access::Candidate candidate, MemoryRoot root) {
-    candidate.root = std::move(root);
-    candidate.base = current;
-    candidates.push_back(std::move(candidate));
+  auto unknown = [&](RootPath &path, StringRef why) {
+    path.candidate.unmodelled = why.str();
+    // Memory the body or a callee makes may be per instance: an unknown
+    // memref there is refused (verifyMemoryRootsTraceable), one computed
+    // above the spawn can only be captured memory.
+    path.candidate.untraceable =
+        !path.calls.empty() || spawn.isDefinedInBody(path.value);
+    finish(path, {MemoryRoot::Kind::Unknown, {}, {}});
   };
-  auto unknown = [&](Access::Candidate candidate, StringRef why) {
-    candidate.unmodelled = why.str();
-    finish(std::move(candidate), {MemoryRoot::Kind::Unknown, {}, {}});
+  auto approximate = [](RootPath &path, const Twine &why) {
+    if (!path.candidate.approximation)
+      path.candidate.approximation = why.str();
+  };
+  // Follows `next` from `path`: through a choice made under `condition`.
+  auto follow = [&](const RootPath &path, Value next,
+                    std::optional<std::pair<Value, bool>> condition) {
+    RootPath step = path;
+    step.value = next;
+    if (condition && path.carried)
+      approximate(step, "a memref chosen inside a loop or a callee");
+    else if (condition && !step.candidate.approximation &&
+             !llvm::is_contained(step.candidate.conditions, *condition))
+      step.candidate.conditions.push_back(*condition);
+    stack.push_back(std::move(step));
+  };
+  // Follows each of `incoming`, the values a loop's or a callee's values
+  // take, through `path`: where they differ, the choice among them is one
+  // the model does not see (`why`).
+  auto followEach = [&](RootPath path, ArrayRef<Value> incoming,
+                        const Twine &why) {
+    path.carried = true;
+    if (llvm::any_of(incoming,
+                     [&](Value next) { return next != incoming.front(); }))
+      approximate(path, why);
+    for (Value next : incoming)
+      follow(path, next, std::nullopt);
   };
   while (!stack.empty()) {
-    Item item = stack.pop_back_val();
-    Value value = item.value;
-    current = value;
-    Access::Candidate &candidate = item.candidate;
-    if (!visited.insert(value.getAsOpaquePointer()).second ||
-        visited.size() > 64) {
-      // A memref carried around a loop back to itself: its roots are those
-      // of the other paths.
+    RootPath path = stack.pop_back_val();
+    if (visited.size() >= kMaxConditionedPaths && !path.carried) {
+      path.candidate.conditions.clear();
+      path.carried = true;
+      path.candidate.approximation = "too many ways to choose the memref";
+    }
+    if (const RootPath *seen = llvm::find_if(
+            visited, [&](const RootPath &seen) { return seen.isSameAs(path); });
+        seen != visited.end()) {
+      // Its roots are those of the path seen before, through the views of
+      // that path: a memref viewed anew in each iteration of a loop is not.
+      viewedInCycle |= seen->candidate.views != path.candidate.views;
       continue;
     }
-    bool inBody = spawn.isDefinedInBody(value);
+    visited.push_back(path);
+    Value value = path.value;
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
-      if (isa<FunctionOpInterface>(owner) && arg.getOwner()->isEntryBlock()) {
-        finish(std::move(candidate), {MemoryRoot::Kind::Captured, value, {}});
+      if (auto function = dyn_cast<FunctionOpInterface>(owner);
+          function && arg.getOwner()->isEntryBlock()) {
+        if (path.calls.empty()) {
+          finish(path, {MemoryRoot::Kind::Captured, value, {}});
+          continue;
+        }
+        // Back out of a callee: the argument its call passed.
+        CallOpInterface call = path.calls.pop_back_val();
+        follow(path, call.getArgOperands()[arg.getArgNumber()], std::nullopt);
         continue;
       }
-      if (auto loop = dyn_cast<scf::ForOp>(owner)) {
-        if (OpOperand *init = loop.getTiedLoopInit(arg)) {
-          // Any iteration may hold the initial value or a yielded one.
-          candidate.unmodelled = "a memref carried through 'scf.for' "
-                                 "iteration arguments";
-          stack.push_back({init->get(), candidate});
-          stack.push_back(
-              {loop.getTiedLoopYieldedValue(arg)->get(), candidate});
+      if (auto branch = dyn_cast<RegionBranchOpInterface>(owner)) {
+        SmallVector<Value> incoming = getIncomingValues(branch, value);
+        if (!incoming.empty()) {
+          followEach(path, incoming,
+                     "a memref carried through '" +
+                         owner->getName().getStringRef() + "'");
           continue;
         }
       }
-      unknown(std::move(candidate), "a memref block argument");
+      unknown(path, ("a memref block argument of '" +
+                     owner->getName().getStringRef() + "'")
+                        .str());
       continue;
     }
     Operation *def = value.getDefiningOp();
     if (auto view = dyn_cast<ViewLikeOpInterface>(def);
         view && view.getViewDest() == value) {
-      candidate.views.push_back(def);
-      stack.push_back({view.getViewSource(), candidate});
+      path.candidate.views.push_back(def);
+      follow(path, view.getViewSource(), std::nullopt);
+      continue;
+    }
+    if (Value source = getUnmodelledViewSource(def)) {
+      path.candidate.views.push_back(def);
+      follow(path, source, std::nullopt);
       continue;
     }
     if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      for (bool truth : {true, false}) {
-        Access::Candidate branch = candidate;
-        branch.conditions.push_back({select.getCondition(), truth});
-        stack.push_back(
-            {truth ? select.getTrueValue() : select.getFalseValue(), branch});
-      }
+      for (bool truth : {true, false})
+        follow(path, truth ? select.getTrueValue() : select.getFalseValue(),
+               std::make_pair(select.getCondition(), truth));
       continue;
     }
     if (auto branch = dyn_cast<scf::IfOp>(def)) {
       unsigned position = cast<OpResult>(value).getResultNumber();
-      for (bool truth : {true, false}) {
-        Access::Candidate taken = candidate;
-        taken.conditions.push_back({branch.getCondition(), truth});
-        stack.push_back({(truth ? branch.thenYield() : branch.elseYield())
-                             .getOperand(position),
-                         taken});
-      }
+      for (bool truth : {true, false})
+        follow(path,
+               (truth ? branch.thenYield() : branch.elseYield())
+                   .getOperand(position),
+               std::make_pair(branch.getCondition(), truth));
       continue;
     }
-    if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      unsigned position = cast<OpResult>(value).getResultNumber();
-      candidate.unmodelled = "a memref carried through 'scf.for' iteration "
-                             "arguments";
-      stack.push_back({loop.getInitArgs()[position], candidate});
-      stack.push_back({loop.getYieldedValues()[position], candidate});
-      continue;
+    if (auto branch = dyn_cast<RegionBranchOpInterface>(def)) {
+      SmallVector<Value> incoming = getIncomingValues(branch, value);
+      if (!incoming.empty()) {
+        followEach(path, incoming,
+                   "a memref chosen by '" + def->getName().getStringRef() +
+                       "'");
+        continue;
+      }
+    }
+    if (auto call = dyn_cast<CallOpInterface>(def)) {
+      FunctionOpInterface callee = getFollowedCallee(call);
+      if (callee && path.calls.size() < kMaxCallDepth) {
+        unsigned position = cast<OpResult>(value).getResultNumber();
+        SmallVector<Value> returned;
+        for (Block &block : callee.getFunctionBody())
+          if (block.mightHaveTerminator() &&
+              block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
+            returned.push_back(block.getTerminator()->getOperand(position));
+        RootPath inside = path;
+        inside.calls.push_back(call);
+        followEach(inside, returned,
+                   "a memref returned by @" + callee.getName());
+        continue;
+      }
     }
     if (isa<ScratchOp>(def)) {
-      finish(std::move(candidate), {MemoryRoot::Kind::Scratch, value, {}});
+      finish(path, {MemoryRoot::Kind::Scratch, value, {}});
       continue;
     }
     if (isa<memref::AllocaOp, memref::AllocOp>(def)) {
-      finish(std::move(candidate), {inBody ? MemoryRoot::Kind::Allocation
-                                           : MemoryRoot::Kind::Captured,
-                                    value,
-                                    {}});
+      // An allocation of a callee is made anew by each call: per instance
+      // for calls from the body, but this model keeps it as captured.
+      bool perInstance = path.calls.empty() && spawn.isDefinedInBody(value);
+      finish(path, {perInstance ? MemoryRoot::Kind::Allocation
+                                : MemoryRoot::Kind::Captured,
+                    value,
+                    {}});
       continue;
     }
     if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
-      finish(std::move(candidate),
+      finish(path,
              {MemoryRoot::Kind::Global, {}, global.getNameAttr().getAttr()});
       continue;
     }
-    unknown(
-        std::move(candidate),
-        ("a memref produced by '" + def->getName().getStringRef() + "'").str());
+    unknown(path, isa<CallOpInterface>(def)
+                      ? "a memref returned by a call whose callee is not "
+                        "in the module"
+                      : ("a memref produced by '" +
+                         def->getName().getStringRef() + "'")
+                            .str());
+  }
+  if (viewedInCycle)
+    for (Access::Candidate &candidate : candidates)
+      candidate.unmodelled = "a memref viewed anew in each iteration of a loop";
+  // Every way of choosing reaches one root through the same views: the
+  // memref is that view, whatever the conditions.
+  if (candidates.empty())
+    return candidates;
+  const Access::Candidate &first = candidates.front();
+  if (llvm::all_of(candidates, [&](const Access::Candidate &candidate) {
+        return candidate.root == first.root && candidate.views == first.views &&
+               candidate.root.kind != MemoryRoot::Kind::Unknown;
+      })) {
+    candidates.truncate(1);
+    candidates.front().conditions.clear();
+    candidates.front().approximation.reset();
   }
   return candidates;
+}
+
+LogicalResult vx::verifyMemoryRootsTraceable(SpawnOp spawn) {
+  llvm::SmallPtrSet<void *, 4> reported;
+  WalkResult result = spawn.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<BaseMemRefType>(operand.getType()) ||
+          isa<ViewLikeOpInterface, arith::SelectOp>(op))
+        continue;
+      for (const Access::Candidate &candidate :
+           traceMemoryRoots(operand, spawn)) {
+        if (!candidate.untraceable ||
+            !reported.insert(candidate.base.getAsOpaquePointer()).second)
+          continue;
+        InFlightDiagnostic diag =
+            op->emitOpError("uses a memref that cannot be followed to the "
+                            "memory it views (")
+            << *candidate.unmodelled
+            << "), so which threads and instances share it is unknown; "
+               "choose among buffers of the spawn with 'arith.select', "
+               "'scf.if' or calls of functions in the module instead";
+        diag.attachNote(candidate.base.getLoc()) << "the memref comes from "
+                                                    "here";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// The kind of a commutative update of `atomic`'s element, if it is one.

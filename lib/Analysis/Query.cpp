@@ -99,10 +99,14 @@ namespace {
 /// the views to the root, and its address there.
 class AccessSystemBuilder {
 public:
+  /// `context`: the block whose context the access runs in (its own by
+  /// default).
   AccessSystemBuilder(IntegerModel &model, AccessSystem &system,
-                      const Access &access, unsigned candidateIndex)
+                      const Access &access, unsigned candidateIndex,
+                      Block *context = nullptr)
       : model(model), spawn(model.getSpawn()), system(system), access(access),
-        candidate(access.candidates[candidateIndex]) {
+        candidate(access.candidates[candidateIndex]),
+        context(context ? context : access.op->getBlock()) {
     system.access = &access;
     system.candidate = candidateIndex;
     system.op = access.op;
@@ -145,6 +149,7 @@ private:
   AccessSystem &system;
   const Access &access;
   const Access::Candidate &candidate;
+  Block *context;
 };
 } // namespace
 
@@ -153,6 +158,8 @@ void AccessSystemBuilder::build() {
     unmodelled(*access.unmodelled);
   if (candidate.unmodelled)
     unmodelled(*candidate.unmodelled);
+  if (candidate.approximation)
+    approximate(*candidate.approximation);
   addContext();
 
   auto rootType = candidate.base
@@ -181,7 +188,7 @@ void AccessSystemBuilder::build() {
 }
 
 void AccessSystemBuilder::addContext() {
-  addBlockContext(model, access.op->getBlock(), system);
+  addBlockContext(model, context, system);
   for (auto [condition, truth] : candidate.conditions)
     system.constraints.push_back(model.addConstraint(
         model.getCondition(condition, truth), /*definitional=*/false));
@@ -448,6 +455,14 @@ const AccessSystem &QueryBuilder::getSystem(const Access &access,
   const AccessSystem &result = *system;
   systems[key] = std::move(system);
   return result;
+}
+
+AccessSystem QueryBuilder::getSystemIn(const Access &access,
+                                       unsigned candidateIndex,
+                                       Block *context) {
+  AccessSystem system;
+  AccessSystemBuilder(model, system, access, candidateIndex, context).build();
+  return system;
 }
 
 const AccessSystem &QueryBuilder::getOpSystem(Operation *op) {

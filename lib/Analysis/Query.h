@@ -55,6 +55,10 @@ public:
       : model(model), budget(budget), samplesLeft(budget.maxSamples) {}
 
   const AccessSystem &getSystem(const Access &access, unsigned candidate);
+  /// The system of `access` run in `context`, a block around its own
+  /// (not cached).
+  AccessSystem getSystemIn(const Access &access, unsigned candidate,
+                           Block *context);
   void limitSamples(unsigned samples) {
     samplesLeft = std::min(samplesLeft, samples);
   }

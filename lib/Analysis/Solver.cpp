@@ -233,8 +233,10 @@ public:
     DenseMap<unsigned, unsigned> index;
     /// Constraints of one alternative, and case splits (several).
     SmallVector<const QueryConstraint *> base, cases;
-    /// The cases over wrap counts (`cases` points to them).
+    /// The cases over wrap counts (`cases` points to them), and the columns
+    /// they split.
     std::vector<QueryConstraint> wrapCases;
+    DenseSet<unsigned> splitColumns;
     /// Universal columns read by constraints that are not their own.
     SmallVector<unsigned> universals;
     /// The base constraints and the alternatives chosen on the current path.
@@ -262,6 +264,10 @@ private:
   void checkExactness();
   std::string describeApproximateColumn(unsigned column, bool isContext);
   bool exceedsBudget() const;
+  bool isTooWide(const ComponentSearch &search) const;
+  /// Whether the system without its constraints of wrap-around
+  /// coefficients is empty (then so is the system).
+  bool isRelaxationDisjoint();
   /// The result of the query if `component` decides it (Disjoint, or
   /// Unknown beyond the budget).
   std::optional<CollisionResult> decideComponent(const Component &component);
@@ -545,17 +551,47 @@ bool SystemSolver::exceedsBudget() const {
   unsigned totalColumns = 0;
   for (const Component *component : relevant)
     totalColumns += component->columns.size();
-  if (totalColumns > budget.maxColumns)
-    return true;
-  // Integer sampling (generalized basis reduction) slows down sharply with
-  // wrap-around coefficients (2^64) in many dimensions: such components are
-  // left undecided.
-  return llvm::any_of(relevant, [&](const Component *component) {
-    return component->columns.size() > budget.maxWideColumns &&
-           llvm::any_of(component->constraints, [&](unsigned id) {
-             return hasWideCoefficient(system.constraints[id]);
-           });
+  return totalColumns > budget.maxColumns;
+}
+
+// Integer sampling (generalized basis reduction) slows down sharply with
+// wrap-around coefficients (2^64) in many dimensions: such components are
+// left undecided. What counts is what the leaves keep: a wrap count split
+// into cases is a constant there (its equality eliminates it), so only
+// wrap-around coefficients of columns that are not split make a component
+// too wide.
+bool SystemSolver::isTooWide(const ComponentSearch &search) const {
+  if (search.component.columns.size() <= budget.maxWideColumns)
+    return false;
+  Int wide(int64_t(1) << 32);
+  return llvm::any_of(search.component.constraints, [&](unsigned id) {
+    const QueryConstraint &constraint = system.constraints[id];
+    return visitForms(constraint.alternatives, [&](const LinearForm &form) {
+      return llvm::any_of(form.terms, [&](const auto &term) {
+        return abs(term.second) > wide &&
+               !search.splitColumns.contains(term.first);
+      });
+    });
   });
+}
+
+// Over the budget, a system is often decided without the constraints that
+// put it there: the wrap counts of a tile's edge guards (`r0 + i < H`, with
+// r0 = 32 * %bi read as a 64-bit index) join every column of a thread
+// loop's two iterations into one component with wrap-around coefficients,
+// while the tile's address alone tells the iterations apart. Dropping
+// constraints only adds points, so an empty relaxation is a proof; it is
+// decided within the budgets of the query and the spawn (its samples are
+// charged like any other), and without wrap-around coefficients it is
+// never too wide.
+bool SystemSolver::isRelaxationDisjoint() {
+  CombinedSystem relaxed = system;
+  llvm::erase_if(relaxed.constraints, [](const QueryConstraint &constraint) {
+    return hasWideCoefficient(constraint);
+  });
+  if (relaxed.constraints.size() == system.constraints.size())
+    return false;
+  return SystemSolver(relaxed).solve().kind == CollisionResult::Disjoint;
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,13 +604,22 @@ SystemSolver::decideComponent(const Component &component) {
   if (classifyConstraints(search))
     return decide("a constraint without alternatives",
                   getResult(CollisionResult::Disjoint));
-  addWrapCases(search);
-  findUniversals(search);
   for (const QueryConstraint *constraint : search.base)
     addConjunction(search.simplex, constraint->alternatives.front(), search);
   if (search.simplex.isEmpty())
     return decide("the constraints without cases (rationally empty)",
                   getResult(CollisionResult::Disjoint));
+  addWrapCases(search);
+  if (isTooWide(search)) {
+    if (isRelaxationDisjoint())
+      return decide("a relaxation without wrap-around",
+                    getResult(CollisionResult::Disjoint));
+    return decide("the budget",
+                  getResult(CollisionResult::Unknown,
+                            "the system is too large to decide within the "
+                            "budget"));
+  }
+  findUniversals(search);
   search.choice.assign(search.cases.size(), 0);
   exploreCases(search, 0);
   if (search.overBudget)
@@ -608,26 +653,49 @@ bool SystemSolver::classifyConstraints(ComponentSearch &search) {
 
 // Wrap counts (coefficients of 2^w) over a few values: one case per value,
 // decided first, which keeps the integer sampler away from huge
-// coefficients.
+// coefficients. Their ranges are those that the component's constraints
+// without cases allow (rationally): a tile's offset `32 * %bi + %i` with
+// %bi below ceildiv(%H, 32) never wraps, whatever bound the grid column has
+// alone. The value 0 comes first: a witness that needs no wrap-around is
+// found before one that does.
 void SystemSolver::addWrapCases(ComponentSearch &search) {
   for (unsigned column : search.component.columns) {
     if (system.columns[column].master < 0)
       continue;
     const Column &info = model.getColumn(system.columns[column].master);
-    if (info.kind != ColumnKind::Derived || !info.lower || !info.upper ||
-        *info.upper - *info.lower > Int(3))
+    if (info.kind != ColumnKind::Derived)
       continue;
     if (llvm::none_of(search.component.constraints, [&](unsigned id) {
           return hasWideCoefficient(system.constraints[id], column);
         }))
       continue;
+    std::optional<Int> lower = info.lower, upper = info.upper;
+    SmallVector<DynamicAPInt, 8> direction(search.n + 1, DynamicAPInt(0));
+    direction[search.index.lookup(column)] = DynamicAPInt(1);
+    MaybeOptimum<Fraction> least =
+        search.simplex.computeOptimum(Simplex::Direction::Down, direction);
+    MaybeOptimum<Fraction> most =
+        search.simplex.computeOptimum(Simplex::Direction::Up, direction);
+    if (least.isBounded() && (!lower || ceil(*least) > *lower))
+      lower = ceil(*least);
+    if (most.isBounded() && (!upper || floor(*most) < *upper))
+      upper = floor(*most);
+    if (!lower || !upper || *upper - *lower > Int(3))
+      continue;
+    SmallVector<Int, 4> values;
+    if (*lower <= Int(0) && Int(0) <= *upper)
+      values.push_back(Int(0));
+    for (Int value = *lower; value <= *upper; value += Int(1))
+      if (value != Int(0))
+        values.push_back(value);
     QueryConstraint split;
-    for (Int value = *info.lower; value <= *info.upper; value += Int(1)) {
+    for (const Int &value : values) {
       LinearForm form = LinearForm::getColumn(column);
       form.constant = -value;
       split.alternatives.push_back(Conjunction{{form}, {}});
     }
     search.wrapCases.push_back(std::move(split));
+    search.splitColumns.insert(column);
   }
   SmallVector<const QueryConstraint *> wrapCases;
   for (const QueryConstraint &split : search.wrapCases)
@@ -882,6 +950,17 @@ CollisionResult SystemSolver::assembleResult() {
       thread += coefficient * Int(valueOf(column));
     (side ? result.thread1 : result.thread0) = int64_t(thread);
   }
+  // The element, where its address is affine.
+  for (const Term &address : system.addressOfFirst) {
+    if (!address.isAffine()) {
+      result.element.clear();
+      break;
+    }
+    Int value = address.linear.constant;
+    for (const auto &[column, coefficient] : address.linear.terms)
+      value += coefficient * Int(valueOf(column));
+    result.element.push_back(int64_t(value));
+  }
   // The values the witness needs: dynamic grid sizes, and the captured
   // scalars unless the collision holds for all of them; in the order of
   // their master columns, which is the same from run to run.
@@ -904,5 +983,21 @@ CollisionResult SystemSolver::assembleResult() {
   llvm::sort(assumed, llvm::less_first());
   for (auto &[master, assumption] : assumed)
     result.assumptions.push_back(std::move(assumption));
+  // The wrap counts of signed readings that the witness needs nonzero, in
+  // the order of their master columns.
+  SmallVector<std::pair<int, Operation *>> wrapping;
+  for (auto [column, value] : values) {
+    int master = system.columns[column].master;
+    if (master < 0 || value == 0 || !model.getColumn(master).isSignedWrapCount)
+      continue;
+    result.wrapsAround = true;
+    Value wrapped = model.getColumn(master).value;
+    if (Operation *def = wrapped ? wrapped.getDefiningOp() : nullptr)
+      wrapping.push_back({master, def});
+  }
+  llvm::sort(wrapping, llvm::less_first());
+  for (auto [master, op] : wrapping)
+    if (!llvm::is_contained(result.wrappingOps, op))
+      result.wrappingOps.push_back(op);
   return result;
 }

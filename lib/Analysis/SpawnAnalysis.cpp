@@ -68,10 +68,11 @@ static bool isSymmetric(const PairRelation &relation) {
 CollisionResult SpawnAnalysis::findCollision(const Access &first,
                                              const Access &second,
                                              const MemoryRoot &root,
-                                             const PairRelation &relation) {
+                                             const PairRelation &relation,
+                                             Block *firstContext) {
   CollisionResult combined;
   combined.kind = CollisionResult::Disjoint;
-  bool symmetric = &first == &second && isSymmetric(relation);
+  bool symmetric = &first == &second && !firstContext && isSymmetric(relation);
   for (auto [firstIndex, firstCandidate] : llvm::enumerate(first.candidates)) {
     if (!firstCandidate.root.mayAlias(root))
       continue;
@@ -79,7 +80,11 @@ CollisionResult SpawnAnalysis::findCollision(const Access &first,
          llvm::enumerate(second.candidates)) {
       if (!secondCandidate.root.mayAlias(root))
         continue;
-      const AccessSystem &a = queries->getSystem(first, firstIndex);
+      std::optional<AccessSystem> hoisted;
+      if (firstContext)
+        hoisted = queries->getSystemIn(first, firstIndex, firstContext);
+      const AccessSystem &a =
+          hoisted ? *hoisted : queries->getSystem(first, firstIndex);
       const AccessSystem &b = queries->getSystem(second, secondIndex);
       bool sameRoot = firstCandidate.root == secondCandidate.root &&
                       firstCandidate.root.kind != MemoryRoot::Kind::Unknown;
@@ -308,6 +313,12 @@ OwnershipResult
 SpawnAnalysis::checkOwnership(ScratchOp scratch,
                               std::optional<unsigned> numThreads) {
   OwnershipResult ownership;
+  if (numThreads == 1) {
+    // One thread touches every element.
+    ownership.kind = OwnershipResult::OwnedForSomeThreadCounts;
+    ownership.threadCounts = {1};
+    return ownership;
+  }
   MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
   ScratchAccesses scratchAccesses;
   for (const Access &access : accesses) {

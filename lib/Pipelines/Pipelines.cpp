@@ -195,17 +195,17 @@ private:
 };
 } // namespace
 
-/// The checker that starts every pipeline; `mapping`, on the routes that
-/// map device spawns for a chip, makes it check tile ops as they are
-/// mapped (matmuls on the chip's tensor cores).
+/// The checker that starts every pipeline; private scratch must be owned
+/// by the CTAs that `threadsPerBlock` gives the spawns without a `threads`
+/// clause, as on the GPU routes. `chip`, on the routes that map device
+/// spawns for one, makes it check tile ops as they are mapped (matmuls on
+/// the chip's tensor cores).
 static void addChecker(OpPassManager &pm, bool allowRaces,
-                       const ConvertVxToGPUOptions *mapping = nullptr) {
+                       int64_t threadsPerBlock, StringRef chip = "") {
   VxVerifySemanticsOptions options;
   options.allowRaces = allowRaces;
-  if (mapping) {
-    options.chip = mapping->chip;
-    options.threadsPerBlock = mapping->threadsPerBlock;
-  }
+  options.threadsPerBlock = threadsPerBlock;
+  options.chip = chip.str();
   pm.addPass(createVxVerifySemantics(options));
 }
 
@@ -213,6 +213,17 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
   ConvertVxToSCFOptions options;
   options.reverseParallel = reverseParallel;
   pm.addPass(createConvertVxToSCF(options));
+}
+
+/// The tile ops' distribution over threads, first in every GPU mapping,
+/// for `chip` (empty: FMA code for any chip).
+static void addTileOps(OpPassManager &pm, const VxPipelineOptions &options,
+                       StringRef chip) {
+  VxDistributeTileOpsOptions tileOps;
+  tileOps.tf32 = options.tf32;
+  tileOps.chip = chip.str();
+  tileOps.threadsPerBlock = options.threadsPerBlock;
+  pm.addPass(createVxDistributeTileOps(tileOps));
 }
 
 /// convert-vx-to-gpu's options from the pipeline's, for `chip` (empty: a
@@ -223,7 +234,6 @@ static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
   mapping.threadsPerBlock = options.threadsPerBlock;
   mapping.stages = options.stages;
   mapping.fma = options.fma;
-  mapping.tf32 = options.tf32;
   mapping.chip = chip.str();
   return mapping;
 }
@@ -234,15 +244,10 @@ static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
 /// gpu-lower-to-nvvm-pipeline does: a TMA tensor map made on the host
 /// crosses into the kernel as a pointer, which the kernel's signature can
 /// hold (an nvgpu type there has no NVVM lowering).
-static void addGPUMapping(OpPassManager &pm,
-                          const ConvertVxToGPUOptions &mapping,
-                          bool lowerNVGPU) {
-  VxDistributeTileOpsOptions tileOps;
-  tileOps.tf32 = mapping.tf32;
-  tileOps.chip = mapping.chip;
-  tileOps.threadsPerBlock = mapping.threadsPerBlock;
-  pm.addPass(createVxDistributeTileOps(tileOps));
-  addVxToGPUPasses(pm, mapping);
+static void addGPUMapping(OpPassManager &pm, const VxPipelineOptions &options,
+                          StringRef chip, bool lowerNVGPU) {
+  addTileOps(pm, options, chip);
+  addVxToGPUPasses(pm, getMappingOptions(options, chip));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
   // modules (neither LLVM nor libdevice has them).
@@ -391,8 +396,7 @@ static void addDeviceCode(OpPassManager &pm, const VxPipelineOptions &options,
                           const DeviceTarget &target,
                           const std::optional<std::string> &toolkit,
                           StringRef format) {
-  addGPUMapping(pm, getMappingOptions(options, target.chip->getName()),
-                /*lowerNVGPU=*/true);
+  addGPUMapping(pm, options, target.chip->getName(), /*lowerNVGPU=*/true);
   addGPUToNVVM(pm, target.chip->getName(), target.features);
   // Before serialization too: an op left here would only surface as a
   // failed translation to LLVM IR.
@@ -509,25 +513,23 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
   if (failed(target))
     return failure();
   StringRef mappingChip = target->chip ? target->chip->getName() : "";
-  ConvertVxToGPUOptions mapping = getMappingOptions(options, mappingChip);
   switch (stage) {
   case Stage::vx:
-    addChecker(pm, /*allowRaces=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
     return success();
   case Stage::scf:
-    addChecker(pm, options.allowRaces);
+    addChecker(pm, options.allowRaces, options.threadsPerBlock);
     addSpawnsToLoops(pm, options.reverseParallel);
     pm.addPass(createCanonicalizerPass());
     addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
-    addChecker(pm, /*allowRaces=*/false, &mapping);
-    addGPUMapping(pm, mapping,
-                  /*lowerNVGPU=*/false);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
+    addGPUMapping(pm, options, mappingChip, /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
-    addChecker(pm, /*allowRaces=*/false, &mapping);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
     addDeviceCode(pm, options, *target, /*toolkit=*/std::nullopt,
                   options.format);
     return success();
@@ -535,7 +537,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
     if (failed(toolkit))
       return failure();
-    addChecker(pm, /*allowRaces=*/false, &mapping);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
     addDeviceCode(pm, options, *target, *toolkit, options.format);
     addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
@@ -545,7 +547,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
-      addChecker(pm, options.allowRaces, &mapping);
+      addChecker(pm, options.allowRaces, options.threadsPerBlock, mappingChip);
       addDeviceCode(pm, options, *target, *toolkit, "isa");
       if (!options.simOrder.empty()) {
         VxSetSimOrderOptions order;
@@ -555,19 +557,17 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       addLoweredCheck(pm, Stage::llvm, binaryStageOps);
       return success();
     }
-    addChecker(pm, options.allowRaces);
-    // Before the race checks, which then see the tile ops' elements.
-    if (options.viaGpu) {
-      VxDistributeTileOpsOptions tileOps;
-      tileOps.tf32 = options.tf32;
-      pm.addPass(createVxDistributeTileOps(tileOps));
-    }
+    addChecker(pm, options.allowRaces, options.threadsPerBlock);
+    // Before the race checks, which then see the tile ops' elements; FMA
+    // code whatever the chip, as the launches run on the CPU.
+    if (options.viaGpu)
+      addTileOps(pm, options, /*chip=*/"");
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
     if (options.detectRaces)
       pm.addPass(createVxInstrumentRaces());
     if (options.viaGpu) {
-      addVxToGPUPasses(pm, mapping);
+      addVxToGPUPasses(pm, getMappingOptions(options, mappingChip));
       ConvertGPULaunchToSCFOptions launches;
       launches.reverseParallel = options.reverseParallel;
       pm.addPass(createConvertGPULaunchToSCF(launches));

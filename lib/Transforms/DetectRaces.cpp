@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Location.h"
 #include "Vx/Runtime/RaceDetectorABI.h"
 #include "Vx/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -478,13 +480,29 @@ struct VxInstrumentRacesPass
     module.walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     unsigned stringCounter = 0;
     // The spawns' accesses as vx-verify-semantics left them cached (each
-    // spawn's instrumentation leaves the others alone).
-    for (SpawnOp spawn : spawns)
-      SpawnInstrumenter(
-          spawn,
-          SpawnAnalyses::getFor(spawn, module, getAnalysisManager()).get(spawn),
-          module, symbols, stringCounter)
-          .run();
+    // spawn's instrumentation leaves the others alone), except in spawns
+    // with affine.parallel: their affine ops are lowered first, as every
+    // route does, so that an affine.parallel is checked as the thread loop
+    // it becomes.
+    for (SpawnOp spawn : spawns) {
+      if (failed(verifyMemoryRootsTraceable(spawn))) {
+        signalPassFailure();
+        continue;
+      }
+      if (!hasAffineParallel(spawn)) {
+        SpawnInstrumenter(
+            spawn,
+            SpawnAnalyses::getFor(spawn, module, getAnalysisManager())
+                .get(spawn),
+            module, symbols, stringCounter)
+            .run();
+        continue;
+      }
+      if (failed(lowerAffineInSpawns(spawn)))
+        return signalPassFailure();
+      SpawnAnalysis analysis(spawn);
+      SpawnInstrumenter(spawn, analysis, module, symbols, stringCounter).run();
+    }
   }
 };
 

@@ -12,15 +12,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Conversion/VxToSCF/VxToSCF.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -48,9 +53,29 @@ std::string formatTuple(ArrayRef<int64_t> values) {
 }
 
 /// " when %off = 1 and %n = 2", the values a witness assumes.
+/// What a witness that needs wrap-around arithmetic relies on, and the
+/// remedies: users read such a collision as a false error otherwise.
+std::string describeWrapAround(const CollisionResult &result) {
+  if (!result.wrapsAround)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << ", only with index arithmetic that wraps around (";
+  if (result.wrappingOps.empty())
+    os << "an affine map's result";
+  llvm::interleaveComma(result.wrappingOps, os, [&](Operation *op) {
+    os << "'" << op->getName() << "'";
+    if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      os << " at line " << file.getLine();
+  });
+  os << " overflows 64 bits); add `overflow<nsw>` or `overflow<nuw>` to the "
+        "arithmetic (overflow is then poison) or bound the sizes";
+  return text;
+}
+
 std::string formatAssumptions(const CollisionResult &result) {
   if (result.assumptions.empty())
-    return "";
+    return describeWrapAround(result);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << (result.provenForAllValues ? " (with " : " when ");
@@ -67,6 +92,7 @@ std::string formatAssumptions(const CollisionResult &result) {
       " and ");
   if (result.provenForAllValues)
     os << ")";
+  os << describeWrapAround(result);
   return text;
 }
 
@@ -81,8 +107,14 @@ constexpr unsigned kRemarkSamples = 60;
 /// The checks of one spawn.
 class SpawnChecker {
 public:
-  SpawnChecker(SpawnOp spawn, SpawnAnalysis &analysis, bool allowRaces)
-      : spawn(spawn), allowRaces(allowRaces), analysis(analysis) {}
+  /// `threadsPerBlock`: the CTA size of spawns without a `threads` clause
+  /// (0: the default CTA size).
+  SpawnChecker(SpawnOp spawn, SpawnAnalysis &analysis, bool allowRaces,
+               int64_t threadsPerBlock)
+      : spawn(spawn), allowRaces(allowRaces), threadsPerBlock(threadsPerBlock),
+        ctaSize(spawn.getCTASize(threadsPerBlock ? threadsPerBlock
+                                                 : kDefaultCTASize)),
+        analysis(analysis) {}
 
   LogicalResult check() {
     // The analysis may be cached: this check's answers must not depend on
@@ -94,6 +126,8 @@ public:
     checkReadsOfWrites();
     checkThreadLoops();
     checkOwnership();
+    // Instance allocas the mapping could not place (InstanceMemory.h).
+    failed |= !succeeded(checkInstanceAllocas(analysis));
     checkTokens();
     remarkOrderFreeDims();
     if (spawn.getTopology() != Topology::host &&
@@ -391,7 +425,8 @@ private:
         << "the iterations of a thread loop must be independent";
   }
 
-  /// (b) Private scratch used in thread loops is owned by threads.
+  /// (b) Private scratch used in thread loops is owned by the threads of
+  /// the CTA the spawn will have: an error otherwise.
   void checkOwnership() {
     if (analysis.getThreadLoops().empty())
       return;
@@ -405,49 +440,88 @@ private:
           });
       if (!inThreadLoop)
         continue;
-      OwnershipResult ownership =
-          analysis.checkOwnership(scratch, std::nullopt);
+      OwnershipResult ownership = analysis.checkOwnership(scratch, ctaSize);
       switch (ownership.kind) {
       case OwnershipResult::OwnedForAnyThreadCount:
+      case OwnershipResult::OwnedForSomeThreadCounts:
         break;
-      case OwnershipResult::Unknown:
-        scratch.emitWarning("cannot prove that the threads own this private "
-                            "scratch: ")
-            << ownership.reason;
-        break;
-      case OwnershipResult::OwnedForSomeThreadCounts: {
-        InFlightDiagnostic diag = scratch.emitWarning(
-            "private scratch used in thread loops is owned by threads only "
-            "when their number is one of ");
-        llvm::interleaveComma(ownership.threadCounts, diag);
+      case OwnershipResult::Unknown: {
+        failed = true;
+        InFlightDiagnostic diag =
+            scratch.emitError("cannot prove that the ")
+            << ctaSize << " threads of " << describeCTASize()
+            << " own this private scratch: " << ownership.reason;
+        noteOwningCounts(diag, scratch);
         break;
       }
-      case OwnershipResult::NotOwned: {
-        const CollisionResult &witness = ownership.witness;
-        InFlightDiagnostic diag = witness.provenForAllValues && !allowRaces
-                                      ? scratch.emitError()
-                                      : scratch.emitWarning();
-        if (witness.provenForAllValues && !allowRaces)
-          failed = true;
-        diag << "private scratch used in thread loops is not owned by "
-                "threads: ";
-        if (ownership.second->threadLoop)
-          diag << "iterations " << formatTuple(witness.iteration0) << " and "
-               << formatTuple(witness.iteration1)
-               << " touch one element on different threads";
-        else
-          diag << "code outside thread loops reads an element that "
-                  "iteration "
-               << formatTuple(witness.iteration0) << " writes on one thread";
-        diag << " (instances " << formatTuple(witness.instance0) << " and "
-             << formatTuple(witness.instance1) << ")"
-             << formatAssumptions(witness);
-        diag.attachNote(ownership.first->op->getLoc()) << "one access";
-        diag.attachNote(ownership.second->op->getLoc()) << "the other access";
+      case OwnershipResult::NotOwned:
+        reportNotOwned(scratch, ownership);
         break;
-      }
       }
     }
+  }
+
+  /// "the spawn's CTA (its `threads` clause)", where its size comes from.
+  std::string describeCTASize() {
+    if (spawn.getThreadsAttr())
+      return "the spawn's CTA (its 'threads' clause)";
+    if (threadsPerBlock)
+      return "the spawn's CTA (threads-per-block)";
+    return "the spawn's CTA (the default CTA size; give the spawn a "
+           "'threads' clause to choose another)";
+  }
+
+  /// Notes the thread counts that own `scratch`, if some do.
+  void noteOwningCounts(InFlightDiagnostic &diag, ScratchOp scratch) {
+    OwnershipResult any = analysis.checkOwnership(scratch, std::nullopt);
+    if (any.kind != OwnershipResult::OwnedForSomeThreadCounts)
+      return;
+    Diagnostic &note = diag.attachNote(spawn.getLoc());
+    note << "it is owned by N threads only when N is one of ";
+    llvm::interleaveComma(any.threadCounts, note);
+  }
+
+  /// The element of `witness` in `type`: its index along each dimension.
+  static std::string formatElement(const CollisionResult &witness,
+                                   MemRefType type) {
+    SmallVector<int64_t> element(witness.element);
+    if (element.size() == 1 && type.getRank() > 1 && type.hasStaticShape() &&
+        type.getLayout().isIdentity())
+      element =
+          delinearize(element.front(), computeSuffixProduct(type.getShape()));
+    return formatTuple(element);
+  }
+
+  void reportNotOwned(ScratchOp scratch, const OwnershipResult &ownership) {
+    const CollisionResult &witness = ownership.witness;
+    bool error = witness.provenForAllValues && !allowRaces;
+    failed |= error;
+    InFlightDiagnostic diag =
+        error ? scratch.emitError() : scratch.emitWarning();
+    diag << "private scratch used in thread loops is not owned by the "
+         << ctaSize << " threads of " << describeCTASize() << ": ";
+    std::string element =
+        witness.element.empty()
+            ? std::string("one element")
+            : "element " + formatElement(witness, scratch.getType());
+    auto thread = [](std::optional<int64_t> thread) {
+      return thread ? " on thread " + std::to_string(*thread) : std::string();
+    };
+    if (ownership.second->threadLoop)
+      diag << element << " is touched by iteration "
+           << formatTuple(witness.iteration0) << thread(witness.thread0)
+           << " and iteration " << formatTuple(witness.iteration1)
+           << thread(witness.thread1);
+    else
+      diag << element << " is written by iteration "
+           << formatTuple(witness.iteration0) << thread(witness.thread0)
+           << " and read by code outside thread loops, which runs on every "
+              "thread";
+    diag << " (instances " << formatTuple(witness.instance0) << " and "
+         << formatTuple(witness.instance1) << ")" << formatAssumptions(witness);
+    diag.attachNote(ownership.first->op->getLoc()) << "one access";
+    diag.attachNote(ownership.second->op->getLoc()) << "the other access";
+    noteOwningCounts(diag, scratch);
   }
 
   //===--------------------------------------------------------------------===//
@@ -575,12 +649,65 @@ private:
     op->walk([&](Operation *nested) {
       for (const Access *access : analysis.getAccesses(nested))
         for (auto &[token, outstanding] : state)
-          for (const Pending &pending : outstanding.pendings)
-            checkAgainstTransfer(*access, pending);
+          checkAgainstTransfers(*access, outstanding.pendings);
     });
   }
 
-  void checkAgainstTransfer(const Access &access, const Pending &pending) {
+  /// The block whose every execution runs one of `pendings` (two or more
+  /// transfers into one destination, in the branches of `scf.if` ops of
+  /// that block, related alike to the loops around them), if any. A token
+  /// stands for exactly one of its transfers, so in that block the
+  /// destination is written whichever branch runs.
+  static Block *getCommonDestinationBlock(ArrayRef<Pending> pendings) {
+    if (pendings.size() < 2)
+      return nullptr;
+    const Pending &front = pendings.front();
+    auto getDestination = [](const Pending &pending) {
+      TransferAsyncOp transfer = pending.transfer;
+      return transfer.getDst();
+    };
+    Value destination = getDestination(front);
+    Block *common = front.transfer->getBlock();
+    for (const Pending &pending : pendings.drop_front()) {
+      if (getDestination(pending) != destination ||
+          pending.loops != front.loops)
+        return nullptr;
+      while (!common->findAncestorOpInBlock(*pending.transfer))
+        common = common->getParentOp()->getBlock();
+    }
+    for (const Pending &pending : pendings)
+      for (Operation *parent = pending.transfer->getParentOp();
+           parent->getBlock() != common; parent = parent->getParentOp())
+        if (!isa<scf::IfOp>(parent))
+          return nullptr;
+    return common;
+  }
+
+  void checkAgainstTransfers(const Access &access, ArrayRef<Pending> pendings) {
+    Block *common = getCommonDestinationBlock(pendings);
+    for (auto [position, pending] : llvm::enumerate(pendings)) {
+      if (!common) {
+        checkAgainstTransfer(access, pending);
+        continue;
+      }
+      // The shared destination once, as written by whichever transfer runs;
+      // the sources one by one.
+      checkAgainstTransfer(access, pending,
+                           position == 0 ? DestinationCheck::InBlock
+                                         : DestinationCheck::None,
+                           common, pendings);
+    }
+  }
+
+  /// How the destination of a transfer is checked: as the transfer runs,
+  /// as written in every execution of a block around it (one of several
+  /// transfers into it runs there), or not (checked with another one).
+  enum class DestinationCheck { Own, InBlock, None };
+
+  void checkAgainstTransfer(
+      const Access &access, const Pending &pending,
+      DestinationCheck destinationCheck = DestinationCheck::Own,
+      Block *block = nullptr, ArrayRef<Pending> alternatives = {}) {
     TransferAsyncOp transfer = pending.transfer;
     if (access.op == transfer || tokenReported.contains(access.op))
       return;
@@ -590,11 +717,17 @@ private:
       // The destination must not be touched, the source not written.
       if (!own->isWrite() && !access.isWrite())
         continue;
+      if (own->isWrite() && destinationCheck == DestinationCheck::None)
+        continue;
+      Block *context =
+          own->isWrite() && destinationCheck == DestinationCheck::InBlock
+              ? block
+              : nullptr;
       for (const Access::Candidate &candidate : own->candidates) {
         if (!access.touches(candidate.root))
           continue;
-        CollisionResult result =
-            analysis.findCollision(*own, access, candidate.root, relation);
+        CollisionResult result = analysis.findCollision(
+            *own, access, candidate.root, relation, context);
         if (result.kind == CollisionResult::Disjoint)
           continue;
         tokenReported.insert(access.op);
@@ -602,6 +735,15 @@ private:
                                ? (access.isWrite() ? "writes the destination"
                                                    : "reads the destination")
                                : "writes the source";
+        auto addTransferNotes = [&](InFlightDiagnostic &diag) {
+          if (!context) {
+            diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+            return;
+          }
+          for (const Pending &alternative : alternatives)
+            diag.attachNote(alternative.transfer->getLoc())
+                << "the transfer starts here (one of them runs)";
+        };
         if (result.kind == CollisionResult::Unknown) {
           InFlightDiagnostic diag = access.op->emitWarning()
                                     << "cannot prove that '"
@@ -610,7 +752,7 @@ private:
                                        "'vx.transfer_async' alone before its "
                                        "'vx.await': "
                                     << result.reason;
-          diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+          addTransferNotes(diag);
           return;
         }
         InFlightDiagnostic diag = result.provenForAllValues
@@ -621,7 +763,7 @@ private:
         diag << "'" << access.op->getName() << "' " << what
              << " of a 'vx.transfer_async' before its 'vx.await'"
              << formatAssumptions(result);
-        diag.attachNote(transfer.getLoc()) << "the transfer starts here";
+        addTransferNotes(diag);
         return;
       }
     }
@@ -655,6 +797,12 @@ private:
         checkIf(branch, state);
         continue;
       }
+      if (auto loop = dyn_cast<scf::ParallelOp>(op);
+          loop && !crossesBoundary(loop)) {
+        checkAccessesWhileOutstanding(&op, state);
+        checkParallelIteration(loop);
+        continue;
+      }
       if (isa<scf::YieldOp>(op))
         continue; // Handled by the parent.
       bool usesTokens = false;
@@ -682,6 +830,34 @@ private:
       if (op.getNumRegions() != 0)
         checkAccessesWhileOutstanding(&op, state);
     }
+  }
+
+  /// Whether a token crosses the boundary of `op`: one defined outside it
+  /// is used inside, or one of its results is a token.
+  static bool crossesBoundary(Operation *op) {
+    if (llvm::any_of(op->getResults(), isToken))
+      return true;
+    return op
+        ->walk([&](Operation *nested) {
+          bool outer = llvm::any_of(nested->getOperands(), [&](Value operand) {
+            return isToken(operand) &&
+                   !op->isAncestor(operand.getParentBlock()->getParentOp());
+          });
+          return outer ? WalkResult::interrupt() : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  /// Checks the tokens of one iteration of `loop`, whose tokens stay in
+  /// their iteration: each iteration (in a CTA body, each thread for its
+  /// iterations) awaits its own transfers.
+  void checkParallelIteration(scf::ParallelOp loop) {
+    TokenState state;
+    checkBlock(*loop.getBody(), state);
+    for (auto &[token, outstanding] : state)
+      if (outstanding.consumable)
+        reportNeverAwaited(token, "some path through an iteration of the "
+                                  "'scf.parallel'");
   }
 
   /// The transfers that a value yielded by `loop`'s body may stand for,
@@ -959,6 +1135,9 @@ private:
 
   SpawnOp spawn;
   bool allowRaces;
+  int64_t threadsPerBlock;
+  /// The threads of the CTA that runs an instance.
+  int64_t ctaSize;
   SpawnAnalysis &analysis;
   SmallVector<MemoryRoot> sharedRoots;
   llvm::SmallPtrSet<Operation *, 8> raced, warned, tokenReported;
@@ -1032,6 +1211,11 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
+    if (std::optional<std::string> why =
+            checkThreadsPerBlockOption(threadsPerBlock)) {
+      emitError(root->getLoc()) << getArgument() << ": " << *why;
+      return signalPassFailure();
+    }
     auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);
@@ -1041,13 +1225,13 @@ struct VxVerifySemanticsPass
     if (failed(tileOps))
       return signalPassFailure();
     bool anyFailed = false;
-    // Collected first: checking a spawn with tile ops inserts (and erases)
-    // a copy of it.
+    // Collected first: checking a spawn with tile ops or affine.parallel
+    // inserts (and erases) a copy of it.
     SmallVector<SpawnOp> spawns;
     root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
-      anyFailed |= failed(
-          checkWithTileOpsDistributed(spawn, *tileOps, getSpawnAnalysis));
+      anyFailed |= failed(verifyMemoryRootsTraceable(spawn)) ||
+                   failed(checkAsMapped(spawn, *tileOps, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.
@@ -1065,22 +1249,31 @@ struct VxVerifySemanticsPass
 
   /// Checks `spawn` as the GPU routes run it: its tile ops modelled element
   /// by element, as the thread loops that vx-distribute-tile-ops makes of
-  /// them, on a copy that is then erased (the rewrite keeps their
-  /// locations for the diagnostics).
-  LogicalResult checkWithTileOpsDistributed(
-      SpawnOp spawn, const TileOpsOptions &tileOps,
-      llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
-    if (getTileOps(spawn).empty())
-      return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces).check();
+  /// them, and its affine.parallel ops as the scf.parallel thread loops that
+  /// every route lowers them to, on a copy that is then erased (the
+  /// rewrites keep the locations for the diagnostics).
+  LogicalResult
+  checkAsMapped(SpawnOp spawn, const TileOpsOptions &tileOps,
+                llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
+    bool hasTileOps = !getTileOps(spawn).empty();
+    bool hasThreadLoopsToLower = hasAffineParallel(spawn);
+    if (!hasTileOps && !hasThreadLoopsToLower)
+      return SpawnChecker(spawn, getSpawnAnalysis(spawn), allowRaces,
+                          threadsPerBlock)
+          .check();
     OpBuilder builder(spawn);
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
     IRRewriter rewriter(builder);
-    LogicalResult result = distributeTileOps(rewriter, copy, tileOps);
+    LogicalResult result =
+        hasTileOps ? distributeTileOps(rewriter, copy, tileOps) : success();
+    if (succeeded(result) && hasThreadLoopsToLower)
+      result = lowerAffineInSpawns(copy);
     if (succeeded(result)) {
       // The copy is short-lived: its analysis is not the cache's.
       SpawnAnalysis analysis(copy);
-      result = SpawnChecker(copy, analysis, allowRaces).check();
+      result =
+          SpawnChecker(copy, analysis, allowRaces, threadsPerBlock).check();
     }
     rewriter.eraseOp(copy);
     return result;

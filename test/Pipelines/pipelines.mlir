@@ -19,9 +19,9 @@
 // RACE: error: write to memory captured by the spawn does not depend on parallel dimension 0
 // TPB: vx-to-llvm: 'threads-per-block' applies only with 'via-gpu=true' or 'ptx-sim=true'
 // STAGES-CPU: vx-to-llvm: 'stages' applies only with 'via-gpu=true' or 'ptx-sim=true'
-// STAGES3: convert-vx-to-gpu{chip= fma=true stages=3 tf32=false threads-per-block=0}
-// STAGES2: convert-vx-to-gpu{{.*}} stages=2 tf32=false threads-per-block=0}
-// STAGES4: convert-vx-to-gpu{chip=sm_90 fma=true stages=4 tf32=false threads-per-block=0}
+// STAGES3: convert-vx-to-gpu{chip= fma=true stages=3 threads-per-block=0}
+// STAGES2: convert-vx-to-gpu{{.*}} stages=2 threads-per-block=0}
+// STAGES4: convert-vx-to-gpu{chip=sm_90 fma=true stages=4 threads-per-block=0}
 // STAGES0: vx-to-gpu: stages must be at least 1, got 0
 // STAGES-NEGATIVE: vx-to-ptx: stages must be at least 1, got -1
 func.func @mislabelled(%a: memref<1xf32>, %v: f32) {

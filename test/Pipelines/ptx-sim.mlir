@@ -29,8 +29,8 @@
 // ORDER: llvm.mlir.global_ctors ctors = [@vx_set_sim_order], priorities = [101 : i32]
 
 // PASSES: vx-verify-semantics{allow-races=false chip=sm_90 threads-per-block=0}
-// PASSES: vx-distribute-tile-ops{chip=sm_90 threads-per-block=0 tf32=false}
-// PASSES: convert-vx-to-gpu{chip=sm_90 fma=true stages=1 tf32=false threads-per-block=0}
+// PASSES: vx-distribute-tile-ops{chip=sm_90 tf32=false threads-per-block=0}
+// PASSES: convert-vx-to-gpu{chip=sm_90 fma=true stages=1 threads-per-block=0}
 // PASSES: convert-nvgpu-to-nvvm
 // PASSES: gpu-module-to-binary{format=isa
 // PASSES: vx-set-sim-order{order=reverse}

@@ -11,10 +11,10 @@
 // The GPU routes check and distribute the tile ops for their chip (none
 // named: vx-to-gpu has none, vx-to-ptx sm_90); via-gpu runs on the CPU.
 // GPU: vx-verify-semantics{allow-races=false chip=[[CHIP:(sm_90)?]] threads-per-block=0},
-// GPU-NEXT: vx-distribute-tile-ops{chip=[[CHIP]] threads-per-block=0 tf32=false},
+// GPU-NEXT: vx-distribute-tile-ops{chip=[[CHIP]] tf32=false threads-per-block=0},
 // GPU-NEXT: vx-plan-launch{
 // VIA-GPU: vx-verify-semantics{allow-races=false chip= threads-per-block=0},
-// VIA-GPU-NEXT: vx-distribute-tile-ops{chip= threads-per-block=0 tf32=false},
+// VIA-GPU-NEXT: vx-distribute-tile-ops{chip= tf32=false threads-per-block=0},
 // VIA-GPU-NEXT: vx-instrument-races,
 // VIA-GPU-NEXT: vx-plan-launch{
 // CPU-NOT: vx-distribute-tile-ops

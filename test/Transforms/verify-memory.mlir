@@ -69,8 +69,9 @@ func.func @memref_out_of_if(%a: memref<4xf32>, %b: memref<4xf32>, %v: f32) {
 
 // -----
 
-// A memref carried through scf.for iteration arguments may be any of its
-// initial and yielded values: not provable, not silent.
+// Near miss: a memref carried through scf.for iteration arguments is each
+// of its initial and yielded values, here always %a, indexed by the
+// instance.
 func.func @memref_through_iter_args(%a: memref<4xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -80,7 +81,6 @@ func.func @memref_through_iter_args(%a: memref<4xf32>, %v: f32) {
     %m = scf.for %k = %c0 to %c2 step %c1 iter_args(%cur = %a) -> memref<4xf32> {
       scf.yield %cur : memref<4xf32>
     }
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: a memref carried through 'scf.for' iteration arguments}}
     memref.store %v, %m[%i] : memref<4xf32>
   }
   return
@@ -128,14 +128,14 @@ func.func @two_get_globals(%v: f32) {
 memref.global "private" @table : memref<4xf32> = dense<0.0>
 func.func private @get_table() -> memref<4xf32>
 
-// A call returning a memref: the callee's effects and the memref are
-// unknown.
+// A call of a function that is not in the module returning a memref: the
+// memref cannot be followed, and may be memory of the body: refused.
 func.func @call_returns_memref(%v: f32) {
   vx.spawn on host grid [4] semantics [parallel] {
     %i = vx.grid_index 0
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: a call, whose effects the analysis does not see}}
+    // expected-note @+1 {{the memref comes from here}}
     %m = func.call @get_table() : () -> memref<4xf32>
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements}}
+    // expected-error @+1 {{uses a memref that cannot be followed to the memory it views (a memref returned by a call whose callee is not in the module)}}
     memref.store %v, %m[%i] : memref<4xf32>
   }
   return
@@ -143,12 +143,13 @@ func.func @call_returns_memref(%v: f32) {
 
 // -----
 
-// An unrealized cast hides where the memory comes from.
+// An unrealized cast hides where the memory comes from: refused.
 func.func @unrealized_cast(%p: i64, %v: f32) {
   vx.spawn on host grid [4] semantics [parallel] {
     %i = vx.grid_index 0
+    // expected-note @+1 {{the memref comes from here}}
     %m = builtin.unrealized_conversion_cast %p : i64 to memref<4xf32>
-    // expected-warning @+1 {{cannot prove that parallel instances write distinct elements: a memref produced by 'builtin.unrealized_conversion_cast'}}
+    // expected-error @+1 {{uses a memref that cannot be followed to the memory it views (a memref produced by 'builtin.unrealized_conversion_cast')}}
     memref.store %v, %m[%i] : memref<4xf32>
   }
   return

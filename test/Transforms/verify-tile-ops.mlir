@@ -13,7 +13,7 @@
 func.func @column_reduction_of_a_private_tile(%out: memref<64xf32>) {
   %z = arith.constant 0.0 : f32
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
-    // expected-error @+1 {{private scratch used in thread loops is not owned by threads: iterations (1) and (0) touch one element on different threads (instances (0) and (0))}}
+    // expected-error @+1 {{private scratch used in thread loops is not owned by the 64 threads of the spawn's CTA (its 'threads' clause): element (63, 0) is touched by iteration (63) on thread 63 and iteration (0) on thread 0 (instances (0) and (0))}}
     %s = vx.scratch : memref<64x64xf32>
     %m = vx.scratch smem : memref<64xf32>
     // expected-note @+1 {{one access}}
@@ -40,7 +40,7 @@ func.func @thread_loop_against_a_row_reduction(%out: memref<64xf32>) {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
-    // expected-error @+1 {{private scratch used in thread loops is not owned by threads: iterations (0, 1) and (0) touch one element on different threads}}
+    // expected-error @+1 {{private scratch used in thread loops is not owned by the 64 threads of the spawn's CTA (its 'threads' clause): element (62, 63) is touched by iteration (62, 63) on thread 63 and iteration (62) on thread 62}}
     %s = vx.scratch : memref<64x64xf32>
     %m = vx.scratch : memref<64xf32>
     scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {

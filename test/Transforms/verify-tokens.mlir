@@ -224,10 +224,11 @@ func.func @token_out_of_if(%a: memref<4xf32>, %out: memref<2xf32>) {
     %s = vx.scratch : memref<4xf32>
     %first = arith.cmpi eq, %p, %c0 : index
     %t = scf.if %first -> !vx.token {
-      // expected-note @+1 {{the transfer starts here}}
+      // expected-note @+1 {{the transfer starts here (one of them runs)}}
       %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
       scf.yield %t1 : !vx.token
     } else {
+      // expected-note @+1 {{the transfer starts here (one of them runs)}}
       %t2 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
       scf.yield %t2 : !vx.token
     }
@@ -241,19 +242,78 @@ func.func @token_out_of_if(%a: memref<4xf32>, %out: memref<2xf32>) {
 
 // -----
 
-// The same on a captured flag: the transfers are checked one by one, so
-// each collides for one value of the flag (a warning naming it).
-func.func @token_out_of_if_on_flag(%a: memref<4xf32>, %out: memref<2xf32>, %c: i1) {
+// The same on a captured flag, from two sources: both branches fill %s, so
+// the read is early whatever the flag (an error, not a warning naming a
+// value of the flag, as when each transfer was checked alone).
+func.func @token_out_of_if_on_flag(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<2xf32>, %c: i1) {
   %c0 = arith.constant 0 : index
   vx.spawn on tensor_core grid [2] semantics [parallel] {
     %p = vx.grid_index 0
     %s = vx.scratch : memref<4xf32>
     %t = scf.if %c -> !vx.token {
+      // expected-note @+1 {{the transfer starts here (one of them runs)}}
+      %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t1 : !vx.token
+    } else {
+      // expected-note @+1 {{the transfer starts here (one of them runs)}}
+      %t2 = vx.transfer_async %b to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t2 : !vx.token
+    }
+    // expected-error @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await'}}
+    %x = memref.load %s[%c0] : memref<4xf32>
+    vx.await %t
+    memref.store %x, %out[%p] : memref<2xf32>
+  }
+  return
+}
+
+// -----
+
+// Nested branches, all filling %s: still certain.
+func.func @token_out_of_nested_ifs(%a: memref<4xf32>, %c: i1, %d: i1) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %s = vx.scratch : memref<4xf32>
+    %t = scf.if %c -> !vx.token {
+      %inner = scf.if %d -> !vx.token {
+        // expected-note @+1 {{the transfer starts here (one of them runs)}}
+        %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+        scf.yield %t1 : !vx.token
+      } else {
+        // expected-note @+1 {{the transfer starts here (one of them runs)}}
+        %t2 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+        scf.yield %t2 : !vx.token
+      }
+      scf.yield %inner : !vx.token
+    } else {
+      // expected-note @+1 {{the transfer starts here (one of them runs)}}
+      %t3 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      scf.yield %t3 : !vx.token
+    }
+    // expected-error @+1 {{'memref.store' writes the destination of a 'vx.transfer_async' before its 'vx.await'}}
+    memref.store %zero, %s[%c0] : memref<4xf32>
+    vx.await %t
+  }
+  return
+}
+
+// -----
+
+// Branches that fill different buffers: the read of one is early only
+// where its branch ran (a warning naming the flag's value).
+func.func @token_out_of_if_two_destinations(%a: memref<4xf32>, %out: memref<2xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  vx.spawn on tensor_core grid [2] semantics [parallel] {
+    %p = vx.grid_index 0
+    %s = vx.scratch : memref<4xf32>
+    %u = vx.scratch : memref<4xf32>
+    %t = scf.if %c -> !vx.token {
       // expected-note @+1 {{the transfer starts here}}
       %t1 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
       scf.yield %t1 : !vx.token
     } else {
-      %t2 = vx.transfer_async %a to %s : memref<4xf32> to memref<4xf32>
+      %t2 = vx.transfer_async %a to %u : memref<4xf32> to memref<4xf32>
       scf.yield %t2 : !vx.token
     }
     // expected-warning @+1 {{'memref.load' reads the destination of a 'vx.transfer_async' before its 'vx.await' when %arg2 = true}}

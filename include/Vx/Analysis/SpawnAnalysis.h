@@ -115,6 +115,14 @@ struct Access {
     SmallVector<std::pair<Value, bool>, 1> conditions;
     /// Why the address within the root is not modelled.
     std::optional<std::string> unmodelled;
+    /// Why the root is chosen under conditions the model does not see (a
+    /// memref carried through a loop or returned by a callee): the access
+    /// may touch the root, but need not.
+    std::optional<std::string> approximation;
+    /// An Unknown root reached from the body or a callee: memory that may
+    /// be per instance or per thread (verifyMemoryRootsTraceable refuses
+    /// it).
+    bool untraceable = false;
   };
   SmallVector<Candidate, 1> candidates;
   /// Why the access is not modelled at all (unknown write effects).
@@ -249,8 +257,16 @@ struct CollisionResult {
   SmallVector<int64_t> iteration0, iteration1;
   /// The threads of both sides (Threads::DifferentThreads).
   std::optional<int64_t> thread0, thread1;
+  /// The element both touch: its linear offset in the root (static
+  /// strides) or its index along each dimension; empty when not affine.
+  SmallVector<int64_t> element;
   /// Values of captured scalars and dynamic grid sizes the witness needs.
   SmallVector<std::pair<Value, APInt>> assumptions;
+  /// Collision: the witness reads a value whose signed reading wraps around
+  /// (its arithmetic overflows); `wrappingOps` names the ops that compute
+  /// such values (none for an affine map's result).
+  bool wrapsAround = false;
+  SmallVector<Operation *, 1> wrappingOps;
   /// Unknown: why.
   std::string reason;
 };
@@ -300,10 +316,14 @@ public:
   bool mayBeWritten(const MemoryRoot &root) const;
 
   /// Can `first` (side 0) and `second` (side 1) touch one element of
-  /// `root`, for executions related by `relation`?
+  /// `root`, for executions related by `relation`? With `firstContext` (a
+  /// block around `first`'s, with only `scf.if` ops between them), side 0
+  /// is any execution of that block: the branch conditions are dropped, for
+  /// an access that one of the branches makes whichever runs.
   CollisionResult findCollision(const Access &first, const Access &second,
                                 const MemoryRoot &root,
-                                const PairRelation &relation);
+                                const PairRelation &relation,
+                                Block *firstContext = nullptr);
 
   /// The first collision between an access of `firsts` and one of
   /// `seconds` on `root` (pairs with `skip` true are left out), trying a
@@ -413,9 +433,20 @@ private:
   DenseMap<Operation *, std::unique_ptr<SpawnAnalysis>> analyses;
 };
 
-/// The memory roots of a memref value of `spawn`'s function (through
-/// views, casts, selects and scf.if results), with their conditions.
+/// The memory roots of a memref value of `spawn`'s function, every
+/// candidate that a choice can reach: through views and casts,
+/// `arith.select` and `scf.if` results (with their conditions), the results
+/// and region arguments of other region-branching ops (scf.for iter_args,
+/// scf.while, scf.index_switch, ...) and calls of functions of the module.
+/// The one model of "which memory" for the checker, detect-races, the CTA
+/// mapping and the pipelining legality check.
 SmallVector<Access::Candidate, 1> traceMemoryRoots(Value memref, SpawnOp spawn);
+
+/// Emits an error at the first op of `spawn`'s body that uses a memref
+/// whose roots cannot be followed where they may be memory of the body (a
+/// memref loaded from memory, returned by an external call, made by an
+/// unknown op), and fails then.
+LogicalResult verifyMemoryRootsTraceable(SpawnOp spawn);
 
 } // namespace vx
 } // namespace mlir

@@ -90,7 +90,10 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
     every thread sees, the body's other code runs on every thread with its
     stores to memory other threads see made by thread 0, `gpu.barrier`
     goes where threads exchange data (from the address model), private
-    scratch owned by threads keeps only each thread's part, `memref.copy`
+    scratch owned by threads keeps only each thread's part, an alloca
+    outside thread loops that a thread loop writes (memory of the whole
+    instance) becomes scratch (private where owned, smem otherwise; one of
+    dynamic shape is an error), `memref.copy`
     into shared memory becomes a thread loop, and each transfer into memory
     the threads share is marked `vx.copy_threads = N` (the whole CTA copies
     it). The CTA's smem scratch (with the reductions' slots) is then
@@ -105,6 +108,34 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90) whose shared memory the CTA must fit">
+  ];
+}
+
+def VxUnrollThreadLoops : Pass<"vx-unroll-thread-loops", "ModuleOp"> {
+  let summary = "Fully unroll the small static loops of mapped CTA bodies";
+  let description = [{
+    An optimization after `vx-map-cta` (the GPU pipelines run it between
+    `vx-map-cta` and `vx-pipeline-transfers`; `convert-vx-to-gpu` alone
+    does not): in every mapped cooperative device spawn (VX_SPEC 2.1), each
+    `scf.for` whose trip count is a constant and which holds no barrier
+    (the loops that thread loops left in the code every thread runs) is
+    unrolled whole, innermost first, when its body times its trip count
+    stays within `max-ops` operations. The loop counters then fold into the
+    indices, so LLVM sees adjacent shared-memory accesses at constant
+    offsets (128-bit `ld.shared.v4` where the layout is aligned) and no loop
+    overhead remains: SGEMM's kk loop of 8 becomes 512 FFMA and 32 LDS.128
+    in a straight line. Running after the mapping, the ownership proof and
+    the barrier placement reason on loops, not on their copies. Loops over
+    the budget stay (attention's loop over 64 keys).
+
+    Example: `vx-opt --vx-plan-launch --vx-map-cta
+    --vx-unroll-thread-loops="max-ops=1024"`.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "8192",
+           "Most operations a fully unrolled loop may have (its body's, "
+           "times its trip count)">
   ];
 }
 
@@ -194,10 +225,8 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     `nvgpu.device_async_wait` in place, from sm_80 on; other transfers and
     `memref.copy` become loop copies, with a remark saying why.
 
-    `tf32=true` lets f32 x f32 `linalg.matmul` tile ops (VX_SPEC 2.3) use
-    the TF32 tensor cores, with TF32 rounding as cuBLAS's TF32 mode; without
-    it they are exact FMA code. The option is carried to the tile-op
-    mapping; the other steps ignore it.
+    Tile ops (VX_SPEC 2.3) are distributed over threads before this pass
+    by `vx-distribute-tile-ops`, which has the pipelines' `tf32` option.
 
     Example: `vx-opt --convert-vx-to-gpu="threads-per-block=128"`.
   }];
@@ -217,10 +246,7 @@ def ConvertVxToGPU : Pass<"convert-vx-to-gpu", "ModuleOp"> {
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+">,
     Option<"fma", "fma", "bool", "true",
-           "Let a float multiply feeding an add contract to an fma">,
-    Option<"tf32", "tf32", "bool", "false",
-           "Let f32 linalg.matmul tile ops use the TF32 tensor cores (VX_SPEC "
-           "2.3; TF32 rounding, as cuBLAS's TF32 mode)">
+           "Let a float multiply feeding an add contract to an fma">
   ];
 }
 

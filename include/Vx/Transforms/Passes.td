@@ -28,11 +28,26 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     5. Remarks: an arbitrary dimension without order dependence could be
        parallel; a device spawn without parallel dimensions runs on one CTA.
 
+    An alloca outside the thread loops of a body with thread loops is
+    memory of the whole instance: its accesses in thread loops are checked
+    like shared memory, and one that a thread loop writes but that has a
+    dynamic shape, a layout or a memory space is an error (the GPU mapping
+    places it as scratch).
+
+    Private scratch used in thread loops must be owned (VX_SPEC 2.1) by the
+    threads of the CTA the spawn will have: its `threads` clause, else the
+    `threads-per-block` option (which the pipelines set from theirs), else
+    the default CTA size. Otherwise an error names the element, the two
+    iterations and their threads, and a note lists the counts that own it.
+
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
     `vx-distribute-tile-ops` makes of them (for `chip`: the GPU routes pass
     theirs, so an accumulator in the MMA fragment layout is what is proved
-    owned). Every pipeline starts with this pass.
+    owned), and `affine.parallel` as the `scf.parallel` thread loop that
+    every route lowers it to. A transfer awaited in the `scf.parallel`
+    iteration that started it is checked in that iteration. Every pipeline
+    starts with this pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -44,11 +59,15 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
            "Check tile ops as vx-distribute-tile-ops computes them for this "
            "chip (matmuls on its tensor cores); empty: as FMA code">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
-           "The CTA size of spawns without a `threads` clause (0: the "
-           "default), as for vx-distribute-tile-ops">,
+           "Threads per CTA of spawns without a threads clause, for which "
+           "private scratch must be owned and tile ops are distributed as by "
+           "vx-distribute-tile-ops (1-1024; 0: the default CTA size)">,
   ];
-  let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect",
-                           "vector::VectorDialect"];
+  // The copies of spawns with affine.parallel have their affine ops lowered;
+  // those with matmul tile ops get NVVM (mma.sync) and LLVM ops.
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "NVVM::NVVMDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
 }
 
 def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
@@ -129,8 +148,9 @@ def VxInstrumentRaces : Pass<"vx-instrument-races", "ModuleOp"> {
     every load, store, vector access, copy, transfer and atomic update of a
     memref gets a `vx.race_access` with the instance's parallel point and
     linear id, and each thread loop a `vx.race_thread_loop` whose execution
-    and linear iteration the accesses inside it carry. Scalar accesses also
-    check their indices against the memref's sizes.
+    and linear iteration the accesses inside it carry (the affine ops of a
+    body with `affine.parallel` are lowered first, so that it is one).
+    Scalar accesses also check their indices against the memref's sizes.
 
     Not recorded: accesses inside called functions, ops whose addresses the
     model does not know (linalg ops, `vector.transfer_*`, gathers and
@@ -141,7 +161,8 @@ def VxInstrumentRaces : Pass<"vx-instrument-races", "ModuleOp"> {
     Example: `vx-opt --vx-instrument-races --vx-lower-race-checks`.
   }];
   let dependentDialects = ["arith::ArithDialect", "func::FuncDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+                           "memref::MemRefDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
 }
 
 def VxLowerRaceChecks : Pass<"vx-lower-race-checks", "ModuleOp"> {

@@ -138,10 +138,11 @@ static void replaceWorkgroupBuffer(RewriterBase &rewriter, Value workgroup,
 
 /// The alignment that a CPU buffer standing for the dynamic shared memory of
 /// `dynamicOps` needs: the ABI alignment of the elements of every view of
-/// it, and at least the 16 bytes that the GPU gives.
+/// it, and at least the 128 bytes that the GPU gives (which the mapping
+/// tells LLVM it may assume).
 static int64_t
 getViewAlignment(ArrayRef<gpu::DynamicSharedMemoryOp> dynamicOps) {
-  int64_t alignment = 16;
+  int64_t alignment = 128;
   for (gpu::DynamicSharedMemoryOp dynamic : dynamicOps) {
     DataLayout layout = DataLayout::closest(dynamic);
     for (Operation *user : dynamic->getUsers())

@@ -14,6 +14,7 @@
 
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir {
 namespace vx {
@@ -56,6 +58,49 @@ static bool mayBeSharedByThreads(Value memref, SpawnOp spawn) {
                       [](const Access::Candidate &candidate) {
                         return isSharedByThreads(candidate.root);
                       });
+}
+
+/// Refuses the ops outside thread loops (stores, copies, transfers, ...)
+/// that write through a memref whose candidate roots include memory each
+/// thread has its own copy of and memory the threads share: thread 0 alone
+/// would write only its own copy, and every thread would repeat the shared
+/// write.
+static LogicalResult checkOnceWriteRoots(SpawnOp spawn) {
+  WalkResult result =
+      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<scf::ParallelOp>(op))
+          return WalkResult::skip();
+        auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effecting)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        effecting.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value memref = effect.getValue();
+          if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
+              !isa<BaseMemRefType>(memref.getType()))
+            continue;
+          std::optional<MemoryRoot> shared, perThread;
+          for (const Access::Candidate &candidate :
+               traceMemoryRoots(memref, spawn))
+            (isSharedByThreads(candidate.root) ? shared : perThread) =
+                candidate.root;
+          if (!shared || !perThread)
+            continue;
+          InFlightDiagnostic diag =
+              op->emitOpError(
+                  "outside thread loops writes through a memref that may be "
+                  "memory each thread has its own copy of (")
+              << perThread->describe() << ") or memory the threads share ("
+              << shared->describe()
+              << "): neither one thread nor every thread can do it; write "
+                 "each memory in its own op";
+          diag.attachNote(memref.getLoc()) << "the memref is chosen here";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  return failure(result.wasInterrupted());
 }
 
 /// Rewrites the memref.copy ops outside thread loops whose target other
@@ -149,17 +194,55 @@ void vx::setCopyThreads(Operation *transfer, int64_t numThreads) {
                     builder.getI64IntegerAttr(numThreads));
 }
 
+/// Places the instance allocas of `spawn` (instance memory that thread
+/// loops write) as scratch at the top of its body: private, each thread
+/// keeping its part, where every element belongs to one thread-loop
+/// iteration for any thread count; otherwise smem, shared by the threads.
+static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,
+                                          SpawnOp spawn) {
+  SmallVector<memref::AllocaOp> allocas;
+  {
+    SpawnAnalysis analysis(spawn);
+    if (failed(checkInstanceAllocas(analysis)))
+      return failure();
+    allocas = getInstanceAllocas(analysis);
+  }
+  if (allocas.empty())
+    return success();
+  SmallVector<ScratchOp> placed;
+  rewriter.setInsertionPointToStart(&spawn.getBody().front());
+  for (memref::AllocaOp alloca : allocas) {
+    auto scratch = ScratchOp::create(
+        rewriter, alloca.getLoc(), alloca.getType(),
+        MemoryAttr::get(rewriter.getContext(), Memory::private_));
+    rewriter.replaceOp(alloca, scratch);
+    placed.push_back(scratch);
+  }
+  SpawnAnalysis analysis(spawn);
+  for (ScratchOp scratch : placed)
+    if (analysis.checkOwnership(scratch, std::nullopt).kind !=
+        OwnershipResult::OwnedForAnyThreadCount)
+      scratch.setMemoryAttr(
+          MemoryAttr::get(rewriter.getContext(), Memory::smem));
+  return success();
+}
+
 LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
+  if (failed(checkOnceWriteRoots(spawn)))
+    return failure();
   IRRewriter rewriter(spawn.getContext());
+  if (failed(placeInstanceAllocas(rewriter, spawn)))
+    return failure();
   rewriteSharedCopies(rewriter, spawn);
 
   // Everything is decided on the body as written.
   SpawnAnalysis analysis(spawn);
   SmallVector<Operation *> onceEffects;
-  if (failed(collectOnceEffects(spawn, analysis, onceEffects)))
+  if (failed(checkOwnedScratch(spawn, analysis, numThreads)) ||
+      failed(collectOnceEffects(spawn, analysis, onceEffects)))
     return failure();
   SmallVector<Operation *> barriers = planBarriers(spawn, analysis, numThreads);
   OwnedScratchSplit owned(spawn, analysis, numThreads);
@@ -211,6 +294,10 @@ LogicalResult vx::mapSpawnsOntoCTAs(ModuleOp module, const Chip *chip) {
     return failure();
   for (SpawnOp spawn : spawns) {
     LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
+    if (failed(verifyMemoryRootsTraceable(spawn))) {
+      valid = false;
+      continue;
+    }
     if (plan.getCooperative() &&
         failed(mapInstanceOntoCTA(spawn, plan.getThreads()))) {
       valid = false;

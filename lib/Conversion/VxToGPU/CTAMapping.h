@@ -30,7 +30,10 @@ struct MemoryRoot;
 SmallVector<scf::ParallelOp> getThreadLoops(SpawnOp spawn);
 
 /// Whether several threads of a CTA see the memory of `root`: captured
-/// memory and smem scratch (private scratch and allocas are per thread).
+/// memory and smem scratch. Private scratch keeps each thread's part; the
+/// allocas left after the mapping places the instance allocas as scratch
+/// are per iteration of a thread loop, or accessed only by code outside
+/// thread loops, which every thread runs alike on its own copy.
 bool isSharedByThreads(const MemoryRoot &root);
 
 /// Rewrites the body of `spawn` (a device spawn with thread loops) into the
@@ -83,13 +86,19 @@ SmallVector<Operation *> planBarriers(SpawnOp spawn, SpawnAnalysis &analysis,
 // Owned private scratch (OwnedScratch.cpp)
 //===----------------------------------------------------------------------===//
 
+/// Reports each private scratch of `spawn` used in thread loops that its
+/// `numThreads` threads are not proven to own (VX_SPEC 2.1): the mapping
+/// would give other threads' elements to a thread that never wrote them.
+LogicalResult checkOwnedScratch(SpawnOp spawn, SpawnAnalysis &analysis,
+                                int64_t numThreads);
+
 /// How the private scratch buffers of a cooperative body are split between
 /// the threads that own their elements.
 class OwnedScratchSplit {
 public:
-  /// Decides, for each private scratch used in thread loops, how each
-  /// thread keeps only its part; remarks on buffers that keep a whole copy
-  /// per thread, and why.
+  /// Decides, for each private scratch used in thread loops (owned:
+  /// checkOwnedScratch), how each thread keeps only its part; remarks on
+  /// buffers that keep a whole copy per thread, and why.
   OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads);
   ~OwnedScratchSplit();
 

@@ -24,9 +24,10 @@ namespace vx {
 /// CUDA's limits on the launch grid.
 inline constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 inline constexpr int64_t kMaxGridYZ = 65535;
-/// Every smem buffer starts at a multiple of this many bytes in the CTA's
-/// dynamic shared memory (whose base has this alignment on the GPU): the
-/// widest shared-memory access (16-byte vectors and cp.async chunks).
+/// Every slice of an smem buffer (one per instance of the CTA) starts at a
+/// multiple of this many bytes: the widest shared-memory access (16-byte
+/// vectors and cp.async chunks). The first slice of each buffer starts at a
+/// multiple of kDynamicSharedMemoryAlignment, the base's alignment.
 inline constexpr int64_t kSmemAlignment = 16;
 
 /// The device spawns of `module`, in program order.

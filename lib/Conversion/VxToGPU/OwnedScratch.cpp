@@ -11,7 +11,10 @@
 //
 // The first part picks the block of c elements that the iteration owns, so
 // a thread's elements of one iteration are told apart by the second part,
-// and its iterations by their round (iteration / N). The thread's part is a
+// and its iterations by their round (iteration / N), where each element is
+// reached by one linear iteration (owned for every thread count; an
+// element owned by iterations i and i + k N would have two slots). The
+// thread's part is a
 // `round x c_0 x ... ` buffer (no round dimension with one round); a
 // dimension that no access splits stays whole. A cyclic dimension,
 // `s g + t` with t in [0, s) the same function of the thread loop's
@@ -403,33 +406,59 @@ planSplit(ScratchOp scratch, SpawnOp spawn, SpawnAnalysis &analysis,
     shape.push_back(rounds);
   llvm::append_range(shape, *partShape);
 
-  // One iteration per element (checked for every thread count), or one
-  // iteration per thread and one thread per element.
-  auto isOwned = [&](std::optional<unsigned> threads) {
-    OwnershipResult::Kind kind = analysis.checkOwnership(scratch, threads).kind;
-    return kind == OwnershipResult::OwnedForAnyThreadCount ||
-           kind == OwnershipResult::OwnedForSomeThreadCounts;
-  };
-  if (!isOwned(std::nullopt) && (plan.hasRounds || !isOwned(numThreads))) {
-    why = "its elements are not proven to belong to one iteration each";
+  // The threads own the buffer (checked before). With rounds, the slot of
+  // an element is also indexed by the round of its iterations, which is
+  // one round only when one linear iteration touches the element: owned
+  // for every thread count. Owned for some counts, an element's
+  // iterations i and i + k N share a thread but not a round.
+  if (plan.hasRounds && analysis.checkOwnership(scratch, std::nullopt).kind !=
+                            OwnershipResult::OwnedForAnyThreadCount) {
+    why = "a thread may reach one element in different rounds of the "
+          "thread loops (it is owned for some thread counts only)";
     return failure();
   }
   plan.partType = MemRefType::get(shape, type.getElementType());
   return plan;
 }
 
+/// The private scratch of `spawn` used in its thread loops.
+static SmallVector<ScratchOp> getThreadLoopScratch(SpawnOp spawn) {
+  SmallVector<ScratchOp> buffers;
+  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
+    if (scratch.getPlacement() == Memory::private_ &&
+        llvm::any_of(scratch->getUsers(), [&](Operation *op) {
+          return SpawnAnalysis::getThreadLoop(op, spawn);
+        }))
+      buffers.push_back(scratch);
+  return buffers;
+}
+
+LogicalResult vx::checkOwnedScratch(SpawnOp spawn, SpawnAnalysis &analysis,
+                                    int64_t numThreads) {
+  bool owned = true;
+  for (ScratchOp scratch : getThreadLoopScratch(spawn)) {
+    OwnershipResult ownership = analysis.checkOwnership(scratch, numThreads);
+    if (ownership.kind == OwnershipResult::OwnedForAnyThreadCount ||
+        ownership.kind == OwnershipResult::OwnedForSomeThreadCounts)
+      continue;
+    owned = false;
+    InFlightDiagnostic diag = scratch.emitError()
+                              << "private scratch used in thread loops is "
+                                 "not proven owned by the "
+                              << numThreads << " threads of the CTA";
+    if (ownership.kind == OwnershipResult::Unknown)
+      diag << ": " << ownership.reason;
+    diag.attachNote() << "vx-verify-semantics with threads-per-block="
+                      << numThreads << " names the element and the iterations";
+  }
+  return success(owned);
+}
+
 OwnedScratchSplit::OwnedScratchSplit(SpawnOp spawn, SpawnAnalysis &analysis,
                                      int64_t numThreads) {
   if (numThreads == 1)
     return; // One thread keeps everything anyway.
-  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>()) {
-    if (scratch.getPlacement() != Memory::private_)
-      continue;
-    bool inThreadLoop = llvm::any_of(scratch->getUsers(), [&](Operation *op) {
-      return SpawnAnalysis::getThreadLoop(op, spawn);
-    });
-    if (!inThreadLoop)
-      continue;
+  for (ScratchOp scratch : getThreadLoopScratch(spawn)) {
     std::string why;
     FailureOr<Plan> plan = planSplit(scratch, spawn, analysis, numThreads, why);
     if (succeeded(plan)) {

@@ -26,6 +26,7 @@
 #include "PipelineTransfers.h"
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
@@ -54,10 +55,13 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// Every slot starts at a multiple of this many bytes: the widest cp.async
-/// chunk, and the alignment of every smem scratch.
-static constexpr int64_t kSlotAlignment = 16;
-/// The alignment of a TMA destination in shared memory.
-static constexpr int64_t kTMAAlignment = 128;
+/// chunk, and the alignment of every smem scratch's slices.
+static constexpr int64_t kSlotAlignment = kSmemAlignment;
+/// The alignment of a TMA destination in shared memory: that of the
+/// dynamic shared memory, at which every smem buffer of a CTA with one
+/// instance starts (getSharedMemoryLayout), so TMA slots are aligned at
+/// compile time.
+static constexpr int64_t kTMAAlignment = kDynamicSharedMemoryAlignment;
 
 namespace {
 /// A transfer that the pipeline issues ahead of its step.
@@ -117,11 +121,15 @@ getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
   return ordered;
 }
 
-/// Whether `op` may write memory whose root is `root`, or writes memory it
-/// does not name.
-static bool mayWrite(Operation *op, Value root) {
+/// Whether `op` may write memory that one of `roots` (candidates of
+/// traceMemoryRoots) may be, or writes memory it does not name.
+static bool mayWrite(Operation *op, SpawnOp spawn,
+                     ArrayRef<Access::Candidate> roots) {
+  // Tensor-core ops (mma.sync of the tile ops) declare no effects but only
+  // read and write registers.
   if (isa<AwaitOp, gpu::BarrierOp>(op) ||
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+      op->hasAttr(VxDialect::kTensorCoreAttrName))
     return false;
   auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effecting)
@@ -130,16 +138,26 @@ static bool mayWrite(Operation *op, Value root) {
   effecting.getEffects(effects);
   return llvm::any_of(
       effects, [&](const MemoryEffects::EffectInstance &effect) {
-        return isa<MemoryEffects::Write>(effect.getEffect()) &&
-               (!effect.getValue() || getViewRoot(effect.getValue()) == root);
+        if (!isa<MemoryEffects::Write>(effect.getEffect()))
+          return false;
+        if (!effect.getValue())
+          return true;
+        return llvm::any_of(traceMemoryRoots(effect.getValue(), spawn),
+                            [&](const Access::Candidate &written) {
+                              return llvm::any_of(
+                                  roots, [&](const Access::Candidate &read) {
+                                    return written.root.mayAlias(read.root);
+                                  });
+                            });
       });
 }
 
-/// The first op in `spawn` that may write memory whose root is `root`.
-static Operation *findWriteOf(SpawnOp spawn, Value root) {
+/// The first op in `spawn` that may write memory that `buffer` may view.
+static Operation *findWriteOf(SpawnOp spawn, Value buffer) {
+  SmallVector<Access::Candidate, 1> roots = traceMemoryRoots(buffer, spawn);
   Operation *found = nullptr;
   spawn.getBody().walk([&](Operation *op) {
-    if (!mayWrite(op, root))
+    if (!mayWrite(op, spawn, roots))
       return WalkResult::advance();
     found = op;
     return WalkResult::interrupt();
@@ -210,7 +228,7 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
   });
   if (!moves)
     return Refusal{"its source does not move with an arbitrary dimension"};
-  if (Operation *write = findWriteOf(spawn, getViewRoot(transfer.getSrc())))
+  if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "
                    "ahead would read before the write",
                    write};
@@ -239,12 +257,6 @@ static DenseMap<unsigned, Value> delinearizeStep(OpBuilder &builder,
 /// The alignment of the slots: TMA's, or cp.async's widest chunk.
 static int64_t getSlotAlignment(bool tma) {
   return tma ? kTMAAlignment : kSlotAlignment;
-}
-
-/// The bytes that a slot buffer has beyond its slots: room to align the
-/// slots of TMA at run time.
-static int64_t getPadBytes(bool tma) {
-  return tma ? kTMAAlignment - kSlotAlignment : 0;
 }
 
 namespace {
@@ -295,11 +307,10 @@ public:
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes + getPadBytes(tma)},
+          MemRefType::get({stages * buffer.slotBytes},
                           builder.getI8Type()),
           scratch.getMemoryAttr());
       if (tma) {
-        buffer.base = alignAtRunTime(builder, buffer.slots);
         buffer.descriptor =
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
       }
@@ -386,9 +397,8 @@ private:
     Value slots;
     MemRefType type;
     int64_t slotBytes;
-    /// TMA: the byte of `slots` where the aligned slots start, and the
-    /// tensor map of the transfer.
-    Value base, descriptor;
+    /// TMA: the tensor map of the transfer.
+    Value descriptor;
   };
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
@@ -398,23 +408,8 @@ private:
     Value shift = builder.createOrFold<arith::MulIOp>(
         loc, slot,
         arith::ConstantIndexOp::create(builder, loc, buffer.slotBytes));
-    if (buffer.base)
-      shift = arith::AddIOp::create(builder, loc, buffer.base, shift);
     return memref::ViewOp::create(builder, loc, buffer.type, buffer.slots,
                                   shift, ValueRange());
-  }
-
-  /// The bytes from the start of `bytes` to its first address that is a
-  /// multiple of kTMAAlignment (smem scratch is only kSlotAlignment-aligned).
-  static Value alignAtRunTime(OpBuilder &builder, Value bytes) {
-    Location loc = bytes.getLoc();
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, bytes);
-    Value alignment =
-        arith::ConstantIndexOp::create(builder, loc, kTMAAlignment);
-    Value past = arith::RemUIOp::create(builder, loc, address, alignment);
-    Value gap = arith::SubIOp::create(builder, loc, alignment, past);
-    return arith::RemUIOp::create(builder, loc, gap, alignment);
   }
 
   /// Issues the transfers of step `target` into their slots when it is in
@@ -527,7 +522,6 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
     cost.slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
     cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
-  cost.padBytes = getPadBytes(tma) * transfers.size();
   return cost;
 }
 
@@ -538,7 +532,7 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes + padBytes - scratchBytes) * instancesPerCTA +
+  return (stages * slotBytes - scratchBytes) * instancesPerCTA +
          barrierBytes;
 }
 

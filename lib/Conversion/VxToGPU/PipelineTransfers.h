@@ -55,8 +55,6 @@ struct SlotCost {
   /// One slot of each pipelined transfer, and their scratch.
   int64_t slotBytes = 0;
   int64_t scratchBytes = 0;
-  /// The bytes beyond the slots: room to align TMA's slots at run time.
-  int64_t padBytes = 0;
   /// Whether TMA loads carry the transfers (with an mbarrier per slot).
   bool tma = false;
 

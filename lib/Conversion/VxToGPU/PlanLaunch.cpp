@@ -126,6 +126,11 @@ SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn, int64_t instances) {
         type.getNumElements() * getElementLayout(type.getElementType())->first;
     int64_t slice = llvm::alignTo(bytes, layout.alignment);
     layout.sliceBytes.push_back(slice);
+    // Each buffer at a multiple of the base's alignment: with one instance
+    // per CTA every scratch is a TMA destination and its vector accesses
+    // have an alignment known at compile time.
+    layout.totalBytes =
+        llvm::alignTo(layout.totalBytes, kDynamicSharedMemoryAlignment);
     layout.offsets.push_back(layout.totalBytes);
     layout.totalBytes += instances * slice;
   }
@@ -372,7 +377,10 @@ LogicalResult vx::planLaunches(ModuleOp module, int64_t threadsPerBlock,
   int64_t ctaSize = defaultCTASize ? kDefaultCTASize : threadsPerBlock;
   SmallVector<std::pair<SpawnOp, LaunchPlanAttr>> plans;
   for (auto [spawn, kernel] : nameKernels(getDeviceSpawns(module), module)) {
-    bool cooperative = !getThreadLoops(spawn).empty();
+    // An affine.parallel becomes a thread loop when vx-map-cta lowers the
+    // body's affine ops.
+    bool cooperative =
+        !getThreadLoops(spawn).empty() || hasAffineParallel(spawn);
     int64_t threads = spawn.getCTASize(ctaSize);
     if (!cooperative && spawn.getParallelDims().empty())
       threads = 1;

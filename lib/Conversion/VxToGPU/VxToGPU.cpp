@@ -331,8 +331,19 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
           MemRefType::get(type.getShape(), type.getElementType(), AffineMap(),
                           workgroup),
           sharedBytes, shift, ValueRange());
-      rewriter.replaceOp(scratch, memref::MemorySpaceCastOp::create(
-                                      rewriter, scratchLoc, type, slice));
+      // The alignment that the layout gives every slice, stated on the
+      // pointer the body uses (LLVM sees no alignment through the address
+      // space cast) so that adjacent shared accesses become vectors.
+      uint64_t alignment = llvm::MinAlign(
+          offset, instances > 1 ? sliceBytes : kDynamicSharedMemoryAlignment);
+      Value cast =
+          memref::MemorySpaceCastOp::create(rewriter, scratchLoc, type, slice);
+      rewriter.replaceOp(
+          scratch,
+          memref::AssumeAlignmentOp::create(
+              rewriter, scratchLoc, cast,
+              std::clamp<uint64_t>(alignment, 1,
+                                   kDynamicSharedMemoryAlignment)));
     }
     // Private scratch is aligned like shared memory, for vector accesses.
     for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
@@ -525,6 +536,7 @@ void vx::addVxToGPUPasses(OpPassManager &pm,
   VxMapCTAOptions map;
   map.chip = options.chip;
   pm.addPass(createVxMapCTA(map));
+  pm.addPass(createVxUnrollThreadLoops());
   VxPipelineTransfersOptions pipeline;
   pipeline.stages = options.stages;
   pipeline.chip = options.chip;

@@ -352,6 +352,12 @@ LogicalResult vx::lowerAffineInSpawns(Operation *root) {
   return applyPartialConversion(root, target, std::move(patterns));
 }
 
+bool vx::hasAffineParallel(SpawnOp spawn) {
+  return spawn.getBody()
+      .walk([](affine::AffineParallelOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 void vx::populateMemRefCopyToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<CopyToLoopCopy>(patterns.getContext());
 }

@@ -74,11 +74,13 @@ def test_values_the_pipeline_text_cannot_spell():
         vx.pipeline("gpu", chip="")
 
 
-def test_tf32_reaches_the_mapping_on_every_gpu_stage():
+def test_tf32_reaches_the_tile_ops_on_every_gpu_stage():
     for stage in ("gpu", "nvvm"):
-        assert "tf32=false" in vx.pipeline(stage)
-        assert " tf32=true " in vx.pipeline(stage, tf32=True)
-    assert " tf32=true " in vx.pipeline("llvm", via_gpu=True, tf32=True)
+        assert "vx-distribute-tile-ops{tf32=false}" in vx.pipeline(stage)
+        assert "vx-distribute-tile-ops{tf32=true}" in vx.pipeline(
+            stage, tf32=True)
+    assert "vx-distribute-tile-ops{tf32=true}" in vx.pipeline(
+        "llvm", via_gpu=True, tf32=True)
     # On the CPU loops there are no tensor cores: accepted, nothing to map.
     assert "convert-vx-to-gpu" not in vx.pipeline("llvm", tf32=True)
 

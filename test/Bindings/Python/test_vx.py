@@ -71,7 +71,7 @@ def test_stages():
 
 def test_pipeline_text_of_each_stage():
     assert vx.pipeline("vx") == ("builtin.module(vx-verify-semantics"
-                                 "{allow-races=false})")
+                                 "{allow-races=false threads-per-block=0})")
     for stage in vx.STAGES:
         text = vx.pipeline(stage)
         assert text.startswith("builtin.module(vx-verify-semantics")
@@ -84,7 +84,7 @@ def test_pipeline_text_of_each_stage():
 
 def test_pipeline_options_map_to_pipeline_options():
     text = vx.pipeline("ptx", chip="sm_100a", threads_per_block=128, format="bin")
-    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 tf32=false "
+    assert ("convert-vx-to-gpu{chip=sm_100a fma=true stages=1 "
             "threads-per-block=128}") in text
     assert "fma=false" in vx.pipeline("gpu", fma=False)
     assert "chip=sm_100a fast=false features=+ptx86" in text

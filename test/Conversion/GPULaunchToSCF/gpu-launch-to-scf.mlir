@@ -55,7 +55,7 @@ func.func @launch(%gx: index, %bx: index, %out: memref<?xf32>, %v: f32) {
 // CHECK-SAME: %[[BYTES:[^:]*]]: i32
 // CHECK: scf.parallel
 // CHECK: %[[SIZE:.*]] = arith.index_castui %[[BYTES]] : i32 to index
-// CHECK: %[[SHARED:.*]] = memref.alloca(%[[SIZE]]) {alignment = 32 : i64} : memref<?xi8>
+// CHECK: %[[SHARED:.*]] = memref.alloca(%[[SIZE]]) {alignment = 128 : i64} : memref<?xi8>
 // CHECK: scf.for %[[TIDX:.*]] =
 // CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xf32>
 // CHECK: memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8> to memref<1xvector<8xf32>>

@@ -5,13 +5,13 @@
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=4 chip=sm_90 threads-per-block=4" -split-input-file -verify-diagnostics | FileCheck %s
 
 // 64 KiB tiles, TMA loads on sm_90: 4 slots need 3 x 65536 more bytes and
-// 112 to align them, 166784 are left, and 3 slots fit.
+// (no padding: the buffer starts 128-byte aligned), 166784 are left, and 3 slots fit.
 // CHECK-LABEL: func.func @three_of_four
-// CHECK: dynamic_shared_memory_size %c196720_i32
+// CHECK: dynamic_shared_memory_size %c196608_i32
 // CHECK: nvgpu.mbarrier.try_wait.parity
 func.func @three_of_four(%in: memref<128x1024xf32>) {
   %c128 = arith.constant 128 : index
-  // expected-remark @below {{pipelines its transfers in 3 stages instead of 4: 4 slots of 65536 bytes need 196720 bytes of shared memory more than the scratch, and the CTA has 166784 left}}
+  // expected-remark @below {{pipelines its transfers in 3 stages instead of 4: 4 slots of 65536 bytes need 196608 bytes of shared memory more than the scratch, and the CTA has 166784 left}}
   vx.spawn on tensor_core grid [8] semantics [arbitrary] {
     %tile = vx.scratch smem : memref<128x128xf32>
     %k = vx.grid_index 0
@@ -28,11 +28,11 @@ func.func @three_of_four(%in: memref<128x1024xf32>) {
 // 128 KiB tiles: not even 2 slots fit; one, loaded by TMA, with the room
 // to align it.
 // CHECK-LABEL: func.func @none
-// CHECK: dynamic_shared_memory_size %c131184_i32
+// CHECK: dynamic_shared_memory_size %c131072_i32
 // CHECK: nvgpu.mbarrier.try_wait.parity
 func.func @none(%in: memref<256x1024xf32>) {
   %c128 = arith.constant 128 : index
-  // expected-remark @below {{does not pipeline its transfers (4 stages requested): 4 slots of 131072 bytes need 393328 bytes of shared memory more than the scratch, and the CTA has 101248 left}}
+  // expected-remark @below {{does not pipeline its transfers (4 stages requested): 4 slots of 131072 bytes need 393216 bytes of shared memory more than the scratch, and the CTA has 101248 left}}
   vx.spawn on tensor_core grid [8] semantics [arbitrary] {
     %tile = vx.scratch smem : memref<256x128xf32>
     %k = vx.grid_index 0
@@ -93,10 +93,10 @@ func.func @row_tiles(%in: memref<1024xf32>) {
 // than the scratch and 3584 of mbarriers beyond the 128, 446 fit (453
 // without the mbarriers).
 // CHECK-LABEL: func.func @many_barriers
-// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 446>
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 447>
 func.func @many_barriers(%in: memref<8x16384xf32>) {
   %c16 = arith.constant 16 : index
-  // expected-remark @below {{pipelines its transfers in 446 stages instead of 450: 450 slots of 512 bytes need 233584 bytes of shared memory more than the scratch, and the CTA has 231808 left}}
+  // expected-remark @below {{pipelines its transfers in 447 stages instead of 450: 450 slots of 512 bytes need 233472 bytes of shared memory more than the scratch, and the CTA has 231808 left}}
   vx.spawn on tensor_core grid [1024] semantics [arbitrary] threads 1 stages 450 {
     %tile = vx.scratch smem : memref<8x16xf32>
     %k = vx.grid_index 0

@@ -169,3 +169,27 @@ func.func @clause(%in: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// The write reaches the source through a select (issue 27): the roots of
+// both are compared, not the values their views start from.
+func.func @written_source_through_select(%io: memref<72xf32>, %other: memref<72xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %tile = vx.scratch smem : memref<8xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c8 : index
+    %src = memref.subview %io[%col] [8] [1] : memref<72xf32> to memref<8xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{transfer is not pipelined: the spawn may write the memory it reads, which a step ahead would read before the write}}
+    %t = vx.transfer_async %src to %tile : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    vx.await %t
+    %x = memref.load %tile[%c0] : memref<8xf32>
+    %next = arith.addi %col, %c8 : index
+    %target = arith.select %flag, %io, %other : memref<72xf32>
+    // expected-note @below {{here}}
+    memref.store %x, %target[%next] : memref<72xf32>
+  }
+  return
+}

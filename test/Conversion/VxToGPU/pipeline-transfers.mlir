@@ -24,7 +24,8 @@
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch
 // Three slots of 32 bytes; the step's slot is a view at (s mod 3) * 32.
-// CHECK: %[[SMEM:.*]] = memref.memory_space_cast %{{.*}} : memref<96xi8, #gpu.address_space<workgroup>> to memref<96xi8>
+// CHECK: %[[CAST:.*]] = memref.memory_space_cast %{{.*}} : memref<96xi8, #gpu.address_space<workgroup>> to memref<96xi8>
+// CHECK: %[[SMEM:.*]] = memref.assume_alignment %[[CAST]], 128 : memref<96xi8>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
 // CHECK: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %[[C32:.*]] : index
@@ -94,19 +95,17 @@
 // TMA-LABEL: func.func @rows
 // TMA: %[[MAP:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf32>
 // TMA: gpu.launch
-// Three slots of 128 bytes and room to align them at run time.
-// TMA: %[[SMEM:.*]] = memref.memory_space_cast %{{.*}} : memref<496xi8, #gpu.address_space<workgroup>> to memref<496xi8>
+// Three slots of 128 bytes, 128-byte aligned at compile time (the buffer
+// starts at a multiple of 128 bytes): no alignment at run time.
+// TMA: %[[CAST:.*]] = memref.memory_space_cast %{{.*}} : memref<384xi8, #gpu.address_space<workgroup>> to memref<384xi8>
+// TMA: %[[SMEM:.*]] = memref.assume_alignment %[[CAST]], 128 : memref<384xi8>
 // TMA: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // TMA: %[[SLOT:.*]] = arith.remui %[[K]], %[[C3:.*]] : index
 // TMA: %[[ELECTED:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
 // TMA: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// TMA: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[SMEM]]
-// TMA: %[[PAST:.*]] = arith.remui %[[ADDRESS]], %[[C128:.*]] : index
-// TMA: %[[GAP:.*]] = arith.subi %[[C128]], %[[PAST]] : index
-// TMA: %[[BASE:.*]] = arith.remui %[[GAP]], %[[C128]] : index
+// TMA-NOT: memref.extract_aligned_pointer_as_index
 // TMA: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %{{.*}} : index
-// TMA: %[[AT:.*]] = arith.addi %[[BASE]], %[[SHIFT]] : index
-// TMA: %[[TILE:.*]] = memref.view %[[SMEM]][%[[AT]]][] : memref<496xi8> to memref<1x8xf32>
+// TMA: %[[TILE:.*]] = memref.view %[[SMEM]][%[[SHIFT]]][] : memref<384xi8> to memref<1x8xf32>
 // The first step initializes the barriers, then issues steps 0 and 1.
 // TMA: scf.if
 // TMA: nvgpu.mbarrier.init %[[BARRIERS]][%{{.*}}], %{{.*}}, predicate = %[[ELECTED]]
@@ -140,7 +139,7 @@
 // TMA: memref.load %[[TILE]]
 
 // TMA1-LABEL: func.func @rows
-// TMA1: memref<240xi8, #gpu.address_space<workgroup>> to memref<240xi8>
+// TMA1: memref<128xi8, #gpu.address_space<workgroup>> to memref<128xi8>
 // TMA1: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // TMA1: %[[BARRIERS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
 // TMA1: scf.if

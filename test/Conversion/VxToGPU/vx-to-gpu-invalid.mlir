@@ -209,7 +209,7 @@ func.func @static_overflow(%out: memref<?x?xi64>) {
 // The CTA's shared memory is checked against the chip's (dynamic shared
 // memory: sm_90 gives 227 KiB, less the 16 bytes of the symbol).
 func.func @smem_budget() {
-  // expected-error @below {{'vx.spawn' op needs 240000 bytes of shared memory per CTA (240000 bytes of smem scratch per instance), more than the 232320 bytes of dynamic shared memory that 'sm_90' gives a CTA}}
+  // expected-error @below {{'vx.spawn' op needs 240064 bytes of shared memory per CTA (240000 bytes of smem scratch per instance), more than the 232320 bytes of dynamic shared memory that 'sm_90' gives a CTA}}
   vx.spawn on tensor_core grid [4] semantics [parallel] {
     // expected-note @below {{smem scratch of 200000 bytes per instance}}
     %a = vx.scratch smem : memref<50000xf32>

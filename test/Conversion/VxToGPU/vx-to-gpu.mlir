@@ -19,7 +19,8 @@
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VIEW:.*]] = memref.view %[[SHARED]][%[[C0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[TILE:.*]] = memref.memory_space_cast %[[VIEW]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+// CHECK: %[[CAST:.*]] = memref.memory_space_cast %[[VIEW]] : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+// CHECK: %[[TILE:.*]] = memref.assume_alignment %[[CAST]], 128 : memref<4xf32>
 // CHECK: %[[ACC:.*]] = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
 // CHECK: %[[A:.*]] = memref.assume_alignment %arg0, 16 : memref<64x16xf32>
 // CHECK: scf.for %[[K:.*]] =
@@ -66,16 +67,17 @@ func.func @scratch(%a: memref<64x16xf32>) {
 // or of a wider vector element; with threads, the buffers of all threads of
 // one scratch lie together, and the next scratch follows them.
 // CHECK-LABEL: func @buffers
-// 3 bytes + 8 * 16 bytes + 2 * 32 bytes, each rounded up to 32.
-// CHECK: %[[BYTES:.*]] = arith.constant 224 : i32
+// 3 bytes + 8 * 16 bytes + 2 * 32 bytes, each rounded up to 32, each
+// buffer at a multiple of 128 bytes.
+// CHECK: %[[BYTES:.*]] = arith.constant 320 : i32
 // CHECK: dynamic_shared_memory_size %[[BYTES]]
 // CHECK: %[[SHARED:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: memref.view %[[SHARED]][%[[C0]]][] : {{.*}} to memref<3xi8, #gpu.address_space<workgroup>>
-// CHECK: %[[C32:.*]] = arith.constant 32 : index
-// CHECK: memref.view %[[SHARED]][%[[C32]]][] : {{.*}} to memref<8xvector<4xf32>, #gpu.address_space<workgroup>>
-// CHECK: %[[C160:.*]] = arith.constant 160 : index
-// CHECK: memref.view %[[SHARED]][%[[C160]]][] : {{.*}} to memref<2xvector<8xf32>, #gpu.address_space<workgroup>>
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: memref.view %[[SHARED]][%[[C128]]][] : {{.*}} to memref<8xvector<4xf32>, #gpu.address_space<workgroup>>
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: memref.view %[[SHARED]][%[[C256]]][] : {{.*}} to memref<2xvector<8xf32>, #gpu.address_space<workgroup>>
 // TPB-LABEL: func @buffers
 // TPB: %[[BYTES:.*]] = arith.constant 7168 : i32
 // TPB: dynamic_shared_memory_size %[[BYTES]]

@@ -21,6 +21,7 @@ class RewritePatternSet;
 class TypeConverter;
 
 namespace vx {
+class SpawnOp;
 
 #define GEN_PASS_DECL_CONVERTVXTOSCF
 #include "Vx/Conversion/Passes.h.inc"
@@ -93,6 +94,12 @@ void populateVxTransferToLoopsConversionPatterns(
 /// induction variable or a thread coordinate, which is no affine dimension
 /// or symbol, so affine ops that use it would no longer verify.
 LogicalResult lowerAffineInSpawns(Operation *root);
+
+/// Whether `spawn`'s body has an `affine.parallel`. Every route lowers it to
+/// an scf.parallel first (lowerAffineInSpawns), so in a CTA body it is a
+/// thread loop: the passes that look for thread loops (the checker,
+/// vx-instrument-races, vx-plan-launch) see it as one.
+bool hasAffineParallel(SpawnOp spawn);
 
 /// Lowers `memref.copy` to an element-by-element scf.for nest, which runs in
 /// device code, where memref.copy of strided views would be a host call.

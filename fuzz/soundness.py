@@ -322,6 +322,18 @@ class Builder:
     def constant(self, value, width=INDEX):
         return self.emit(f"arith.constant {value} : {type_of(width)}")
 
+    def close(self):
+        """Ends the region that the last `{` line opened."""
+        self.indent -= 2
+        self.line("}")
+
+    def keep_result(self, value, index, offset):
+        """Stores `value` at %res[%res_base + index + offset], this
+        instance's part of the printed results."""
+        at = self.emit(f"arith.addi %res_base, {index} : index")
+        at = self.emit(f"arith.addi {at}, {self.constant(offset)} : index")
+        self.line(f"memref.store {value}, %res[{at}] : memref<?xf32>")
+
 
 # -- statements ---------------------------------------------------------------------
 
@@ -501,14 +513,12 @@ class Switch:
             for st in body:
                 st.ir(b)
             b.line("scf.yield")
-            b.indent -= 2
-            b.line("}")
+            b.close()
         b.line("default {")
         b.indent += 2
         for st in self.default:
             st.ir(b)
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         value = signed(self.selector.ev(env), INDEX)
@@ -539,8 +549,7 @@ class AffineIf:
         b.indent += 2
         for s in self.body:
             s.ir(b)
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         value = signed(self.operand.ev(env), INDEX) - self.constant
@@ -564,8 +573,7 @@ class For:
         b.indent += 2
         for s in self.body:
             s.ir(b)
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         lo, hi = self.lower.ev(env), self.upper.ev(env)
@@ -610,8 +618,7 @@ class While:
             s.ir(b)
         nxt = b.emit(f"arith.addi %{self.name}, {step} : index")
         b.line(f"scf.yield {nxt} : index")
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         k, bound = self.start.ev(env), self.bound.ev(env)
@@ -650,8 +657,7 @@ class ThreadLoop:
         b.indent += 2
         for s in self.body:
             s.ir(b)
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         points = [[]]
@@ -683,8 +689,7 @@ class AffineFor:
         b.indent += 2
         for s in self.body:
             s.ir(b)
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         upper = self.upper + (0 if self.grid is None else env["grid"][self.grid])
@@ -752,8 +757,7 @@ class MemChoice:
             for s in self.body:
                 s.ir(b)
             b.line(f"scf.yield %{self.name} : {t}")
-            b.indent -= 2
-            b.line("}")
+            b.close()
             return
         for s in self.body:
             s.ir(b)
@@ -797,17 +801,13 @@ class Transpose:
         tag = b.emit(f"arith.addi {position}, %tag : index")
         value = tagged_value(b, Var(tag[1:]))
         b.line(f"memref.store {value}, %{t}[%{t}wr, %{t}wc] : {tile_type}")
-        b.indent -= 2
-        b.line("}")
+        b.close()
         self.loop(b, f"{t}x")
         x = b.emit(f"memref.load %{t}[%{t}xc, %{t}xr] : {tile_type}")
         row = b.emit(f"arith.muli %{t}xr, {b.constant(4)} : index")
         position = b.emit(f"arith.addi {row}, %{t}xc : index")
-        at = b.emit(f"arith.addi {position}, {b.constant(self.offset)} : index")
-        at = b.emit(f"arith.addi {at}, %res_base : index")
-        b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
-        b.indent -= 2
-        b.line("}")
+        b.keep_result(x, position, self.offset)
+        b.close()
 
     def ev(self, env):
         pass
@@ -836,8 +836,7 @@ class TransferWrite:
             b.line(f"scf.for %{name} = %c0 to {c8} step %c1 {{")
         b.indent += 2
         body()
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def write(self, b):
         rows = "%rows"
@@ -865,9 +864,7 @@ class TransferWrite:
 
         def keep():
             x = b.emit(f"memref.load %xt[%xk] : {FIXED_TYPE}")
-            at = b.emit(f"arith.addi %res_base, %xk : index")
-            at = b.emit(f"arith.addi {at}, {b.constant(self.offset)} : index")
-            b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+            b.keep_result(x, "%xk", self.offset)
         self.lanes(b, "xk", keep)
         if not self.before:
             self.write(b)
@@ -924,11 +921,8 @@ class ThreadTransfer:
         t = b.emit(f"vx.transfer_async {src} to {dst} : {view} to {view}")
         b.line(f"vx.await {t}")
         x = b.emit(f"memref.load %yt[%yi] : {FIXED_TYPE}")
-        at = b.emit(f"arith.addi %res_base, %yi : index")
-        at = b.emit(f"arith.addi {at}, {b.constant(self.offset)} : index")
-        b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
-        b.indent -= 2
-        b.line("}")
+        b.keep_result(x, "%yi", self.offset)
+        b.close()
 
     def ev(self, env):
         pass
@@ -954,17 +948,16 @@ class FixedFill:
         else:
             b.line(f"scf.for {j} = %c0 to {c8} step %c1 {{")
         b.indent += 2
-        at = b.emit(f"arith.addi {j}, {b.constant(FIXED * self.slot)} : index")
         if self.drain:
             x = b.emit(f"memref.load %{self.buffer}[{j}] : {FIXED_TYPE}")
-            at = b.emit(f"arith.addi {at}, %res_base : index")
-            b.line(f"memref.store {x}, %res[{at}] : memref<?xf32>")
+            b.keep_result(x, j, FIXED * self.slot)
         else:
+            at = b.emit(f"arith.addi {j}, {b.constant(FIXED * self.slot)} "
+                        f": index")
             tag = b.emit(f"arith.addi {at}, %tag : index")
             value = tagged_value(b, Var(tag[1:]))
             b.line(f"memref.store {value}, %{self.buffer}[{j}] : {FIXED_TYPE}")
-        b.indent -= 2
-        b.line("}")
+        b.close()
 
     def ev(self, env):
         pass

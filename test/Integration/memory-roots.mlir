@@ -5,6 +5,11 @@
 // at stages 2 and 3, leaving every row after the second at 1).
 // @once_private stores once per instance through a select of two private
 // scratches: every thread writes its own copy.
+// @carried alternates the buffer its thread loops update with a memref
+// that an scf.for carries across their barriers (via-gpu keeps the
+// descriptor per thread; it used to refuse the loop), then stores once
+// through the loop's result. @chosen writes, after a barrier, through a
+// memref that an scf.if chose before it (kept per thread the same way).
 // RUN: vx-opt %s --vx-verify-semantics --vx-to-llvm 2>/dev/null | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true reverse-parallel=true" 2>/dev/null | %mlir_runner -e main | FileCheck %s
@@ -91,6 +96,77 @@ func.func @once_private(%out: memref<2x8xf32>, %flag: i1) {
 // CHECK: [5,   5,   5,   5,   5,   5,   5,   5]
 // CHECK: [0,   1,   2,   100,   4,   5,   6,   7]
 // CHECK: [10,   11,   12,   101,   14,   15,   16,   17]
+// CHECK: [2,   2,   2,   2,   2,   2,   2,   2]
+// CHECK: [100,   1,   1,   1,   1,   1,   1,   1]
+// CHECK: [2,   2,   2,   2,   2,   2,   2,   2]
+// CHECK: [7,   6,   5,   4,   3,   2,   1,   0]
+func.func @chosen(%ab: memref<2x8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %a = memref.subview %ab[0, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1]>>
+  %b = memref.subview %ab[1, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  %acast = memref.cast %a : memref<8xf32, strided<[1]>> to memref<8xf32, strided<[1], offset: ?>>
+  %bcast = memref.cast %b : memref<8xf32, strided<[1], offset: 8>> to memref<8xf32, strided<[1], offset: ?>>
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    %s = vx.scratch smem : memref<8xf32>
+    %m = scf.if %flag -> (memref<8xf32, strided<[1], offset: ?>>) {
+      scf.yield %bcast : memref<8xf32, strided<[1], offset: ?>>
+    } else {
+      scf.yield %acast : memref<8xf32, strided<[1], offset: ?>>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %ii = arith.index_cast %i : index to i64
+      %if = arith.sitofp %ii : i64 to f32
+      memref.store %if, %s[%i] : memref<8xf32>
+    }
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %j = arith.subi %c7, %i : index
+      %x = memref.load %s[%j] : memref<8xf32>
+      memref.store %x, %m[%i] : memref<8xf32, strided<[1], offset: ?>>
+    }
+  }
+  return
+}
+
+func.func @carried(%ab: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %hundred = arith.constant 100.0 : f32
+  %a = memref.subview %ab[0, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1]>>
+  %b = memref.subview %ab[1, 0] [1, 8] [1, 1] : memref<2x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  %bcast = memref.cast %b : memref<8xf32, strided<[1], offset: 8>> to memref<8xf32, strided<[1], offset: ?>>
+  %acast = memref.cast %a : memref<8xf32, strided<[1]>> to memref<8xf32, strided<[1], offset: ?>>
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    %s = vx.scratch smem : memref<8xf32>
+    %last = scf.for %k = %c0 to %c3 step %c1 iter_args(%m = %acast) -> (memref<8xf32, strided<[1], offset: ?>>) {
+      %ki = arith.index_cast %k : index to i64
+      %kf = arith.sitofp %ki : i64 to f32
+      scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+        memref.store %kf, %s[%i] : memref<8xf32>
+      }
+      scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+        %j = arith.subi %c7, %i : index
+        %x = memref.load %s[%j] : memref<8xf32>
+        %y = memref.load %m[%i] : memref<8xf32, strided<[1], offset: ?>>
+        %z = arith.addf %x, %y : f32
+        memref.store %z, %m[%i] : memref<8xf32, strided<[1], offset: ?>>
+      }
+      %parity = arith.remui %k, %c2 : index
+      %even = arith.cmpi eq, %parity, %c0 : index
+      %next = arith.select %even, %bcast, %acast : memref<8xf32, strided<[1], offset: ?>>
+      scf.yield %next : memref<8xf32, strided<[1], offset: ?>>
+    }
+    memref.store %hundred, %last[%c0] : memref<8xf32, strided<[1], offset: ?>>
+  }
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -118,6 +194,18 @@ func.func @main() {
   call @once_private(%out, %true) : (memref<2x8xf32>, i1) -> ()
   %printedOut = memref.cast %out : memref<2x8xf32> to memref<*xf32>
   call @printMemrefF32(%printedOut) : (memref<*xf32>) -> ()
+  %ab = memref.alloc() : memref<2x8xf32>
+  scf.for %r = %c0 to %c2 step %c1 {
+    scf.for %c = %c0 to %c8 step %c1 {
+      memref.store %zero, %ab[%r, %c] : memref<2x8xf32>
+    }
+  }
+  call @carried(%ab) : (memref<2x8xf32>) -> ()
+  %printedFlat = memref.cast %ab : memref<2x8xf32> to memref<*xf32>
+  call @printMemrefF32(%printedFlat) : (memref<*xf32>) -> ()
+  call @chosen(%ab, %true) : (memref<2x8xf32>, i1) -> ()
+  call @printMemrefF32(%printedFlat) : (memref<*xf32>) -> ()
+  memref.dealloc %ab : memref<2x8xf32>
   memref.dealloc %rows : memref<2x5x8xf32>
   memref.dealloc %other : memref<2x5x8xf32>
   memref.dealloc %out : memref<2x8xf32>

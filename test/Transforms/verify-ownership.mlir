@@ -164,3 +164,29 @@ func.func @unproved(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
   }
   return
 }
+
+// -----
+
+// Not owned only when %flag is false (every iteration reads element 0):
+// ownership must hold for every value, so this is an error too.
+func.func @not_owned_for_some_values(%a: memref<8xf32>, %out: memref<8xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 4 {
+    // expected-error-re @below {{private scratch used in thread loops is not owned by the 4 threads of the spawn's CTA (its 'threads' clause): element (0) is touched by iteration ({{[0-7]}}) on thread {{[0-3]}} and iteration ({{[0-7]}}) on thread {{[0-3]}} (instances (0) and (0)) when {{.*}}}}
+    %q = vx.scratch : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %a[%t] : memref<8xf32>
+      // expected-note @below {{one access}}
+      memref.store %x, %q[%t] : memref<8xf32>
+    }
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %k = arith.select %flag, %t, %c0 : index
+      // expected-note @below {{the other access}}
+      %y = memref.load %q[%k] : memref<8xf32>
+      memref.store %y, %out[%t] : memref<8xf32>
+    }
+  }
+  return
+}

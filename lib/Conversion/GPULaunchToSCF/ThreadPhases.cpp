@@ -135,6 +135,13 @@ static bool isKeepable(Type type) {
   return type.isIntOrIndexOrFloat() || isa<VectorType, ComplexType>(type);
 }
 
+/// Whether a value that an scf op carries around a barrier can be kept per
+/// thread: also a ranked memref (its descriptor), which, unlike a view used
+/// after a barrier, cannot be computed again where it is used.
+static bool isCarriable(Type type) {
+  return isKeepable(type) || isa<MemRefType>(type);
+}
+
 /// A static alloca that becomes one slice per thread of a buffer per block.
 static bool isPrivateBufferCandidate(Operation *op) {
   auto alloca = dyn_cast<memref::AllocaOp>(op);
@@ -533,12 +540,13 @@ LogicalResult PhasePlan::planSplit(Operation *split) {
 }
 
 LogicalResult PhasePlan::keepCarried(Operation *split, Value value) {
-  if (!isKeepable(value.getType())) {
+  if (!isCarriable(value.getType())) {
     if (report)
       split->emitOpError()
           << "carries a value of type " << value.getType()
           << " across a barrier or shuffle; on the CPU only scalars, "
-             "vectors and complex numbers can be kept per thread";
+             "vectors, complex numbers and ranked memrefs can be kept per "
+             "thread";
     return failure();
   }
   kept.insert(value);
@@ -566,7 +574,11 @@ LogicalResult PhasePlan::keepAcrossPhases(Value value, OpOperand &use) {
         return failure();
     return success();
   }
-  if (isKeepable(value.getType())) {
+  // A memref that a region op chooses (an scf.if result) is kept like one
+  // it carries; an allocation's result is not (its memory would not
+  // outlive the phase).
+  if (isKeepable(value.getType()) ||
+      (def->getNumRegions() > 0 && isCarriable(value.getType()))) {
     kept.insert(value);
     return success();
   }

@@ -64,7 +64,7 @@ struct Lane {
 
 /// The element types of `matmul`, named for the remarks, when they would
 /// suit the tensor cores at all (VX_SPEC 2.3).
-static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
+std::optional<StringRef> vx::getTensorCoreKind(linalg::MatmulOp matmul,
                                                   bool tf32) {
   Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
@@ -152,7 +152,7 @@ static MmaTiling chooseTiling(int64_t m, int64_t n, int64_t ctaSize) {
 
 /// The accumulator that `op`, a tile op, may write on the tensor cores:
 /// the private scratch that a matmul's output is directly.
-static ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul) {
+ScratchOp vx::getMatmulAccumulator(linalg::MatmulOp matmul) {
   auto scratch = matmul.getOutputs()[0].getDefiningOp<ScratchOp>();
   if (scratch && scratch.getPlacement() == Memory::private_)
     return scratch;
@@ -162,8 +162,8 @@ static ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul) {
 /// Why the accumulator `scratch` cannot live in the fragment layout: a use
 /// other than a fill of it, a matmul into it and a copy out of it (into
 /// memory that is not private), all tile ops. Collects the uses.
-static std::optional<std::string>
-getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
+std::optional<std::string>
+vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
                      SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
   Value tile = scratch.getResult();
   for (Operation *user : tile.getUsers()) {
@@ -196,7 +196,7 @@ getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
 }
 
 /// `terms` (value, factor) summed with `constant`, as index arithmetic.
-static Value buildSum(OpBuilder &b, Location loc,
+Value vx::buildSum(OpBuilder &b, Location loc,
                       ArrayRef<std::pair<Value, int64_t>> terms,
                       int64_t constant) {
   Value sum;
@@ -236,7 +236,7 @@ static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
 }
 
 /// Builds `scf.for` loops from 0 to each of `counts` around `body`.
-static void buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
+void vx::buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
                        function_ref<void(OpBuilder &, ValueRange)> body) {
   SmallVector<Value> lower, upper, steps;
   for (int64_t count : counts) {

@@ -20,14 +20,13 @@
 // PTX: wgmma.fence.sync.aligned;
 // B is K x N (MN-major): imm-trans-b 1; A is K-major: imm-trans-a 0.
 // PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
-// PTX-NEXT: }
-// PTX-NEXT: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.commit_group.sync.aligned;
 // PTX-NEXT: wgmma.wait_group.sync.aligned 0;
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // The tensor maps' swizzle argument (CU_TENSOR_MAP_SWIZZLE_64B = 2 for A,
 // _128B = 3 for B) is the fifth of mgpuTensorMapEncodeTiledMemref.
-// MAPS-DAG: %[[SWIZZLE64:.*]] = llvm.mlir.constant(2 : i64) : i64
-// MAPS-DAG: %[[SWIZZLE128:.*]] = llvm.mlir.constant(3 : i64) : i64
+// MAPS-DAG: %[[SWIZZLE64:.*]] = llvm.mlir.constant(2 : i32) : i64
+// MAPS-DAG: %[[SWIZZLE128:.*]] = llvm.mlir.constant(3 : i32) : i64
 // MAPS: llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SWIZZLE64]],
 // MAPS: llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SWIZZLE128]],
 // SM90: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2)

@@ -31,7 +31,7 @@
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %c0{{.*}}]
+// CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
 // The copy out: row 64 wg + 16 warp + g (+ 8), column 8 j + 2 p (+ 1).
 // CHECK: scf.parallel
 // CHECK: memref.load %[[ACC]]

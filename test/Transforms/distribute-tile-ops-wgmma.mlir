@@ -30,7 +30,7 @@
 // CHECK: nvvm.wgmma.mma_async
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 // CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
 // The copy out: row 64 wg + 16 warp + g (+ 8), column 8 j + 2 p (+ 1).
 // CHECK: scf.parallel

@@ -567,6 +567,13 @@ void SpawnAnalysis::collectAccesses() {
     if (isa<AwaitOp, ScratchOp, memref::AllocaOp, memref::AllocOp,
             memref::DeallocOp>(op))
       return; // Ordering or allocation only.
+    if (op->hasAttr(VxDialect::kTensorCoreAttrName)) {
+      // The address of a tile that wgmma's descriptors read (all of it);
+      // other tensor-core ops touch registers only.
+      if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op))
+        add(op, metadata.getSource(), AccessKind::Read, {}, {}, true);
+      return;
+    }
     if (isa<CallOpInterface>(op)) {
       addUnknown(op, Value(), AccessKind::Write,
                  "a call, whose effects the analysis does not see");

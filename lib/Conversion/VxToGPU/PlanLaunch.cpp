@@ -12,6 +12,7 @@
 #include "LaunchPlan.h"
 #include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/Limits.h"
 
@@ -110,8 +111,11 @@ SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn, int64_t instances) {
     // Each buffer at a multiple of the base's alignment: with one instance
     // per CTA every scratch is a TMA destination and its vector accesses
     // have an alignment known at compile time.
-    layout.totalBytes =
-        llvm::alignTo(layout.totalBytes, kDynamicSharedMemoryAlignment);
+    // Swizzled tiles at a multiple of their pattern, which the dynamic
+    // array's alignment then is too (vx-extern-dynamic-shared-memory).
+    layout.totalBytes = llvm::alignTo(
+        layout.totalBytes,
+        std::max(kDynamicSharedMemoryAlignment, getSwizzleAlignment(scratch)));
     layout.offsets.push_back(layout.totalBytes);
     layout.totalBytes += instances * slice;
   }
@@ -133,6 +137,8 @@ static bool isDeviceDialect(Dialect *dialect) {
 /// Why `op`, in a device spawn body, would not lower on every route (or run
 /// on the device), or nothing when it would.
 static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (op->hasAttr(VxDialect::kTensorCoreAttrName))
+    return std::nullopt;
   if (isa<CallOpInterface>(op))
     return "cannot run on the device: device spawns may not call host "
            "functions";
@@ -202,8 +208,9 @@ SmallVector<std::optional<int64_t>> vx::getStaticExtents(SpawnOp spawn,
 // the mbarriers of a TMA pipeline padded to the array's alignment (the
 // pipeline counts those beyond it).
 int64_t vx::getSharedMemoryLimit(const Chip *chip) {
-  return (chip ? *chip : Chip::getDefault()).getMaxSharedMemoryPerBlock() -
-         kDynamicSharedMemoryAlignment;
+  const Chip &target = chip ? *chip : Chip::getDefault();
+  return target.getMaxSharedMemoryPerBlock() -
+         getDynamicSharedMemoryAlignment(target);
 }
 
 /// Whether `spawn` can run on the device (and on `chip`, when named):

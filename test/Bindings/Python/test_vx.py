@@ -70,8 +70,9 @@ def test_stages():
 
 
 def test_pipeline_text_of_each_stage():
-    assert vx.pipeline("vx") == ("builtin.module(vx-verify-semantics"
-                                 "{allow-races=false threads-per-block=0})")
+    assert vx.pipeline("vx") == (
+        "builtin.module(vx-verify-semantics"
+        "{allow-races=false chip= threads-per-block=0})")
     for stage in vx.STAGES:
         text = vx.pipeline(stage)
         assert text.startswith("builtin.module(vx-verify-semantics")

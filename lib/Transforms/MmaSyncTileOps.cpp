@@ -65,7 +65,7 @@ struct Lane {
 /// The element types of `matmul`, named for the remarks, when they would
 /// suit the tensor cores at all (VX_SPEC 2.3).
 std::optional<StringRef> vx::getTensorCoreKind(linalg::MatmulOp matmul,
-                                                  bool tf32) {
+                                               bool tf32) {
   Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
   Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
@@ -81,15 +81,9 @@ std::optional<StringRef> vx::getTensorCoreKind(linalg::MatmulOp matmul,
   return std::nullopt;
 }
 
-/// Why `matmul` cannot be one on `mma.sync.m16n8k16` by itself (its
-/// types, shape, operands and the chip), or nothing.
-static std::optional<std::string>
-getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
-                const TileOpsOptions &options) {
-  if (options.chip->getSMNumber() < 80)
-    return ("'" + options.chip->getName() +
-            "' has no mma.sync.m16n8k16 (sm_80 and newer)")
-        .str();
+std::optional<std::string>
+vx::getTensorCoreMatmulReason(linalg::MatmulOp matmul,
+                              const TileOpsOptions &options) {
   Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
   if (a.isF32())
@@ -110,6 +104,21 @@ getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
   if (matmul.getMatchingIndexingMap(matmul.getDpsInitOperand(0)) !=
       AffineMap::getMultiDimIdentityMap(3, context).getMajorSubMap(2))
     return std::string("its accumulator map is transposed");
+  return std::nullopt;
+}
+
+/// Why `matmul` cannot be one on `mma.sync.m16n8k16` by itself (its
+/// types, shape, operands and the chip), or nothing.
+static std::optional<std::string>
+getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
+                const TileOpsOptions &options) {
+  if (options.chip->getSMNumber() < 80)
+    return ("'" + options.chip->getName() +
+            "' has no mma.sync.m16n8k16 (sm_80 and newer)")
+        .str();
+  if (std::optional<std::string> why =
+          getTensorCoreMatmulReason(matmul, options))
+    return why;
   SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
   int64_t m = ranges[0], n = ranges[1], k = ranges[2];
   if (m % kMmaM != 0)

@@ -197,26 +197,9 @@ static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
                                                   SpawnOp spawn,
                                                   const TileOpsOptions &options,
                                                   WgmmaMatmul &wgmma) {
-  Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
-  Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
-  if (a.isF32())
-    return std::string(options.tf32
-                           ? "the TF32 tensor-core lowering is not built yet"
-                           : "f32 operands use the tensor cores only with "
-                             "tf32=true");
-  if (!c.isF32())
-    return std::string("the tensor-core lowering takes an f32 accumulator "
-                       "only");
-  for (Value operand : matmul->getOperands())
-    if (!cast<MemRefType>(operand.getType()).hasStaticShape())
-      return std::string("its tiles have dynamic shapes");
-  for (AffineMap map : matmul.getIndexingMapsArray())
-    if (!map.isProjectedPermutation() || map.getNumResults() != 2)
-      return std::string("its indexing maps are not transpositions");
-  MLIRContext *context = matmul.getContext();
-  if (matmul.getMatchingIndexingMap(matmul.getDpsInitOperand(0)) !=
-      AffineMap::getMultiDimIdentityMap(3, context).getMajorSubMap(2))
-    return std::string("its accumulator map is transposed");
+  if (std::optional<std::string> why =
+          getTensorCoreMatmulReason(matmul, options))
+    return why;
   SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
   int64_t m = ranges[0], n = ranges[1], k = ranges[2];
   if (m % kWgmmaM != 0)

@@ -88,8 +88,14 @@ void lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
 
 /// The element types of `matmul`, named for the remarks, when they would
 /// suit the tensor cores at all (VX_SPEC 2.3).
-std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
-                                           bool tf32);
+std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul, bool tf32);
+
+/// Why `matmul` suits neither tensor-core lowering, whatever the chip: its
+/// element types, dynamic shapes, maps that are not transpositions, a
+/// transposed accumulator; or nothing.
+std::optional<std::string>
+getTensorCoreMatmulReason(linalg::MatmulOp matmul,
+                          const TileOpsOptions &options);
 
 /// The private scratch that `matmul`'s output is directly, if any.
 ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul);

@@ -81,29 +81,31 @@ def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
         "chip)")]
 
 
-def test_tile_matmul_on_mma_sync_with_a_chip():
-    module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
-    lowered = module.lower("gpu", chip="sm_80")
-    remarks = [d for d in lowered.diagnostics if d.severity != "note"]
-    assert [(d.severity, d.location, d.message) for d in remarks] == [(
-        "remark", "tile_matmul.mlir:44:5",
-        "computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), "
-        "32x32 of the accumulator per warp")]
-    assert "nvvm.mma.sync" in str(lowered)
+# Each tensor-core lowering by the chip: its remark, its NVVM op, and not
+# the other's.
+TENSOR_CORE_LOWERINGS = [
+    ("sm_80",
+     "computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), "
+     "32x32 of the accumulator per warp",
+     "nvvm.mma.sync", "nvvm.wgmma.mma_async"),
+    ("sm_90a",
+     "computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 "
+     "warpgroup, 64x64 of the accumulator per warpgroup; A and B in "
+     "shared memory with the 64B and 128B swizzles of their TMA "
+     "transfers",
+     "nvvm.wgmma.mma_async", "nvvm.mma.sync"),
+]
 
 
-def test_tile_matmul_on_wgmma_with_sm_90a():
+@pytest.mark.parametrize("chip, remark, used, unused", TENSOR_CORE_LOWERINGS)
+def test_tile_matmul_on_the_tensor_cores_of_a_chip(chip, remark, used, unused):
     module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
-    lowered = module.lower("gpu", chip="sm_90a")
+    lowered = module.lower("gpu", chip=chip)
     remarks = [d for d in lowered.diagnostics if d.severity != "note"]
-    assert [(d.severity, d.location, d.message) for d in remarks] == [(
-        "remark", "tile_matmul.mlir:44:5",
-        "computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 "
-        "warpgroup, 64x64 of the accumulator per warpgroup; A and B in "
-        "shared memory with the 64B and 128B swizzles of their TMA "
-        "transfers")]
-    assert "nvvm.wgmma.mma_async" in str(lowered)
-    assert "nvvm.mma.sync" not in str(lowered)
+    assert [(d.severity, d.location, d.message) for d in remarks] == [
+        ("remark", "tile_matmul.mlir:44:5", remark)]
+    assert used in str(lowered)
+    assert unused not in str(lowered)
 
 
 @pytest.mark.skipif(not HAS_PTX_SIM,

@@ -125,32 +125,9 @@ flashAttention(const __nv_bfloat16 *__restrict__ q,
       }
     }
 
-    // Online softmax: row r of this thread's two is in s[*][2 r], [2 r + 1].
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float newMax = rowMax[r];
-#pragma unroll
-      for (int n = 0; n < kTileKV / 8; ++n)
-        newMax = fmaxf(newMax, fmaxf(s[n][2 * r], s[n][2 * r + 1]));
-      newMax = quadMax(newMax);
-      const float shift = newMax * scaleLog2;
-      const float alpha = exp2Approx(rowMax[r] * scaleLog2 - shift);
-      rowMax[r] = newMax;
-      float sum = 0.0f;
-#pragma unroll
-      for (int n = 0; n < kTileKV / 8; ++n)
-#pragma unroll
-        for (int c = 2 * r; c < 2 * r + 2; ++c) {
-          s[n][c] = exp2Approx(fmaf(s[n][c], scaleLog2, -shift));
-          sum += s[n][c];
-        }
-      rowSum[r] = rowSum[r] * alpha + sum;
-#pragma unroll
-      for (int n = 0; n < dim / 8; ++n) {
-        out[n][2 * r] *= alpha;
-        out[n][2 * r + 1] *= alpha;
-      }
-    }
+    // Online softmax: s[n] and out[n] are 8-column groups of 4 values.
+    onlineSoftmaxStep<kTileKV / 8, dim / 8>(&s[0][0], &out[0][0], rowMax,
+                                            rowSum, scaleLog2);
 
     // O += P V: P's A fragment for keys 16 kk.. is accumulator tiles 2 kk
     // and 2 kk + 1 in bf16.

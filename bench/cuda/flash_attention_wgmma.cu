@@ -129,34 +129,9 @@ flashAttentionWgmma(const void *mapQ, const void *mapK, const void *mapV,
     wgmmaCommit();
     wgmmaWaitAll();
 
-    // Online softmax: row r of this thread's two is in scores[4 j + 2 r]
-    // and [4 j + 2 r + 1], and in out likewise.
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float newMax = rowMax[r];
-#pragma unroll
-      for (int j = 0; j < kTileKV / 8; ++j)
-        newMax = fmaxf(newMax,
-                       fmaxf(scores[4 * j + 2 * r], scores[4 * j + 2 * r + 1]));
-      newMax = quadMax(newMax);
-      const float shift = newMax * scaleLog2;
-      const float alpha = exp2Approx(rowMax[r] * scaleLog2 - shift);
-      rowMax[r] = newMax;
-      float sum = 0.0f;
-#pragma unroll
-      for (int j = 0; j < kTileKV / 8; ++j)
-#pragma unroll
-        for (int c = 4 * j + 2 * r; c < 4 * j + 2 * r + 2; ++c) {
-          scores[c] = exp2Approx(fmaf(scores[c], scaleLog2, -shift));
-          sum += scores[c];
-        }
-      rowSum[r] = rowSum[r] * alpha + sum;
-#pragma unroll
-      for (int j = 0; j < dim / 8; ++j) {
-        out[4 * j + 2 * r] *= alpha;
-        out[4 * j + 2 * r + 1] *= alpha;
-      }
-    }
+    // Online softmax in the accumulator layout of scores and out.
+    onlineSoftmaxStep<kTileKV / 8, dim / 8>(scores, out, rowMax, rowSum,
+                                            scaleLog2);
 
     // O += P V: keys 16 kk.. of P are score columns 8 j.., j = 2 kk, 2 kk + 1,
     // in the A fragment's order (row, row + 8) x (columns, columns + 8).

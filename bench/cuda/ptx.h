@@ -236,6 +236,44 @@ __device__ __forceinline__ float quadSum(float x) {
   return x + __shfl_xor_sync(0xffffffff, x, 2);
 }
 
+/// One online-softmax step over a block of scores in the accumulator layout
+/// that mma.sync m16n8 and wgmma share: per 8 columns, a thread holds 4
+/// values, row 0's two adjacent columns then row 1's (`scores[4 j + 2 r + c]`).
+/// Turns the scores into unnormalized probabilities, updates the running row
+/// maxima and sums, and rescales the output accumulator (same layout).
+template <int kScoreGroups, int kOutGroups>
+__device__ __forceinline__ void onlineSoftmaxStep(float *scores, float *out,
+                                                  float (&rowMax)[2],
+                                                  float (&rowSum)[2],
+                                                  float scaleLog2) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float newMax = rowMax[r];
+#pragma unroll
+    for (int j = 0; j < kScoreGroups; ++j)
+      newMax = fmaxf(newMax,
+                     fmaxf(scores[4 * j + 2 * r], scores[4 * j + 2 * r + 1]));
+    newMax = quadMax(newMax);
+    const float shift = newMax * scaleLog2;
+    const float alpha = exp2Approx(rowMax[r] * scaleLog2 - shift);
+    rowMax[r] = newMax;
+    float sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < kScoreGroups; ++j)
+#pragma unroll
+      for (int c = 4 * j + 2 * r; c < 4 * j + 2 * r + 2; ++c) {
+        scores[c] = exp2Approx(fmaf(scores[c], scaleLog2, -shift));
+        sum += scores[c];
+      }
+    rowSum[r] = rowSum[r] * alpha + sum;
+#pragma unroll
+    for (int j = 0; j < kOutGroups; ++j) {
+      out[4 * j + 2 * r] *= alpha;
+      out[4 * j + 2 * r + 1] *= alpha;
+    }
+  }
+}
+
 } // namespace ptx
 
 #endif // VX_BENCH_CUDA_PTX_H

@@ -14,6 +14,7 @@
 #include "Executor.h"
 #include "Vx/PTXSim/PTXSim.h"
 #include "Vx/Runtime/CudaRuntime.h"
+#include "Vx/Runtime/ErrorChannel.h"
 #include "Vx/Runtime/MemRefSpan.h"
 #include "Vx/Runtime/PTXSimRuntime.h"
 
@@ -31,8 +32,6 @@ using namespace vx::ptxsim;
 
 namespace {
 
-std::atomic<bool> reportErrors{false};
-thread_local std::string pendingError;
 thread_local void *borrowedStream = nullptr;
 thread_local bool borrowing = false;
 /// The device the host code asked for; all its memory is the host's.
@@ -50,16 +49,9 @@ struct SimFunction {
 /// Streams are synchronous: a handle is only a distinct non-null token.
 char streamToken;
 
-bool failed() { return !pendingError.empty(); }
-
 /// Prints `message` (the full report) and exits, or keeps it.
 void reportError(std::string message) {
-  if (!reportErrors) {
-    std::fprintf(stderr, "%s\n", message.c_str());
-    std::exit(1);
-  }
-  if (pendingError.empty())
-    pendingError = std::move(message);
+  reportOrKeepError(std::move(message), "");
 }
 
 void reportError(const char *function, const std::string &what) {
@@ -227,14 +219,7 @@ extern "C" {
 
 void vxCudaReportErrors() { reportErrors = true; }
 
-const char *vxCudaTakeError() {
-  static thread_local std::string taken;
-  if (pendingError.empty())
-    return nullptr;
-  taken = std::move(pendingError);
-  pendingError.clear();
-  return taken.c_str();
-}
+const char *vxCudaTakeError() { return takePendingError(); }
 
 void vxCudaSetStream(void *stream, int32_t /*synchronize*/) {
   borrowing = true;

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Runtime/CudaRuntime.h"
+#include "Vx/Runtime/ErrorChannel.h"
 #include "Vx/Runtime/MemRefSpan.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -36,16 +37,11 @@
 
 namespace {
 
-std::atomic<bool> reportErrors{false};
-/// The first error of this thread since the last vxCudaTakeError.
-thread_local std::string pendingError;
 /// Set by vxCudaSetStream: the stream the host code launches on instead of
 /// creating its own, and whether its synchronization waits.
 thread_local CUstream borrowedStream = nullptr;
 thread_local bool borrowing = false;
 thread_local bool synchronizeBorrowed = true;
-
-bool failed() { return !pendingError.empty(); }
 
 /// Names of the errors a machine without a working GPU reports, for when
 /// the driver cannot name them itself (the toolkit's stub library).
@@ -63,12 +59,7 @@ const char *getFallbackErrorName(CUresult result) {
 /// Reports an error: prints it and exits, or keeps it for vxCudaTakeError
 /// (the first of the thread) when the caller checks errors itself.
 void reportError(std::string message) {
-  if (!reportErrors) {
-    std::fprintf(stderr, "vx_cuda_runtime: %s\n", message.c_str());
-    std::exit(1);
-  }
-  if (pendingError.empty())
-    pendingError = std::move(message);
+  reportOrKeepError(std::move(message), "vx_cuda_runtime: ");
 }
 
 /// Reports a failing driver call; returns whether `result` is a failure.
@@ -268,14 +259,7 @@ extern "C" {
 
 void vxCudaReportErrors() { reportErrors = true; }
 
-const char *vxCudaTakeError() {
-  static thread_local std::string taken;
-  if (pendingError.empty())
-    return nullptr;
-  taken = std::move(pendingError);
-  pendingError.clear();
-  return taken.c_str();
-}
+const char *vxCudaTakeError() { return takePendingError(); }
 
 void vxCudaSetStream(void *stream, int32_t synchronize) {
   borrowing = true;

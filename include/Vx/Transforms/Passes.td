@@ -65,8 +65,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
   ];
   // The copies of spawns with affine.parallel have their affine ops lowered;
   // those with matmul tile ops get NVVM (mma.sync) and LLVM ops.
-  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
-                           "memref::MemRefDialect", "NVVM::NVVMDialect",
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+                           "nvgpu::NVGPUDialect", "NVVM::NVVMDialect",
                            "scf::SCFDialect", "vector::VectorDialect"];
 }
 
@@ -114,8 +115,9 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
            "The CTA size of spawns without a `threads` clause (0: the "
            "default), which the MMA warps are chosen for">,
   ];
-  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
-                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "linalg::LinalgDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "nvgpu::NVGPUDialect",
                            "NVVM::NVVMDialect", "scf::SCFDialect",
                            "vector::VectorDialect"];
 }

@@ -352,7 +352,11 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   device.addPass(createConvertGpuOpsToNVVMOps());
   // The dynamic shared memory after the static symbols (the mbarriers).
   VxExternDynamicSharedMemoryOptions dynamicShared;
-  dynamicShared.alignment = kDynamicSharedMemoryAlignment;
+  std::string chipError;
+  FailureOr<Chip> parsedChip = Chip::parse(chip, chipError);
+  dynamicShared.alignment =
+      succeeded(parsedChip) ? getDynamicSharedMemoryAlignment(*parsedChip)
+                            : kDynamicSharedMemoryAlignment;
   device.addPass(createVxExternDynamicSharedMemory(dynamicShared));
   device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -264,24 +265,6 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
   return success();
 }
 
-/// Whether the element types of `matmul` would suit the tensor cores
-/// (VX_SPEC 2.3), and if so how, for the remark of the FMA-only routes.
-static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
-                                                  bool tf32) {
-  Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
-  Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
-  Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
-  if (a != b || !(c.isF32() || c.isF16()))
-    return std::nullopt;
-  if (a.isBF16())
-    return StringRef("bf16 operands");
-  if (a.isF16())
-    return StringRef("f16 operands");
-  if (a.isF32() && c.isF32() && tf32)
-    return StringRef("f32 operands (tf32=true)");
-  return std::nullopt;
-}
-
 LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
                                     const TileOpsOptions &options) {
   SmallVector<Operation *> ops = getTileOps(spawn);
@@ -292,7 +275,11 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
   if (anyFailed)
     return failure();
   if (options.chip) {
-    lowerMatmulsToMmaSync(rewriter, spawn, ops, options);
+    // sm_90a's warpgroup MMA; plain sm_90 has no wgmma (VX_SPEC 2.3).
+    if (options.chip->hasWgmma())
+      lowerMatmulsToWgmma(rewriter, spawn, ops, options);
+    else
+      lowerMatmulsToMmaSync(rewriter, spawn, ops, options);
     // The thread loops over the lanes make the body a CTA body still.
     ops = getTileOps(spawn);
   }
@@ -300,7 +287,8 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op);
         matmul && options.remarkOnMatmuls && !options.chip)
       if (std::optional<StringRef> kind =
-              getTensorCoreKind(matmul, options.tf32))
+              getTensorCoreKind(matmul, options.tf32);
+          kind && *kind != "f32 operands")
         matmul.emitRemark("the ")
             << *kind
             << " would suit the tensor cores, but this route computes it "

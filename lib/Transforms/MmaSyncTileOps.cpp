@@ -72,8 +72,8 @@ struct Lane {
 
 /// The element types of `matmul`, named for the remarks, when they would
 /// suit the tensor cores at all (VX_SPEC 2.3).
-static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
-                                                  bool tf32) {
+std::optional<StringRef> vx::getTensorCoreKind(linalg::MatmulOp matmul,
+                                               bool tf32) {
   Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
   Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
@@ -89,15 +89,9 @@ static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
   return std::nullopt;
 }
 
-/// Why `matmul` cannot be one on `mma.sync.m16n8k16` by itself (its
-/// types, shape, operands and the chip), or nothing.
-static std::optional<std::string>
-getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
-                const TileOpsOptions &options) {
-  if (options.chip->getSMNumber() < 80)
-    return ("'" + options.chip->getName() +
-            "' has no mma.sync.m16n8k16 (sm_80 and newer)")
-        .str();
+std::optional<std::string>
+vx::getTensorCoreMatmulReason(linalg::MatmulOp matmul,
+                              const TileOpsOptions &options) {
   Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
   if (a.isF32())
@@ -118,6 +112,21 @@ getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
   if (matmul.getMatchingIndexingMap(matmul.getDpsInitOperand(0)) !=
       AffineMap::getMultiDimIdentityMap(3, context).getMajorSubMap(2))
     return std::string("its accumulator map is transposed");
+  return std::nullopt;
+}
+
+/// Why `matmul` cannot be one on `mma.sync.m16n8k16` by itself (its
+/// types, shape, operands and the chip), or nothing.
+static std::optional<std::string>
+getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
+                const TileOpsOptions &options) {
+  if (options.chip->getSMNumber() < 80)
+    return ("'" + options.chip->getName() +
+            "' has no mma.sync.m16n8k16 (sm_80 and newer)")
+        .str();
+  if (std::optional<std::string> why =
+          getTensorCoreMatmulReason(matmul, options))
+    return why;
   SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
   int64_t m = ranges[0], n = ranges[1], k = ranges[2];
   if (m % kMmaM != 0)
@@ -160,7 +169,7 @@ static MmaTiling chooseTiling(int64_t m, int64_t n, int64_t ctaSize) {
 
 /// The accumulator that `op`, a tile op, may write on the tensor cores:
 /// the private scratch that a matmul's output is directly.
-static ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul) {
+ScratchOp vx::getMatmulAccumulator(linalg::MatmulOp matmul) {
   auto scratch = matmul.getOutputs()[0].getDefiningOp<ScratchOp>();
   if (scratch && scratch.getPlacement() == Memory::private_)
     return scratch;
@@ -170,8 +179,8 @@ static ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul) {
 /// Why the accumulator `scratch` cannot live in the fragment layout: a use
 /// other than a fill of it, a matmul into it and a copy out of it (into
 /// memory that is not private), all tile ops. Collects the uses.
-static std::optional<std::string>
-getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
+std::optional<std::string>
+vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
                      SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
   Value tile = scratch.getResult();
   for (Operation *user : tile.getUsers()) {
@@ -204,7 +213,7 @@ getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
 }
 
 /// `terms` (value, factor) summed with `constant`, as index arithmetic.
-static Value buildSum(OpBuilder &b, Location loc,
+Value vx::buildSum(OpBuilder &b, Location loc,
                       ArrayRef<std::pair<Value, int64_t>> terms,
                       int64_t constant) {
   Value sum;
@@ -244,7 +253,7 @@ static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
 }
 
 /// Builds `scf.for` loops from 0 to each of `counts` around `body`.
-static void buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
+void vx::buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
                        function_ref<void(OpBuilder &, ValueRange)> body) {
   SmallVector<Value> lower, upper, steps;
   for (int64_t count : counts) {

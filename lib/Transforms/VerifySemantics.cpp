@@ -16,6 +16,7 @@
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/Limits.h"
+#include "Vx/Transforms/PassOptions.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1216,11 +1218,9 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    if (std::optional<std::string> why =
-            checkThreadsPerBlockOption(threadsPerBlock)) {
-      emitError(root->getLoc()) << getArgument() << ": " << *why;
+    if (failed(checkPassOption(root, getArgument(),
+                               checkThreadsPerBlockOption(threadsPerBlock))))
       return signalPassFailure();
-    }
     auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);

@@ -64,7 +64,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
            "vx-distribute-tile-ops (1-1024; 0: the default CTA size)">,
   ];
   // The copies of spawns with affine.parallel have their affine ops lowered;
-  // those with matmul tile ops get NVVM (mma.sync) and LLVM ops.
+  // those with matmul tile ops get NVVM (mma.sync, wgmma), nvgpu (ldmatrix)
+  // and LLVM ops, and the wgmma lowering matches TMA tiles (gpu and nvgpu
+  // types).
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
                            "LLVM::LLVMDialect", "memref::MemRefDialect",
                            "nvgpu::NVGPUDialect", "NVVM::NVVMDialect",
@@ -95,9 +97,12 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
     barriers. The GPU routes run this pass before the mapping;
     `vx-verify-semantics` checks a copy of each spawn rewritten by it.
 
-    A `linalg.matmul` whose operands would suit the tensor cores (bf16 or
-    f16 operands, or f32 ones with `tf32`) gets a remark: it is computed
-    with FMA code. Errors: a linalg op on tensors, or one that is not a
+    With `chip`, the matmuls that fit run on the tensor cores:
+    `wgmma.mma_async` on sm_90a (their smem operand tiles get
+    `vx.swizzle`, the layout their TMA transfers write), `mma.sync` from
+    sm_80 otherwise. A `linalg.matmul` whose operands would suit the
+    tensor cores (bf16 or f16 operands, or f32 ones with `tf32`) gets a
+    remark: how it is computed, or why with FMA code. Errors: a linalg op on tensors, or one that is not a
     structured op, in once-per-instance code of a device spawn.
 
     Example: `vx-opt --vx-distribute-tile-ops` turns
@@ -110,7 +115,8 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
            "they are computed with FMA code)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "The chip whose tensor cores compute the matmuls that fit "
-           "(mma.sync from sm_80); empty: FMA code only">,
+           "(mma.sync from sm_80, wgmma.mma_async on sm_90a); empty: FMA "
+           "code only">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
            "The CTA size of spawns without a `threads` clause (0: the "
            "default), which the MMA warps are chosen for">,

@@ -438,6 +438,8 @@ private:
     auto matrices = nvgpu::LdMatrixOp::create(
         b, loc, VectorType::get({group.count, 2}, type.getElementType()),
         shared, getIndices(outerIndex, kIndex), !kContiguous, group.count);
+    // Placed by the compiler: the spawn-body op check lets it through.
+    matrices->setAttr(VxDialect::kTensorCoreAttrName, b.getUnitAttr());
     SmallVector<Value> registers;
     for (int64_t j = 0; j < group.count; ++j)
       registers.push_back(
@@ -476,10 +478,14 @@ private:
 };
 } // namespace
 
-/// The body of the matmul's thread loop for `lane`: along K in steps of
-/// 16, the lane's warp loads the A and B registers of the step once
-/// (`ldmatrix` where `ldmatrix` says so, per operand) and every fragment
-/// accumulates one `mma.sync`.
+/// The body of the matmul's thread loop for `lane`: loops along K in steps
+/// of 16, over the warp's M fragments and over its N fragments in pairs
+/// (one at a time when there is an odd number), each iteration loading its
+/// A and B registers (`ldmatrix` where `ldmatrix` says so, per operand) and
+/// accumulating one `mma.sync` per N fragment. Loops, not copies: the
+/// checker and the ownership proof reason on them symbolically; the
+/// ownership rewrite unrolls them, after which LLVM merges the loads that
+/// repeat across fragments (each A and B register is loaded once a step).
 static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
                          const MmaTiling &tiling, std::array<bool, 2> ldmatrix,
                          Value fragments, const Lane &lane) {
@@ -487,57 +493,58 @@ static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
   Type elementType = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   NVVM::MMATypes ptxType =
       elementType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  buildLoops(b, loc, {k / kMmaK}, [&](OpBuilder &nested, ValueRange ivs) {
-    Value kStep = buildSum(nested, loc, {{ivs[0], kMmaK}}, 0);
-    OperandLoader aLoader(nested, loc, matmul, matmul->getOpOperand(0), lane,
-                          ldmatrix[0]);
-    OperandLoader bLoader(nested, loc, matmul, matmul->getOpOperand(1), lane,
-                          ldmatrix[1]);
-    SmallVector<SmallVector<Value>> aRegisters, bRegisters;
-    for (int64_t fm = 0; fm < tiling.fragsM; ++fm) {
-      Value row = buildSum(nested, loc, {{lane.warpM, tiling.getWarpRows()}},
-                           fm * kMmaM);
-      aRegisters.push_back(aLoader.load(row, kStep, kAGroup));
-    }
-    for (int64_t fn = 0; fn < tiling.fragsN; fn += 2) {
-      Value column = buildSum(
-          nested, loc, {{lane.warpN, tiling.getWarpColumns()}}, fn * kMmaN);
-      bool pair = fn + 1 < tiling.fragsN;
-      SmallVector<Value> registers =
-          bLoader.load(column, kStep, pair ? kBPairGroup : kBGroup);
-      for (ArrayRef<Value> fragment : {ArrayRef(registers).take_front(2),
-                                       ArrayRef(registers).drop_front(2)})
-        if (!fragment.empty())
-          bRegisters.push_back(llvm::to_vector(fragment));
-    }
-    FragmentBuilder accumulator(nested, loc, tiling, fragments, lane);
-    Type f32 = nested.getF32Type();
-    auto resultType = LLVM::LLVMStructType::getLiteral(nested.getContext(),
-                                                       {f32, f32, f32, f32});
-    for (int64_t fm = 0; fm < tiling.fragsM; ++fm)
-      for (int64_t fn = 0; fn < tiling.fragsN; ++fn) {
-        SmallVector<Value> indices, values;
-        for (int64_t value = 0; value < kValuesPerFragment; ++value) {
-          indices.push_back(accumulator.getValueIndex(
-              arith::ConstantIndexOp::create(nested, loc, fm),
-              arith::ConstantIndexOp::create(nested, loc, fn), value));
-          values.push_back(accumulator.load(indices.back()));
+  int64_t fragsPerB = tiling.fragsN % 2 == 0 ? 2 : 1;
+  const RegisterGroup &bGroup = fragsPerB == 2 ? kBPairGroup : kBGroup;
+  buildLoops(
+      b, loc, {k / kMmaK, tiling.fragsM, tiling.fragsN / fragsPerB},
+      [&](OpBuilder &nested, ValueRange ivs) {
+        Value kStep = buildSum(nested, loc, {{ivs[0], kMmaK}}, 0);
+        Value fm = ivs[1], bIndex = ivs[2];
+        OperandLoader aLoader(nested, loc, matmul, matmul->getOpOperand(0),
+                              lane, ldmatrix[0]);
+        OperandLoader bLoader(nested, loc, matmul, matmul->getOpOperand(1),
+                              lane, ldmatrix[1]);
+        Value row = buildSum(
+            nested, loc, {{lane.warpM, tiling.getWarpRows()}, {fm, kMmaM}}, 0);
+        SmallVector<Value> aRegisters = aLoader.load(row, kStep, kAGroup);
+        Value column = buildSum(nested, loc,
+                                {{lane.warpN, tiling.getWarpColumns()},
+                                 {bIndex, fragsPerB * kMmaN}},
+                                0);
+        SmallVector<Value> bRegisters = bLoader.load(column, kStep, bGroup);
+        FragmentBuilder accumulator(nested, loc, tiling, fragments, lane);
+        Type f32 = nested.getF32Type();
+        auto resultType = LLVM::LLVMStructType::getLiteral(
+            nested.getContext(), {f32, f32, f32, f32});
+        for (int64_t half = 0; half < fragsPerB; ++half) {
+          // Fragment (fm, fragsPerB bIndex + half), as one sum of the loop
+          // counters: the checker proves sums of counters owned directly.
+          SmallVector<Value> indices, values;
+          for (int64_t value = 0; value < kValuesPerFragment; ++value) {
+            indices.push_back(buildSum(
+                nested, loc,
+                {{fm, tiling.fragsN * kValuesPerFragment},
+                 {bIndex, fragsPerB * kValuesPerFragment}},
+                half * kValuesPerFragment + value));
+            values.push_back(accumulator.load(indices.back()));
+          }
+          auto mma = NVVM::MmaOp::create(
+              nested, loc, resultType, aRegisters,
+              ArrayRef(bRegisters).slice(2 * half, 2), values,
+              {kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          mma->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
+          for (int64_t value = 0; value < kValuesPerFragment; ++value) {
+            auto result =
+                LLVM::ExtractValueOp::create(nested, loc, mma.getRes(), value);
+            result->setAttr(VxDialect::kTensorCoreAttrName,
+                            nested.getUnitAttr());
+            accumulator.store(result, indices[value]);
+          }
         }
-        auto mma = NVVM::MmaOp::create(
-            nested, loc, resultType, aRegisters[fm], bRegisters[fn], values,
-            {kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        mma->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
-        for (int64_t value = 0; value < kValuesPerFragment; ++value) {
-          auto result =
-              LLVM::ExtractValueOp::create(nested, loc, mma.getRes(), value);
-          result->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
-          accumulator.store(result, indices[value]);
-        }
-      }
-  });
+      });
 }
 
 /// The body of a fill's thread loop: every value of the lane's part.

@@ -1,6 +1,7 @@
 // RUN: vx-opt %s -split-input-file -verify-diagnostics --vx-distribute-tile-ops="chip=sm_80" | FileCheck %s
 // RUN: vx-opt %s -split-input-file -verify-diagnostics --vx-verify-semantics="chip=sm_80" --vx-distribute-tile-ops="chip=sm_80" -o /dev/null
-// RUN: vx-opt %s -split-input-file --vx-distribute-tile-ops="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: vx-opt %s -split-input-file --vx-distribute-tile-ops="chip=sm_90" 2>/dev/null | FileCheck %s --check-prefix=SM90
+// RUN: vx-opt %s -split-input-file --vx-distribute-tile-ops="chip=sm_90" 2>&1 >/dev/null | FileCheck %s --check-prefix=SM90-REMARK
 
 // On sm_80 the A and B fragments of mma.sync come from shared memory with
 // ldmatrix.x4 (.trans where the tile is stored with K not contiguous, as a
@@ -18,19 +19,24 @@
 // CHECK-NEXT: %[[BS:.*]] = memref.subview %[[BP]][0, 0] [32, 64] [1, 1] : memref<32x72xbf16> to memref<32x64xbf16, strided<[72, 1]>>
 // CHECK: vx.transfer_async %{{.*}} to %[[AS]] : memref<64x32xbf16> to memref<64x32xbf16, strided<[40, 1]>>
 // CHECK: vx.transfer_async %{{.*}} to %[[BS]] : memref<32x64xbf16> to memref<32x64xbf16, strided<[72, 1]>>
+// Loops along K (2 steps), the warp's M fragments (2) and its pairs of N
+// fragments (2 of its 4): each iteration loads A's 16x16 fragment and two 8-column
+// B fragments with one ldmatrix.x4 each and issues two mma.sync.
 // CHECK: scf.parallel
-// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2{{(_[0-9]+)?}} step
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c2{{(_[0-9]+)?}} step
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c2{{(_[0-9]+)?}} step
 // CHECK: %[[ASW:.*]] = memref.memory_space_cast %[[AS]] : memref<64x32xbf16, strided<[40, 1]>> to memref<64x32xbf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.ldmatrix %[[ASW]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x32xbf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %[[ASW]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false, vx.tensor_core} : memref<64x32xbf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: %[[BSW:.*]] = memref.memory_space_cast %[[BS]]
-// CHECK: nvgpu.ldmatrix %[[BSW]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x64xbf16, strided<[72, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK: nvgpu.ldmatrix %[[BSW]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true, vx.tensor_core} : memref<32x64xbf16, strided<[72, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK-COUNT-2: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: memref.load %[[AS]]
 // CHECK-NOT: memref.load %[[BS]]
+// SM90-REMARK: remark: ldmatrix reads this tile with dense rows of 64 bytes, the layout TMA writes on sm_90: 4-way bank conflicts
+// SM90-REMARK: remark: ldmatrix reads this tile with dense rows of 128 bytes, the layout TMA writes on sm_90: 8-way bank conflicts
 // SM90-LABEL: func.func @padded_tiles
-// SM90: remark: ldmatrix reads this tile with dense rows of 64 bytes, the layout TMA writes on sm_90: 4-way bank conflicts
-// SM90: remark: ldmatrix reads this tile with dense rows of 128 bytes, the layout TMA writes on sm_90: 8-way bank conflicts
 // SM90: vx.scratch smem : memref<64x32xbf16>
 // SM90: vx.scratch smem : memref<32x64xbf16>
 // SM90: nvgpu.ldmatrix {{.*}} : memref<64x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
@@ -61,8 +67,8 @@ func.func @padded_tiles(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
 // A thread loop writes the tiles: it writes them through the padded view.
 // A is stored transposed (K x M: ldmatrix .trans); B is a K x N tile of 24
 // columns, whose dense rows of 48 bytes are conflict-free already, and
-// whose three 8-column fragments per warp take an ldmatrix.x4 (two
-// fragments) and an .x2 (the third).
+// whose three 8-column fragments per warp (an odd number) take an
+// ldmatrix.x2 each: loops along K (2), M (1) and N (3).
 // CHECK-LABEL: func.func @thread_loop_writer
 // CHECK: %[[AP:.*]] = vx.scratch smem : memref<32x24xf16>
 // CHECK-NEXT: %[[AT:.*]] = memref.subview %[[AP]][0, 0] [32, 16] [1, 1]
@@ -70,10 +76,13 @@ func.func @padded_tiles(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
 // CHECK: scf.parallel
 // CHECK: memref.store %{{.*}}, %[[AT]][%{{.*}}, %{{.*}}] : memref<32x16xf16, strided<[24, 1]>>
 // CHECK: memref.store %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}] : memref<32x24xf16>
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x24xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x24xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
-// CHECK-COUNT-3: nvvm.mma.sync
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2{{(_[0-9]+)?}} step
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c1{{(_[0-9]+)?}} step
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c3{{(_[0-9]+)?}} step
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true, vx.tensor_core} : memref<32x16xf16, strided<[24, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true, vx.tensor_core} : memref<32x24xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 func.func @thread_loop_writer(%a: memref<32x16xf16>, %b: memref<32x24xf16>,
                               %c: memref<16x24xf32>) {
@@ -118,7 +127,7 @@ func.func @thread_loop_writer(%a: memref<32x16xf16>, %b: memref<32x24xf16>,
 // element by element, with a remark; the shared one uses ldmatrix.
 // CHECK-LABEL: func.func @global_operand
 // CHECK: memref.load %{{.*}} : memref<16x16xbf16>
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true, vx.tensor_core}
 func.func @global_operand(%a: memref<16x16xbf16>, %b: memref<16x8xbf16>,
                           %c: memref<16x8xf32>) {
   %zero = arith.constant 0.0 : f32

@@ -69,8 +69,8 @@ func.func @fill_matmul_copy(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
 // CHECK: vx.scratch : memref<2x4x8x4x16xf32>
 // CHECK: scf.parallel
 // CHECK: scf.parallel
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false, vx.tensor_core} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false, vx.tensor_core} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // The f16 PTX types are the ones the f16 operands imply: not printed.
 // CHECK: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>, vx.tensor_core} : (vector<2xf16>, vector<2xf16>, f32)
 func.func @transposed_f16(%c: memref<64x64xf32>) {

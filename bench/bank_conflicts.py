@@ -160,3 +160,21 @@ def summarize(accesses):
             "conflicted": sum(1 for a in known if a[3] > a[4]),
             "unknown": len(accesses) - len(known),
             "worst": max((a[3] / a[4] for a in known), default=1.0)}
+
+
+def main(argv):
+    """Prints the shared accesses of the PTX file argv[1] (one kernel), each
+    with its wavefronts and phases, then the summary."""
+    lines = open(argv[1]).read().splitlines()
+    accesses = shared_accesses(lines)
+    for index, _, width, wavefronts, phases in accesses:
+        opcode = INSTRUCTION.match(lines[index].split("//")[0]).group(1)
+        cost = ("unknown address" if wavefronts is None else
+                f"{wavefronts} wavefronts in {phases} phases")
+        print(f"{index + 1}: {opcode} ({width} bytes a lane): {cost}")
+    print(summarize(accesses))
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv)

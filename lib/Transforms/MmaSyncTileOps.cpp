@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/TileOps.h"
 
@@ -612,13 +613,27 @@ static std::optional<std::string> getLdmatrixReason(OpOperand &operand) {
   return std::nullopt;
 }
 
+/// Whether a transfer that a TMA copy may carry writes `tile`: TMA writes
+/// dense boxes, so such a tile keeps its dense layout.
+static bool hasTMAWriter(ScratchOp tile) {
+  auto spawn = tile->getParentOfType<SpawnOp>();
+  return llvm::any_of(tile->getUsers(), [&](Operation *user) {
+    auto transfer = dyn_cast<TransferAsyncOp>(user);
+    std::string why;
+    return transfer && transfer.getDst() == tile.getResult() &&
+           succeeded(matchTMATile(transfer.getSrc(), tile.getType(),
+                                  spawn.getBody(), why));
+  });
+}
+
 /// Gives each shared tile that the matmuls of `accumulators` read directly
 /// a row pitch at which `ldmatrix` is bank-conflict-free: the eight rows of
 /// 16 bytes of a matrix fall on distinct quarters of the 128 bytes of
 /// banks when the pitch is an odd multiple of 16 bytes, so an even one
 /// gets 16 bytes of padding. The tile becomes a view of a wider scratch,
 /// so every writer (thread loops, transfers, copies) uses the same layout.
-/// On chips with TMA the tiles keep the dense layout that TMA writes.
+/// A tile that a TMA copy may write (on chips with TMA) keeps the dense
+/// layout that TMA writes.
 /// Remarks name the layout of each tile.
 static void chooseSharedLayouts(RewriterBase &rewriter,
                                 ArrayRef<Accumulator> accumulators,
@@ -640,7 +655,7 @@ static void chooseSharedLayouts(RewriterBase &rewriter,
       continue;
     int64_t ways =
         std::gcd(pitch / kMatrixRowBytes, kBankRowBytes / kMatrixRowBytes);
-    if (ways == 1 || options.chip->hasTMA()) {
+    if (ways == 1 || (options.chip->hasTMA() && hasTMAWriter(tile))) {
       if (!options.remarkOnMatmuls)
         continue;
       InFlightDiagnostic remark = tile.emitRemark("ldmatrix reads this tile "

@@ -9,8 +9,11 @@
 // pitch that is an odd multiple of 16 bytes, so the eight rows of each 8x8
 // matrix fall on distinct banks: a dense pitch that is an even multiple gets
 // 16 bytes of padding, and the tile becomes a view of the wider scratch,
-// which its transfer fills like the tile. A remark names each tile's
-// layout. Run before the distribution, the checker adds no diagnostic.
+// which its transfer fills like the tile. On sm_90 (TMA, and mma.sync
+// without the `a` features) a tile that a TMA copy may write keeps TMA's
+// dense layout; one that only thread loops write is padded. A remark names
+// each tile's layout. Run before the distribution, the checker adds no
+// diagnostic.
 
 // CHECK-LABEL: func.func @padded_tiles
 // CHECK: %[[AP:.*]] = vx.scratch smem : memref<64x40xbf16>
@@ -36,6 +39,8 @@
 // CHECK-NOT: memref.load %[[BS]]
 // SM90-REMARK: remark: ldmatrix reads this tile with dense rows of 64 bytes, the layout TMA writes on sm_90: 4-way bank conflicts
 // SM90-REMARK: remark: ldmatrix reads this tile with dense rows of 128 bytes, the layout TMA writes on sm_90: 8-way bank conflicts
+// A tile that only a thread loop writes is padded on sm_90 too:
+// SM90-REMARK: remark: ldmatrix reads this tile with rows padded from 32 to 48 bytes: bank-conflict-free
 // SM90-LABEL: func.func @padded_tiles
 // SM90: vx.scratch smem : memref<64x32xbf16>
 // SM90: vx.scratch smem : memref<32x64xbf16>

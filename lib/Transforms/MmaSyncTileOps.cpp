@@ -182,7 +182,7 @@ ScratchOp vx::getMatmulAccumulator(linalg::MatmulOp matmul) {
 /// memory that is not private), all tile ops. Collects the uses.
 std::optional<std::string>
 vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
-                     SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
+                         SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
   Value tile = scratch.getResult();
   for (Operation *user : tile.getUsers()) {
     auto describe = [&](StringRef why) {
@@ -215,8 +215,8 @@ vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
 
 /// `terms` (value, factor) summed with `constant`, as index arithmetic.
 Value vx::buildSum(OpBuilder &b, Location loc,
-                      ArrayRef<std::pair<Value, int64_t>> terms,
-                      int64_t constant) {
+                   ArrayRef<std::pair<Value, int64_t>> terms,
+                   int64_t constant) {
   Value sum;
   auto add = [&](Value term) {
     sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
@@ -255,7 +255,7 @@ static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
 
 /// Builds `scf.for` loops from 0 to each of `counts` around `body`.
 void vx::buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
-                       function_ref<void(OpBuilder &, ValueRange)> body) {
+                    function_ref<void(OpBuilder &, ValueRange)> body) {
   SmallVector<Value> lower, upper, steps;
   for (int64_t count : counts) {
     lower.push_back(arith::ConstantIndexOp::create(b, loc, 0));
@@ -522,11 +522,11 @@ static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
           // counters: the checker proves sums of counters owned directly.
           SmallVector<Value> indices, values;
           for (int64_t value = 0; value < kValuesPerFragment; ++value) {
-            indices.push_back(buildSum(
-                nested, loc,
-                {{fm, tiling.fragsN * kValuesPerFragment},
-                 {bIndex, fragsPerB * kValuesPerFragment}},
-                half * kValuesPerFragment + value));
+            indices.push_back(
+                buildSum(nested, loc,
+                         {{fm, tiling.fragsN * kValuesPerFragment},
+                          {bIndex, fragsPerB * kValuesPerFragment}},
+                         half * kValuesPerFragment + value));
             values.push_back(accumulator.load(indices.back()));
           }
           auto mma = NVVM::MmaOp::create(

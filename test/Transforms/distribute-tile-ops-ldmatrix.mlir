@@ -150,3 +150,32 @@ func.func @global_operand(%a: memref<16x16xbf16>, %b: memref<16x8xbf16>,
   }
   return
 }
+
+// -----
+
+// Views of shared tiles that ldmatrix cannot read: A's rows start 8 bytes
+// into each 16-byte chunk (column offset 4), B's elements are two apart
+// along its rows. Both are loaded element by element, with a remark each.
+// CHECK-LABEL: func.func @unaligned_views
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.mma.sync
+func.func @unaligned_views(%c: memref<16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
+    %as = vx.scratch smem : memref<16x24xbf16>
+    %bs = vx.scratch smem : memref<16x16xbf16>
+    %a = memref.subview %as[0, 4] [16, 16] [1, 1]
+        : memref<16x24xbf16> to memref<16x16xbf16, strided<[24, 1], offset: 4>>
+    %b = memref.subview %bs[0, 0] [16, 8] [1, 2]
+        : memref<16x16xbf16> to memref<16x8xbf16, strided<[16, 2]>>
+    %acc = vx.scratch : memref<16x8xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<16x8xf32>)
+    // expected-remark @+3 {{computed on the tensor cores: mma.sync.m16n8k16 on 1 warps (1x1), 16x8 of the accumulator per warp}}
+    // expected-remark @+2 {{operand A is loaded element by element, not with ldmatrix: its rows are not 16-byte aligned}}
+    // expected-remark @+1 {{operand B is loaded element by element, not with ldmatrix: its rows are not contiguous at a static pitch}}
+    linalg.matmul ins(%a, %b : memref<16x16xbf16, strided<[24, 1], offset: 4>>, memref<16x8xbf16, strided<[16, 2]>>)
+                  outs(%acc : memref<16x8xf32>)
+    linalg.copy ins(%acc : memref<16x8xf32>) outs(%c : memref<16x8xf32>)
+  }
+  return
+}

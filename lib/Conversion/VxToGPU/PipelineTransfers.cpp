@@ -198,13 +198,17 @@ static Operation *findAccessBefore(Value buffer, TransferAsyncOp transfer,
 }
 
 /// `value` when it is the only view of a scratch with padded rows: a
-/// subview at offset zero with unit strides, through which every access
-/// goes, so that filling it fills all that is ever read of the scratch.
+/// subview at offset zero with unit strides of all its rows (rank 2 or
+/// more) less a tail of each, through which every access goes, so that
+/// filling it fills all that is ever read of the scratch.
 static memref::SubViewOp getPaddedView(Value value) {
   auto view = value.getDefiningOp<memref::SubViewOp>();
   if (!view || !view.getSource().getDefiningOp<ScratchOp>() ||
       !view.getSource().hasOneUse() || !view.hasZeroOffset() ||
       !view.hasUnitStride())
+    return nullptr;
+  ArrayRef<int64_t> rows = view.getSourceType().getShape().drop_back();
+  if (rows.empty() || view.getStaticSizes().drop_back() != rows)
     return nullptr;
   return view;
 }

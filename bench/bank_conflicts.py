@@ -7,8 +7,9 @@ address registers hold the values of one of its first iterations. Each ld.shared
 address is known on every lane is split into the phases the hardware serves
 together (32 lanes for accesses of up to 4 bytes, 16 for 8-byte and 8 for
 16-byte ones); a phase takes as many wavefronts as the most distinct 4-byte
-words any of the 32 banks holds. An access is conflict-free when it takes
-one wavefront per phase.
+words any of the 32 banks holds. ldmatrix.xN counts as N phases of eight
+16-byte rows, whose addresses lanes 0..8N-1 give. An access is
+conflict-free when it takes one wavefront per phase.
 """
 
 import re
@@ -75,11 +76,11 @@ class _Lanes:
 
 
 def _wavefronts(addresses, width):
-    """The wavefronts of one access of `width` bytes per lane, and the
-    phases it needs at least."""
+    """The wavefronts of one access of `width` bytes per lane (of the lanes
+    that `addresses` lists), and the phases it needs at least."""
     per_phase = 32 // max(1, width // 4)
     total = phases = 0
-    for first in range(0, 32, per_phase):
+    for first in range(0, len(addresses), per_phase):
         words = {(address // 4) + k for address in addresses[first:
                                                              first + per_phase]
                  for k in range(max(1, width // 4))}
@@ -111,6 +112,22 @@ def _walk(lines, lanes):
             continue
         opcode, text = match.groups()
         parts = opcode.split(".")
+        if parts[0] == "ldmatrix":
+            # ldmatrix.xN: lanes 0..8N-1 give the addresses of the 16-byte
+            # rows of the N 8x8 matrices, eight rows (one matrix) a phase.
+            count = next(int(part[1:]) for part in parts
+                         if re.fullmatch(r"x[124]", part))
+            address = ADDRESS.search(text)
+            base = lanes.get(address.group(1)) if address else None
+            wavefronts = phases = None
+            if base is not None:
+                offset = int(address.group(2) or 0)
+                wavefronts, phases = _wavefronts(
+                    [value + offset for value in base[:8 * count]], 16)
+            accesses.append((index, "ld", 16, wavefronts, phases))
+            for register in re.findall(r"%\w+", text.split("[")[0]):
+                lanes.values.pop(register, None)
+            continue
         if parts[0] in ("ld", "st") and "shared" in parts:
             vector = next((int(part[1:]) for part in parts
                            if re.fullmatch(r"v\d", part)), 1)
@@ -143,3 +160,21 @@ def summarize(accesses):
             "conflicted": sum(1 for a in known if a[3] > a[4]),
             "unknown": len(accesses) - len(known),
             "worst": max((a[3] / a[4] for a in known), default=1.0)}
+
+
+def main(argv):
+    """Prints the shared accesses of the PTX file argv[1] (one kernel), each
+    with its wavefronts and phases, then the summary."""
+    lines = open(argv[1]).read().splitlines()
+    accesses = shared_accesses(lines)
+    for index, _, width, wavefronts, phases in accesses:
+        opcode = INSTRUCTION.match(lines[index].split("//")[0]).group(1)
+        cost = ("unknown address" if wavefronts is None else
+                f"{wavefronts} wavefronts in {phases} phases")
+        print(f"{index + 1}: {opcode} ({width} bytes a lane): {cost}")
+    print(summarize(accesses))
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv)

@@ -87,6 +87,11 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# Static bank conflicts of a PTX kernel's shared accesses and ldmatrix.
+config.substitutions.append(
+    ("%bank_conflicts", "%s %s" % (sys.executable, os.path.join(
+        config.test_source_root, "..", "bench", "bank_conflicts.py")))
+)
 config.substitutions.append(
     ("%extract_ptx", "%s %s" % (sys.executable,
                                 os.path.join(config.test_source_root, "Inputs", "extract_ptx.py")))

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -529,6 +530,14 @@ void SpawnAnalysis::collectAccesses() {
     if (auto store = dyn_cast<vector::StoreOp>(op)) {
       add(op, store.getBase(), AccessKind::Write, store.getIndices(),
           store.getVectorType().getShape());
+      return;
+    }
+    if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+      // Each lane gives the address of one row of an 8x8 matrix of 16-bit
+      // elements, eight contiguous ones in memory with .trans or without:
+      // the warp reads the union of its lanes' rows.
+      add(op, ldmatrix.getSrcMemref(), AccessKind::Read, ldmatrix.getIndices(),
+          {8});
       return;
     }
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {

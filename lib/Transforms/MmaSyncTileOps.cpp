@@ -8,19 +8,24 @@
 // replaced by one in that layout, indexed by the lane's coordinates, so the
 // fill, the matmul and the copies of the accumulator are thread loops that
 // each touch only their own thread's values: the checker proves them owned
-// and the CTA mapping keeps them in registers. See docs/design.md,
-// "Tensor cores".
+// and the CTA mapping keeps them in registers. The A and B fragments come
+// from shared memory with `ldmatrix`, whose tiles get a row pitch that
+// spreads each 8x8 matrix over all banks. See docs/design.md, "Tensor
+// cores".
 //
 //===----------------------------------------------------------------------===//
 
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -34,6 +39,10 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kLanesPerRow = 4;
 /// Accumulator values of one fragment per lane (two rows, two columns).
 constexpr int64_t kValuesPerFragment = 4;
+/// `ldmatrix` reads 8x8 matrices of 16-bit elements, a row of 16 bytes per
+/// lane address; shared memory has 32 banks of 4 bytes (128 bytes a row).
+constexpr int64_t kMatrixRows = 8, kMatrixRowBytes = 16;
+constexpr int64_t kBankRowBytes = 128;
 
 /// How the warps of the CTA cover an M x N accumulator: a warpsM x warpsN
 /// grid of warps, each owning fragsM x fragsN fragments of 16x8.
@@ -139,8 +148,8 @@ getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
 /// square a warp tile as possible among those.
 static MmaTiling chooseTiling(int64_t m, int64_t n, int64_t ctaSize) {
   int64_t rows = m / kMmaM, columns = n / kMmaN;
-  for (int64_t warps = std::min(ctaSize / kWarpSize, rows * columns); warps > 1;
-       --warps) {
+  for (int64_t warps = std::min(ctaSize / vx::kWarpSize, rows * columns);
+       warps > 1; --warps) {
     std::optional<MmaTiling> best;
     for (int64_t warpsM = 1; warpsM <= warps; ++warpsM) {
       int64_t warpsN = warps / warpsM;
@@ -173,7 +182,7 @@ ScratchOp vx::getMatmulAccumulator(linalg::MatmulOp matmul) {
 /// memory that is not private), all tile ops. Collects the uses.
 std::optional<std::string>
 vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
-                     SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
+                         SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
   Value tile = scratch.getResult();
   for (Operation *user : tile.getUsers()) {
     auto describe = [&](StringRef why) {
@@ -206,8 +215,8 @@ vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
 
 /// `terms` (value, factor) summed with `constant`, as index arithmetic.
 Value vx::buildSum(OpBuilder &b, Location loc,
-                      ArrayRef<std::pair<Value, int64_t>> terms,
-                      int64_t constant) {
+                   ArrayRef<std::pair<Value, int64_t>> terms,
+                   int64_t constant) {
   Value sum;
   auto add = [&](Value term) {
     sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
@@ -235,7 +244,7 @@ static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
   };
   SmallVector<Value> lower(4, index(0)), steps(4, index(1));
   SmallVector<Value> upper = {index(tiling.warpsM), index(tiling.warpsN),
-                              index(kWarpSize / kLanesPerRow),
+                              index(vx::kWarpSize / kLanesPerRow),
                               index(kLanesPerRow)};
   scf::ParallelOp::create(b, loc, lower, upper, steps,
                           [&](OpBuilder &nested, Location, ValueRange ivs) {
@@ -246,7 +255,7 @@ static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
 
 /// Builds `scf.for` loops from 0 to each of `counts` around `body`.
 void vx::buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> counts,
-                       function_ref<void(OpBuilder &, ValueRange)> body) {
+                    function_ref<void(OpBuilder &, ValueRange)> body) {
   SmallVector<Value> lower, upper, steps;
   for (int64_t count : counts) {
     lower.push_back(arith::ConstantIndexOp::create(b, loc, 0));
@@ -320,90 +329,221 @@ static SmallVector<Value> getOperandIndices(linalg::MatmulOp matmul,
   return indices;
 }
 
-/// One A or B register of `mma.sync`: the elements (row, column) and
-/// (row, column + 1) of the fragment's K dimension, packed, as the PTX ISA
-/// lays a register out (the first element in the low half).
-static Value buildOperandRegister(OpBuilder &b, Location loc,
-                                  linalg::MatmulOp matmul, OpOperand &operand,
-                                  ArrayRef<Value> firstPoint,
-                                  ArrayRef<Value> secondPoint) {
-  SmallVector<Value> elements;
-  for (ArrayRef<Value> point : {firstPoint, secondPoint})
-    elements.push_back(memref::LoadOp::create(
-        b, loc, operand.get(),
-        getOperandIndices(matmul, operand, point[0], point[1], point[2])));
-  Type elementType = elements[0].getType();
-  auto pair = vector::FromElementsOp::create(
-      b, loc, VectorType::get({2}, elementType), elements);
+/// One A or B register of `mma.sync` from its pair of 16-bit elements, as
+/// the PTX ISA lays a register out (the first element in the low half).
+static Value packRegister(OpBuilder &b, Location loc, Value pair) {
   // nvvm.mma.sync takes bf16 pairs as i32 and f16 pairs as vector<2xf16>.
-  if (!elementType.isBF16())
+  if (!getElementTypeOrSelf(pair.getType()).isBF16())
     return pair;
   Value bits = vector::BitCastOp::create(
       b, loc, VectorType::get({1}, b.getI32Type()), pair);
   return vector::ExtractOp::create(b, loc, bits, ArrayRef<int64_t>{0});
 }
 
-/// The body of the matmul's thread loop for `lane`: along K in steps of
-/// 16, every fragment of the lane's warp accumulates one `mma.sync`.
+namespace {
+/// A group of A or B registers that one `ldmatrix` loads: register j holds
+/// the 8x8 matrix whose offset from the group's origin is 8 times bit
+/// `outerBit` of j along M (A) or N (B), 8 times bit `kBit` of j along K.
+struct RegisterGroup {
+  int64_t count;
+  std::optional<unsigned> outerBit;
+  unsigned kBit;
+
+  int64_t getOuterOffset(int64_t j) const {
+    return outerBit ? ((j >> *outerBit) & 1) * kMatrixRows : 0;
+  }
+  int64_t getKOffset(int64_t j) const {
+    return ((j >> kBit) & 1) * kMatrixRows;
+  }
+};
+
+/// A's four registers of a 16x16 fragment (a0..a3: rows g and g + 8, then
+/// the same with K + 8); B's two of one 8-column fragment (b0, b1: K and
+/// K + 8), or four of two neighbouring ones.
+constexpr RegisterGroup kAGroup{4, 0, 1};
+constexpr RegisterGroup kBGroup{2, std::nullopt, 0};
+constexpr RegisterGroup kBPairGroup{4, 1, 0};
+
+/// Loads the registers of A or B, seen as an (outer, K) matrix with outer
+/// M for A and N for B, for one lane: with `ldmatrix` from shared memory,
+/// or element by element.
+class OperandLoader {
+public:
+  OperandLoader(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
+                OpOperand &operand, const Lane &lane, bool ldmatrix)
+      : b(b), loc(loc), matmul(matmul), operand(operand), lane(lane),
+        ldmatrix(ldmatrix) {}
+
+  /// The registers of `group` at (outer, k) = (`outer`, `k`).
+  SmallVector<Value> load(Value outer, Value k, const RegisterGroup &group) {
+    return ldmatrix ? loadMatrices(outer, k, group)
+                    : loadElements(outer, k, group);
+  }
+
+private:
+  /// The indices of `operand` at (outer, k).
+  SmallVector<Value> getIndices(Value outer, Value k) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    bool isA = operand.getOperandNumber() == 0;
+    return getOperandIndices(matmul, operand, isA ? outer : zero,
+                             isA ? zero : outer, k);
+  }
+
+  /// Whether K is the contiguous dimension of the stored operand (else the
+  /// matrices are stored transposed).
+  bool isKContiguous() {
+    AffineMap map = matmul.getMatchingIndexingMap(&operand);
+    return cast<AffineDimExpr>(map.getResults().back()).getPosition() == 2;
+  }
+
+  /// Lane l gives the address of row l mod 8 of matrix (l / 8) mod count:
+  /// along K where K is contiguous, else along the outer dimension, which
+  /// `.trans` turns into the same registers (PTX ISA, ldmatrix).
+  SmallVector<Value> loadMatrices(Value outer, Value k,
+                                  const RegisterGroup &group) {
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
+    // l = 4 * group + pair, so l mod 8 = 4 (group mod 2) + pair and bit n of
+    // l / 8 is bit n + 1 of the lane's group.
+    Value row = buildSum(
+        b, loc,
+        {{arith::RemUIOp::create(b, loc, lane.group, index(2)), kLanesPerRow},
+         {lane.pair, 1}},
+        0);
+    auto getOffset = [&](std::optional<unsigned> bit) -> Value {
+      if (!bit)
+        return index(0);
+      Value shifted =
+          arith::DivUIOp::create(b, loc, lane.group, index(int64_t(2) << *bit));
+      return buildSum(
+          b, loc,
+          {{arith::RemUIOp::create(b, loc, shifted, index(2)), kMatrixRows}},
+          0);
+    };
+    bool kContiguous = isKContiguous();
+    Value rowOuter = kContiguous ? row : index(0);
+    Value rowK = kContiguous ? index(0) : row;
+    Value outerIndex = buildSum(
+        b, loc, {{outer, 1}, {getOffset(group.outerBit), 1}, {rowOuter, 1}}, 0);
+    Value kIndex =
+        buildSum(b, loc, {{k, 1}, {getOffset(group.kBit), 1}, {rowK, 1}}, 0);
+    auto type = cast<MemRefType>(operand.get().getType());
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    Value shared = memref::MemorySpaceCastOp::create(
+        b, loc,
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        type.getLayout(), workgroup),
+        operand.get());
+    auto matrices = nvgpu::LdMatrixOp::create(
+        b, loc, VectorType::get({group.count, 2}, type.getElementType()),
+        shared, getIndices(outerIndex, kIndex), !kContiguous, group.count);
+    // Placed by the compiler: the spawn-body op check lets it through.
+    matrices->setAttr(VxDialect::kTensorCoreAttrName, b.getUnitAttr());
+    SmallVector<Value> registers;
+    for (int64_t j = 0; j < group.count; ++j)
+      registers.push_back(
+          packRegister(b, loc, vector::ExtractOp::create(b, loc, matrices, j)));
+    return registers;
+  }
+
+  /// Register j holds the elements (outer + g, k + 2 (lane % 4)) and the
+  /// next along K, offset as the group's matrix j.
+  SmallVector<Value> loadElements(Value outer, Value k,
+                                  const RegisterGroup &group) {
+    SmallVector<Value> registers;
+    for (int64_t j = 0; j < group.count; ++j) {
+      Value outerIndex = buildSum(b, loc, {{outer, 1}, {lane.group, 1}},
+                                  group.getOuterOffset(j));
+      SmallVector<Value> elements;
+      for (int64_t element : {0, 1}) {
+        Value kIndex = buildSum(b, loc, {{k, 1}, {lane.pair, 2}},
+                                group.getKOffset(j) + element);
+        elements.push_back(memref::LoadOp::create(
+            b, loc, operand.get(), getIndices(outerIndex, kIndex)));
+      }
+      Value pair = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, elements[0].getType()), elements);
+      registers.push_back(packRegister(b, loc, pair));
+    }
+    return registers;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  linalg::MatmulOp matmul;
+  OpOperand &operand;
+  const Lane &lane;
+  bool ldmatrix;
+};
+} // namespace
+
+/// The body of the matmul's thread loop for `lane`: loops along K in steps
+/// of 16, over the warp's M fragments and over its N fragments in pairs
+/// (one at a time when there is an odd number), each iteration loading its
+/// A and B registers (`ldmatrix` where `ldmatrix` says so, per operand) and
+/// accumulating one `mma.sync` per N fragment. Loops, not copies: the
+/// checker and the ownership proof reason on them symbolically; the
+/// ownership rewrite unrolls them, after which LLVM merges the loads that
+/// repeat across fragments (each A and B register is loaded once a step).
 static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
-                         const MmaTiling &tiling, Value fragments,
-                         const Lane &lane) {
-  FragmentBuilder accumulator(b, loc, tiling, fragments, lane);
+                         const MmaTiling &tiling, std::array<bool, 2> ldmatrix,
+                         Value fragments, const Lane &lane) {
   int64_t k = matmul.getStaticLoopRanges()[2];
   Type elementType = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   NVVM::MMATypes ptxType =
       elementType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  OpOperand &a = matmul->getOpOperand(0), &bOperand = matmul->getOpOperand(1);
+  int64_t fragsPerB = tiling.fragsN % 2 == 0 ? 2 : 1;
+  const RegisterGroup &bGroup = fragsPerB == 2 ? kBPairGroup : kBGroup;
   buildLoops(
-      b, loc, {k / kMmaK, tiling.fragsM, tiling.fragsN},
+      b, loc, {k / kMmaK, tiling.fragsM, tiling.fragsN / fragsPerB},
       [&](OpBuilder &nested, ValueRange ivs) {
-        Value kStep = ivs[0], fm = ivs[1], fn = ivs[2];
-        Value zero = arith::ConstantIndexOp::create(nested, loc, 0);
-        // A: rows g and g + 8; columns 2 (lane % 4) (+1), and + 8.
-        SmallVector<Value> rows = {accumulator.getRow(fm, 0),
-                                   accumulator.getRow(fm, 8)};
-        auto getK = [&](int64_t offset) {
-          return buildSum(nested, loc, {{kStep, kMmaK}, {lane.pair, 2}},
-                          offset);
-        };
-        SmallVector<Value> ks = {getK(0), getK(1), getK(8), getK(9)};
-        SmallVector<Value> aRegisters;
-        for (int64_t half : {0, 2})
-          for (Value row : rows)
-            aRegisters.push_back(buildOperandRegister(
-                nested, loc, matmul, a, {row, zero, ks[half]},
-                {row, zero, ks[half + 1]}));
-        // B: rows (K) as A's columns; column g of the fragment.
+        Value kStep = buildSum(nested, loc, {{ivs[0], kMmaK}}, 0);
+        Value fm = ivs[1], bIndex = ivs[2];
+        OperandLoader aLoader(nested, loc, matmul, matmul->getOpOperand(0),
+                              lane, ldmatrix[0]);
+        OperandLoader bLoader(nested, loc, matmul, matmul->getOpOperand(1),
+                              lane, ldmatrix[1]);
+        Value row = buildSum(
+            nested, loc, {{lane.warpM, tiling.getWarpRows()}, {fm, kMmaM}}, 0);
+        SmallVector<Value> aRegisters = aLoader.load(row, kStep, kAGroup);
         Value column = buildSum(nested, loc,
                                 {{lane.warpN, tiling.getWarpColumns()},
-                                 {fn, kMmaN},
-                                 {lane.group, 1}},
+                                 {bIndex, fragsPerB * kMmaN}},
                                 0);
-        SmallVector<Value> bRegisters;
-        for (int64_t half : {0, 2})
-          bRegisters.push_back(buildOperandRegister(
-              nested, loc, matmul, bOperand, {zero, column, ks[half]},
-              {zero, column, ks[half + 1]}));
-        SmallVector<Value> indices, values;
-        for (int64_t value = 0; value < kValuesPerFragment; ++value) {
-          indices.push_back(accumulator.getValueIndex(fm, fn, value));
-          values.push_back(accumulator.load(indices.back()));
-        }
+        SmallVector<Value> bRegisters = bLoader.load(column, kStep, bGroup);
+        FragmentBuilder accumulator(nested, loc, tiling, fragments, lane);
         Type f32 = nested.getF32Type();
         auto resultType = LLVM::LLVMStructType::getLiteral(
             nested.getContext(), {f32, f32, f32, f32});
-        auto mma = NVVM::MmaOp::create(
-            nested, loc, resultType, aRegisters, bRegisters, values,
-            {kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        mma->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
-        for (int64_t value = 0; value < kValuesPerFragment; ++value) {
-          auto result =
-              LLVM::ExtractValueOp::create(nested, loc, mma.getRes(), value);
-          result->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
-          accumulator.store(result, indices[value]);
+        for (int64_t half = 0; half < fragsPerB; ++half) {
+          // Fragment (fm, fragsPerB bIndex + half), as one sum of the loop
+          // counters: the checker proves sums of counters owned directly.
+          SmallVector<Value> indices, values;
+          for (int64_t value = 0; value < kValuesPerFragment; ++value) {
+            indices.push_back(
+                buildSum(nested, loc,
+                         {{fm, tiling.fragsN * kValuesPerFragment},
+                          {bIndex, fragsPerB * kValuesPerFragment}},
+                         half * kValuesPerFragment + value));
+            values.push_back(accumulator.load(indices.back()));
+          }
+          auto mma = NVVM::MmaOp::create(
+              nested, loc, resultType, aRegisters,
+              ArrayRef(bRegisters).slice(2 * half, 2), values,
+              {kMmaM, kMmaN, kMmaK}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          mma->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
+          for (int64_t value = 0; value < kValuesPerFragment; ++value) {
+            auto result =
+                LLVM::ExtractValueOp::create(nested, loc, mma.getRes(), value);
+            result->setAttr(VxDialect::kTensorCoreAttrName,
+                            nested.getUnitAttr());
+            accumulator.store(result, indices[value]);
+          }
         }
       });
 }
@@ -443,28 +583,136 @@ static void buildCopyOut(OpBuilder &b, Location loc, Value target,
       });
 }
 
+/// The shared-memory scratch that `value` views through subviews, if any.
+static ScratchOp getSharedScratch(Value value) {
+  while (auto subview = value.getDefiningOp<memref::SubViewOp>())
+    value = subview.getSource();
+  auto scratch = value.getDefiningOp<ScratchOp>();
+  if (scratch && scratch.getPlacement() == Memory::smem)
+    return scratch;
+  return nullptr;
+}
+
+/// Why `ldmatrix` cannot read `operand`, A or B of a matmul: every lane
+/// gives the address of a row of 16 bytes, in shared memory, 16-byte
+/// aligned.
+static std::optional<std::string> getLdmatrixReason(OpOperand &operand) {
+  if (!getSharedScratch(operand.get()))
+    return std::string("it is not shared-memory scratch");
+  auto type = cast<MemRefType>(operand.get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(strides.front()) ||
+      ShapedType::isDynamic(offset))
+    return std::string("its rows are not contiguous at a static pitch");
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  if ((strides.front() * bytes) % kMatrixRowBytes ||
+      (offset * bytes) % kMatrixRowBytes)
+    return std::string("its rows are not 16-byte aligned");
+  return std::nullopt;
+}
+
+/// Whether a transfer that a TMA copy may carry writes `tile`: TMA writes
+/// dense boxes, so such a tile keeps its dense layout.
+static bool hasTMAWriter(ScratchOp tile) {
+  auto spawn = tile->getParentOfType<SpawnOp>();
+  return llvm::any_of(tile->getUsers(), [&](Operation *user) {
+    auto transfer = dyn_cast<TransferAsyncOp>(user);
+    std::string why;
+    return transfer && transfer.getDst() == tile.getResult() &&
+           succeeded(matchTMATile(transfer.getSrc(), tile.getType(),
+                                  spawn.getBody(), why));
+  });
+}
+
+/// Gives each shared tile that the matmuls of `accumulators` read directly
+/// a row pitch at which `ldmatrix` is bank-conflict-free: the eight rows of
+/// 16 bytes of a matrix fall on distinct quarters of the 128 bytes of
+/// banks when the pitch is an odd multiple of 16 bytes, so an even one
+/// gets 16 bytes of padding. The tile becomes a view of a wider scratch,
+/// so every writer (thread loops, transfers, copies) uses the same layout.
+/// A tile that a TMA copy may write (on chips with TMA) keeps the dense
+/// layout that TMA writes.
+/// Remarks name the layout of each tile.
+static void chooseSharedLayouts(RewriterBase &rewriter,
+                                ArrayRef<Accumulator> accumulators,
+                                const TileOpsOptions &options) {
+  SetVector<ScratchOp> tiles;
+  for (const Accumulator &acc : accumulators)
+    for (Operation *op : acc.ops)
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+        for (Value input : matmul.getInputs())
+          if (auto scratch = input.getDefiningOp<ScratchOp>();
+              scratch && scratch.getPlacement() == Memory::smem &&
+              scratch.getType().getLayout().isIdentity())
+            tiles.insert(scratch);
+  for (ScratchOp tile : tiles) {
+    MemRefType type = tile.getType();
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t pitch = type.getShape().back() * elementBytes;
+    if (pitch % kMatrixRowBytes)
+      continue;
+    int64_t ways =
+        std::gcd(pitch / kMatrixRowBytes, kBankRowBytes / kMatrixRowBytes);
+    if (ways == 1 || (options.chip->hasTMA() && hasTMAWriter(tile))) {
+      if (!options.remarkOnMatmuls)
+        continue;
+      InFlightDiagnostic remark = tile.emitRemark("ldmatrix reads this tile "
+                                                  "with dense rows of ")
+                                  << pitch << " bytes";
+      if (ways == 1)
+        remark << ": bank-conflict-free";
+      else
+        remark << ", the layout TMA writes on " << options.chip->getName()
+               << ": " << ways << "-way bank conflicts";
+      continue;
+    }
+    Location loc = tile.getLoc();
+    rewriter.setInsertionPoint(tile);
+    int64_t padding = kMatrixRowBytes / elementBytes;
+    auto padded = ScratchOp::create(
+        rewriter, loc,
+        MemRefType::get({type.getShape()[0], type.getShape()[1] + padding},
+                        type.getElementType()),
+        tile.getMemoryAttr());
+    auto view = memref::SubViewOp::create(
+        rewriter, loc, padded, SmallVector<int64_t>{0, 0}, type.getShape(),
+        SmallVector<int64_t>{1, 1});
+    if (options.remarkOnMatmuls)
+      padded.emitRemark("ldmatrix reads this tile with rows padded from ")
+          << pitch << " to " << pitch + kMatrixRowBytes
+          << " bytes: bank-conflict-free";
+    rewriter.replaceOp(tile, view);
+  }
+}
+
 /// Replaces `acc`'s scratch by one in the fragment layout and its ops by
 /// thread loops over the lanes.
 static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
   const MmaTiling &tiling = acc.tiling;
   Location loc = acc.scratch.getLoc();
   rewriter.setInsertionPoint(acc.scratch);
-  auto type =
-      MemRefType::get({tiling.warpsM, tiling.warpsN, kWarpSize / kLanesPerRow,
-                       kLanesPerRow, tiling.getValuesPerLane()},
-                      getElementTypeOrSelf(acc.scratch.getType()));
+  auto type = MemRefType::get({tiling.warpsM, tiling.warpsN,
+                               vx::kWarpSize / kLanesPerRow, kLanesPerRow,
+                               tiling.getValuesPerLane()},
+                              getElementTypeOrSelf(acc.scratch.getType()));
   Value fragments =
       ScratchOp::create(rewriter, loc, type, acc.scratch.getMemoryAttr());
   for (Operation *op : acc.ops) {
     rewriter.setInsertionPoint(op);
     buildLaneLoop(rewriter, op->getLoc(), tiling, [&](OpBuilder &b, Lane lane) {
       Location opLoc = op->getLoc();
-      if (auto fill = dyn_cast<linalg::FillOp>(op))
+      if (auto fill = dyn_cast<linalg::FillOp>(op)) {
         buildFill(b, opLoc, fill, tiling, fragments, lane);
-      else if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
-        buildMmaSync(b, opLoc, matmul, tiling, fragments, lane);
-      else
+      } else if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+        std::array<bool, 2> ldmatrix;
+        for (int64_t operand : {0, 1})
+          ldmatrix[operand] = !getLdmatrixReason(matmul->getOpOperand(operand));
+        buildMmaSync(b, opLoc, matmul, tiling, ldmatrix, fragments, lane);
+      } else {
         buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
+      }
     });
     rewriter.eraseOp(op);
   }
@@ -486,7 +734,7 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
     std::optional<std::string> reason = getMatmulReason(matmul, spawn, options);
     if (!reason && !scratch)
       reason = "the accumulator is not a private scratch tile";
-    if (!reason && ctaSize % kWarpSize != 0)
+    if (!reason && ctaSize % vx::kWarpSize != 0)
       reason =
           ("the CTA has " + Twine(ctaSize) + " threads, not whole warps").str();
     SmallVector<Operation *> uses;
@@ -517,6 +765,7 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
       }
     return false;
   });
+  chooseSharedLayouts(rewriter, accumulators, options);
   for (Operation *op : tileOps) {
     auto matmul = dyn_cast<linalg::MatmulOp>(op);
     if (!matmul || !options.remarkOnMatmuls)
@@ -538,6 +787,12 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
         << acc.tiling.warpsM << "x" << acc.tiling.warpsN << "), "
         << acc.tiling.getWarpRows() << "x" << acc.tiling.getWarpColumns()
         << " of the accumulator per warp";
+    for (int64_t operand : {0, 1})
+      if (std::optional<std::string> reason =
+              getLdmatrixReason(matmul->getOpOperand(operand)))
+        matmul.emitRemark("operand ")
+            << (operand == 0 ? "A" : "B")
+            << " is loaded element by element, not with ldmatrix: " << *reason;
   }
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc);

@@ -15,9 +15,9 @@
 // CHECK: scf.for %[[V:.*]] =
 // CHECK-NEXT: memref.store %{{.*}}, %[[ACC]][%[[WM]], %[[WN]], %[[G]], %[[T]], %[[V]]]
 // CHECK: scf.parallel (%[[WM:.*]], %[[WN:.*]], %[[G:.*]], %[[T:.*]]) =
-// CHECK: memref.load %{{.*}} : memref<64x32xbf16>
+// CHECK: nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
 // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
-// CHECK: memref.load %{{.*}} : memref<32x64xbf16>
+// CHECK: nvgpu.ldmatrix {{.*}} transpose = true{{.*}} -> vector<4x2xbf16>
 // CHECK: memref.load %[[ACC]][%[[WM]], %[[WN]], %[[G]], %[[T]], %{{.*}}]
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>, vx.tensor_core}
 // CHECK: llvm.extractvalue {{.*}} {vx.tensor_core}
@@ -31,7 +31,9 @@ func.func @fill_matmul_copy(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
                             %c: memref<128x128xf32>, %last: i1) {
   %zero = arith.constant 0.0 : f32
   vx.spawn on tensor_core grid [2] semantics [parallel] threads 128 {
+    // expected-remark @+1 {{ldmatrix reads this tile with rows padded from 64 to 80 bytes: bank-conflict-free}}
     %as = vx.scratch smem : memref<64x32xbf16>
+    // expected-remark @+1 {{ldmatrix reads this tile with rows padded from 128 to 144 bytes: bank-conflict-free}}
     %bs = vx.scratch smem : memref<32x64xbf16>
     %acc = vx.scratch : memref<64x64xf32>
     %i = vx.grid_index 0
@@ -59,23 +61,24 @@ func.func @fill_matmul_copy(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
 
 // f16 operands, B transposed (N x K) by the indexing maps, on a CTA of 256
 // threads: eight warps, each a 32x16 part (2 x 2 fragments) of the 64x64
-// accumulator; B's loads swap their indices.
+// accumulator; K is B's contiguous dim, so ldmatrix reads it without
+// .trans.
 // CHECK-LABEL: func.func @transposed_f16
-// CHECK: %[[AS:.*]] = vx.scratch smem : memref<64x32xf16>
-// CHECK: %[[BT:.*]] = vx.scratch smem : memref<64x32xf16>
+// CHECK: vx.scratch smem : memref<64x40xf16>
+// CHECK: vx.scratch smem : memref<64x40xf16>
 // CHECK: vx.scratch : memref<2x4x8x4x16xf32>
 // CHECK: scf.parallel
 // CHECK: scf.parallel
-// CHECK: memref.load %[[AS]][%{{[0-9]+}}, %[[K0:[0-9]+]]] : memref<64x32xf16>
-// CHECK-NEXT: memref.load %[[AS]][%{{[0-9]+}}, %[[K1:[0-9]+]]] : memref<64x32xf16>
-// CHECK: memref.load %[[BT]][%{{[0-9]+}}, %[[K0]]] : memref<64x32xf16>
-// CHECK-NEXT: memref.load %[[BT]][%{{[0-9]+}}, %[[K1]]] : memref<64x32xf16>
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false, vx.tensor_core} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false, vx.tensor_core} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // The f16 PTX types are the ones the f16 operands imply: not printed.
 // CHECK: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>, vx.tensor_core} : (vector<2xf16>, vector<2xf16>, f32)
 func.func @transposed_f16(%c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 256 {
+    // expected-remark @+1 {{ldmatrix reads this tile with rows padded from 64 to 80 bytes: bank-conflict-free}}
     %as = vx.scratch smem : memref<64x32xf16>
+    // expected-remark @+1 {{ldmatrix reads this tile with rows padded from 64 to 80 bytes: bank-conflict-free}}
     %bt = vx.scratch smem : memref<64x32xf16>
     %acc = vx.scratch : memref<64x64xf32>
     linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)

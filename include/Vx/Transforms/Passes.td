@@ -64,8 +64,9 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
            "vx-distribute-tile-ops (1-1024; 0: the default CTA size)">,
   ];
   // The copies of spawns with affine.parallel have their affine ops lowered;
-  // those with matmul tile ops get NVVM (mma.sync, wgmma) and LLVM ops, and
-  // the wgmma lowering matches TMA tiles (gpu and nvgpu types).
+  // those with matmul tile ops get NVVM (mma.sync, wgmma), nvgpu (ldmatrix)
+  // and LLVM ops, and the wgmma lowering matches TMA tiles (gpu and nvgpu
+  // types).
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
                            "LLVM::LLVMDialect", "memref::MemRefDialect",
                            "nvgpu::NVGPUDialect", "NVVM::NVVMDialect",

@@ -68,8 +68,11 @@ namespace {
 struct PipelinedTransfer {
   TransferAsyncOp transfer;
   AwaitOp await;
-  /// The destination: the whole scratch.
+  /// The destination: the whole scratch, or `paddedView` of it.
   ScratchOp scratch;
+  /// The view of a scratch with padded rows (vx-distribute-tile-ops'
+  /// layout for ldmatrix) that the transfer fills, if any.
+  memref::SubViewOp paddedView;
   /// The ops of the body that compute the source, in program order.
   SmallVector<Operation *> sourceSlice;
   /// The tile when a TMA copy carries the transfer.
@@ -194,6 +197,22 @@ static Operation *findAccessBefore(Value buffer, TransferAsyncOp transfer,
   return nullptr;
 }
 
+/// `value` when it is the only view of a scratch with padded rows: a
+/// subview at offset zero with unit strides of all its rows (rank 2 or
+/// more) less a tail of each, through which every access goes, so that
+/// filling it fills all that is ever read of the scratch.
+static memref::SubViewOp getPaddedView(Value value) {
+  auto view = value.getDefiningOp<memref::SubViewOp>();
+  if (!view || !view.getSource().getDefiningOp<ScratchOp>() ||
+      !view.getSource().hasOneUse() || !view.hasZeroOffset() ||
+      !view.hasUnitStride())
+    return nullptr;
+  ArrayRef<int64_t> rows = view.getSourceType().getShape().drop_back();
+  if (rows.empty() || view.getStaticSizes().drop_back() != rows)
+    return nullptr;
+  return view;
+}
+
 /// Whether `transfer` can be pipelined in `spawn`; fills `pipelined` or
 /// says why not.
 static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
@@ -205,7 +224,11 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     return Refusal{"it is not directly in the spawn body (it would not run "
                    "in every step)"};
   pipelined.transfer = transfer;
-  pipelined.scratch = transfer.getDst().getDefiningOp<ScratchOp>();
+  Value destination = transfer.getDst();
+  pipelined.paddedView = getPaddedView(destination);
+  if (pipelined.paddedView)
+    destination = pipelined.paddedView.getSource();
+  pipelined.scratch = destination.getDefiningOp<ScratchOp>();
   if (!pipelined.scratch)
     return Refusal{"its destination is a view of the scratch; each step gets "
                    "its own copy of the scratch, so the transfer must fill "
@@ -459,6 +482,11 @@ private:
       TransferAsyncOp transfer = pipelined.transfer;
       Value source = mapping.lookupOrDefault(transfer.getSrc());
       Value destination = getSlot(builder, buffer, slot);
+      if (memref::SubViewOp view = pipelined.paddedView) {
+        IRMapping padding;
+        padding.map(view.getSource(), destination);
+        destination = builder.clone(*view, padding)->getResult(0);
+      }
       if (!tma) {
         created.push_back(TransferAsyncOp::create(builder, transfer.getLoc(),
                                                   source, destination));

@@ -81,29 +81,37 @@ def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
         "chip)")]
 
 
-# Each tensor-core lowering by the chip: its remark, its NVVM op, and not
-# the other's.
+# Each tensor-core lowering by the chip: its remarks (sm_80: the padded
+# layouts of the tiles that ldmatrix reads), its NVVM op, and not the
+# other's.
 TENSOR_CORE_LOWERINGS = [
     ("sm_80",
-     "computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), "
-     "32x32 of the accumulator per warp",
+     [("tile_matmul.mlir:20:15", "ldmatrix reads this tile with rows padded "
+       "from 64 to 80 bytes: bank-conflict-free"),
+      ("tile_matmul.mlir:21:15", "ldmatrix reads this tile with rows padded "
+       "from 128 to 144 bytes: bank-conflict-free"),
+      ("tile_matmul.mlir:44:5", "computed on the tensor cores: "
+       "mma.sync.m16n8k16 on 4 warps (2x2), 32x32 of the accumulator per "
+       "warp")],
      "nvvm.mma.sync", "nvvm.wgmma.mma_async"),
     ("sm_90a",
-     "computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 "
-     "warpgroup, 64x64 of the accumulator per warpgroup; A and B in "
-     "shared memory with the 64B and 128B swizzles of their TMA "
-     "transfers",
+     [("tile_matmul.mlir:44:5", "computed on the tensor cores: "
+       "wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator "
+       "per warpgroup; A and B in shared memory with the 64B and 128B "
+       "swizzles of their TMA transfers")],
      "nvvm.wgmma.mma_async", "nvvm.mma.sync"),
 ]
 
 
-@pytest.mark.parametrize("chip, remark, used, unused", TENSOR_CORE_LOWERINGS)
-def test_tile_matmul_on_the_tensor_cores_of_a_chip(chip, remark, used, unused):
+@pytest.mark.parametrize("chip, expected, used, unused",
+                         TENSOR_CORE_LOWERINGS)
+def test_tile_matmul_on_the_tensor_cores_of_a_chip(chip, expected, used,
+                                                   unused):
     module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
     lowered = module.lower("gpu", chip=chip)
     remarks = [d for d in lowered.diagnostics if d.severity != "note"]
     assert [(d.severity, d.location, d.message) for d in remarks] == [
-        ("remark", "tile_matmul.mlir:44:5", remark)]
+        ("remark", location, message) for location, message in expected]
     assert used in str(lowered)
     assert unused not in str(lowered)
 

@@ -406,7 +406,11 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   }
 }
 
-/// The body of a fill's thread loop: every value of the lane's part.
+/// The body of a fill's thread loop: every value of the lane's part, then
+/// a wgmma.fence, which orders these register writes before the next
+/// wgmma.mma_async (PTX ISA, "wgmma.fence"). Being an op with effects, it
+/// also keeps a fill that runs at the first step in its branch: without it
+/// LLVM turns the branch into a select per accumulator, on every step.
 static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
                       const WgmmaTiling &tiling, Value fragments,
                       const Lane &lane) {
@@ -416,6 +420,7 @@ static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
                    nested, loc, fill.getInputs()[0], fragments,
                    getFragmentIndices(lane, ivs[0]));
              });
+  markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
 }
 
 /// The body of a copy's thread loop: the lane's values to their elements

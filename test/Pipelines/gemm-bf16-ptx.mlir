@@ -20,6 +20,10 @@
 // REMARK: remark: computed on the tensor cores: wgmma.mma_async.m64n256k16 on 2 warpgroups, 64x256 of the accumulator per warpgroup; A and B in shared memory with the 128B and 128B swizzles of their TMA transfers
 // PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX: .maxntid 256, 1, 1
+// The fill at the first step stays in its branch (the wgmma.fence after
+// it), not a select per accumulator on every step.
+// PTX-NOT: selp.f32
+// PTX: wgmma.fence.sync.aligned;
 // PTX: wgmma.fence.sync.aligned;
 // PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // PTX-NEXT: }

@@ -17,6 +17,8 @@
 // Fill: every value of the lane's part.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
+// The fill's register writes are fenced before the next wgmma.
+// CHECK: nvvm.wgmma.fence.aligned {vx.tensor_core}
 // The matmul: A's descriptor starts at the warpgroup's 64 rows of 64 bytes.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
 // CHECK: memref.extract_strided_metadata %[[A]] : {{.*}} {vx.tensor_core}

@@ -50,6 +50,21 @@ func.func @n_not_8(%a: memref<64x32xbf16>, %b: memref<32x12xbf16>) {
 
 // -----
 
+// N beyond one wgmma's 256 (no accumulator that size fits the registers).
+func.func @n_over_256(%a: memref<64x32xbf16>, %b: memref<32x320xbf16>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x32xbf16>
+    %bs = vx.scratch smem : memref<32x320xbf16>
+    %acc = vx.scratch : memref<64x320xf32>
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but N (320) is not a multiple of 8 up to 256 (wgmma.mma_async's n): computed with FMA code}}
+    linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x320xbf16>)
+                  outs(%acc : memref<64x320xf32>)
+  }
+  return
+}
+
+// -----
+
 func.func @partial_warpgroup(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>) {
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 96 {
     %as = vx.scratch smem : memref<64x32xbf16>

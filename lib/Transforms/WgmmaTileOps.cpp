@@ -8,8 +8,9 @@
 // arbitrary steps), and A and B are read from shared memory through matrix
 // descriptors. The operand tiles are in the swizzled layout that their TMA
 // transfers write: the tile's scratch carries the swizzle (kSwizzleAttrName,
-// a row of 32, 64 or 128 bytes), which the TMA tensor map and the
-// descriptors then agree on. See docs/design.md, "Tensor cores".
+// a row of 32, 64 or 128 bytes; wider rows are panels of it, a TMA box
+// each), which the TMA tensor map and the descriptors then agree on. See
+// docs/design.md, "Tensor cores".
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,7 @@ constexpr int64_t kRowsPerWarp = 16, kGroupsPerWarp = 8, kLanesPerRow = 4;
 /// Accumulator values of a lane per 8 columns (two rows, two columns).
 constexpr int64_t kValuesPerColumnBlock = 4;
 /// The swizzle widths, in bytes of a row, that TMA and the descriptors
-/// share; the pattern repeats every 8 rows.
+/// share, widest first; the pattern repeats every 8 rows.
 constexpr int64_t kSwizzleRows = 8;
 constexpr std::array<int64_t, 3> kSwizzleWidths = {128, 64, 32};
 

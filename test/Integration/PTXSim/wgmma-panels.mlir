@@ -4,11 +4,12 @@
 // two panels along K), 128x128 tiles of C on one warpgroup (two m64 rows of
 // wgmma.mma_async.m64n128k16 each), two stages. Each panel is a TMA box of
 // its own; the descriptors step from panel to panel. Checked on the PTX
-// simulator against a plain triple loop (small integers: exact), and on the
-// CPU.
+// simulator against a plain triple loop (small integers: exact), as is the
+// same kernel on sm_80 (mma.sync) and on the CPU.
 // REQUIRES: ptxas
 // RUN: cat %s %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_90a" | %mlir_runner_sim -e main | FileCheck %s
 // RUN: cat %s %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_90a sim-order=reverse" | %mlir_runner_sim -e main | FileCheck %s
+// RUN: cat %s %S/../Inputs/gpu-memory.mlir | vx-opt --vx-to-llvm="ptx-sim=true chip=sm_80" | %mlir_runner_sim -e main | FileCheck %s
 // RUN: cat %s %S/../Inputs/host-memory.mlir | vx-opt --vx-to-llvm | %mlir_runner -e main | FileCheck %s
 // RUN: cat %s %S/../Inputs/gpu-memory.mlir | vx-opt --vx-distribute-tile-ops="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // REMARK: remark: computed on the tensor cores: wgmma.mma_async.m64n128k16 on 1 warpgroup, 128x128 of the accumulator per warpgroup; A and B in shared memory with the 128B and 128B swizzles of their TMA transfers; A in 2 panels of 64 columns, a TMA box each; B in 2 panels of 64 columns, a TMA box each

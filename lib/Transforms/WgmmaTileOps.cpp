@@ -8,8 +8,9 @@
 // arbitrary steps), and A and B are read from shared memory through matrix
 // descriptors. The operand tiles are in the swizzled layout that their TMA
 // transfers write: the tile's scratch carries the swizzle (kSwizzleAttrName,
-// a row of 32, 64 or 128 bytes), which the TMA tensor map and the
-// descriptors then agree on. See docs/design.md, "Tensor cores".
+// a row of 32, 64 or 128 bytes; wider rows are panels of it, a TMA box
+// each), which the TMA tensor map and the descriptors then agree on. See
+// docs/design.md, "Tensor cores".
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,32 +40,53 @@ constexpr int64_t kRowsPerWarp = 16, kGroupsPerWarp = 8, kLanesPerRow = 4;
 /// Accumulator values of a lane per 8 columns (two rows, two columns).
 constexpr int64_t kValuesPerColumnBlock = 4;
 /// The swizzle widths, in bytes of a row, that TMA and the descriptors
-/// share; the pattern repeats every 8 rows.
+/// share, widest first; the pattern repeats every 8 rows.
 constexpr int64_t kSwizzleRows = 8;
-constexpr std::array<int64_t, 3> kSwizzleWidths = {32, 64, 128};
+constexpr std::array<int64_t, 3> kSwizzleWidths = {128, 64, 32};
 
-/// How an operand tile sits in shared memory: rows of `swizzle` bytes,
-/// swizzled; K along a row (K-major) or M/N along it (MN-major).
+/// How an operand tile sits in shared memory: panels of `swizzle` bytes of
+/// every row (the tile's rows are one or more swizzle widths), each its
+/// rows one after the other, swizzled; K along a row (K-major) or M/N
+/// along it (MN-major).
 struct OperandLayout {
   ScratchOp scratch;
   int64_t swizzle = 0;
   bool kMajor = true;
 
+  MemRefType getTileType() const { return ScratchOp(scratch).getType(); }
+  /// The bytes of a panel, the distance between two.
+  int64_t getPanelBytes() const {
+    return getTileType().getShape().front() * swizzle;
+  }
+  /// The panels of the tile, and the columns of each.
+  int64_t getPanels() const {
+    MemRefType type = getTileType();
+    return type.getShape().back() * type.getElementTypeBitWidth() / 8 / swizzle;
+  }
+  int64_t getPanelColumns() const {
+    return swizzle * 8 / getTileType().getElementTypeBitWidth();
+  }
   /// The constant part of the matrix descriptor (PTX ISA, "Matrix
   /// Descriptor Format"): leading and stride byte offsets >> 4 in bits
   /// 16-29 and 32-45, the swizzle mode in bits 62-63. Rows 8 apart are one
-  /// swizzle pattern (8 rows of `swizzle` bytes) apart; the leading offset
-  /// matters only for MN-major tiles wider than a row, which the layouts
-  /// here are not (16 bytes, as CUTLASS sets it, otherwise).
-  int64_t getDescriptorBits(int64_t k) const {
+  /// swizzle pattern (8 rows of `swizzle` bytes) apart. For an MN-major
+  /// tile the leading offset is the distance between the panels that one
+  /// wgmma's N (or M) spans; a K-major one's K step stays in a panel, and
+  /// its leading offset is unused (16 bytes, as CUTLASS sets it).
+  int64_t getDescriptorBits() const {
     int64_t pattern = kSwizzleRows * swizzle;
-    int64_t leading = kMajor ? 16 : pattern * (k / kSwizzleRows);
+    int64_t leading = kMajor ? 16 : getPanelBytes();
     int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
     return (leading >> 4) << 16 | (pattern >> 4) << 32 | mode << 62;
   }
-  /// The bytes from the tile's start to its K step `step` (16 wide).
+  /// The bytes from the tile's start to its K step `step` (16 wide): 16
+  /// rows on (MN-major), or 32 bytes along the rows, in the panel that
+  /// holds them (K-major).
   int64_t getKStepBytes(int64_t step) const {
-    return kMajor ? step * kWgmmaK * 2 : step * kWgmmaK * swizzle;
+    if (!kMajor)
+      return step * kWgmmaK * swizzle;
+    int64_t column = step * kWgmmaK * 2;
+    return column / swizzle * getPanelBytes() + column % swizzle;
   }
 };
 
@@ -129,7 +151,8 @@ static std::optional<std::string> getTransferReason(TransferAsyncOp transfer,
 
 /// The layout of operand `index` of `matmul`, or why wgmma cannot read it:
 /// a whole smem scratch tile written only by TMA transfers, whose rows
-/// (along the innermost dimension) are one swizzle width.
+/// (along the innermost dimension) are a multiple of a swizzle width, the
+/// widest that divides them.
 static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
                                                  unsigned index, SpawnOp spawn,
                                                  std::string &why) {
@@ -157,19 +180,21 @@ static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
   }
   MemRefType type = scratch.getType();
   int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
-  if (!llvm::is_contained(kSwizzleWidths, rowBytes)) {
+  const int64_t *swizzle = llvm::find_if(
+      kSwizzleWidths, [&](int64_t width) { return rowBytes % width == 0; });
+  if (swizzle == kSwizzleWidths.end()) {
     why = ("the rows of the " + name + " tile are " + Twine(rowBytes) +
            " bytes, and the swizzled layouts that TMA writes and wgmma reads "
-           "take rows of 32, 64 or 128 bytes")
+           "take rows of a multiple of 32 bytes")
               .str();
     return failure();
   }
-  layout.swizzle = rowBytes;
+  layout.swizzle = *swizzle;
   for (Operation *user : scratch->getUsers()) {
     if (auto transfer = dyn_cast<TransferAsyncOp>(user);
         transfer && transfer.getDst() == scratch.getResult()) {
       if (std::optional<std::string> reason =
-              getTransferReason(transfer, scratch, rowBytes, spawn)) {
+              getTransferReason(transfer, scratch, layout.swizzle, spawn)) {
         why = ("the transfer into the " + name +
                " tile cannot be a TMA copy, which writes the swizzled layout "
                "that wgmma reads: " + *reason)
@@ -265,8 +290,7 @@ static SmallVector<Value> getFragmentIndices(const Lane &lane, Value value) {
 /// address is that of its view's base plus its offset, so the slots of a
 /// pipeline and the views of the shared-memory layout keep it.
 static Value buildDescriptor(OpBuilder &b, Location loc,
-                             OperandLayout layout, Value offset,
-                             int64_t k) {
+                             OperandLayout layout, Value offset) {
   Value tile = layout.scratch.getResult();
   auto metadata =
       markTensorCore(memref::ExtractStridedMetadataOp::create(b, loc, tile));
@@ -284,7 +308,7 @@ static Value buildDescriptor(OpBuilder &b, Location loc,
   bits = arith::ShRUIOp::create(b, loc, bits, constant(4));
   bits = arith::AndIOp::create(b, loc, bits, constant(0x3fff));
   return arith::OrIOp::create(b, loc, bits,
-                              constant(layout.getDescriptorBits(k)));
+                              constant(layout.getDescriptorBits()));
 }
 
 /// `descriptor` moved on by `bytes` (a multiple of 16 within the shared
@@ -312,8 +336,8 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
       b, loc,
       {{lane.warpgroup, tiling.getWarpgroupRows() * wgmma.a.swizzle}}, 0);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value descriptorA = buildDescriptor(b, loc, wgmma.a, aRows, k);
-  Value descriptorB = buildDescriptor(b, loc, wgmma.b, zero, k);
+  Value descriptorA = buildDescriptor(b, loc, wgmma.a, aRows);
+  Value descriptorB = buildDescriptor(b, loc, wgmma.b, zero);
 
   Type f32 = b.getF32Type();
   int64_t values = tiling.getFragmentValues();
@@ -383,7 +407,11 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   }
 }
 
-/// The body of a fill's thread loop: every value of the lane's part.
+/// The body of a fill's thread loop: every value of the lane's part, then
+/// a wgmma.fence, which orders these register writes before the next
+/// wgmma.mma_async (PTX ISA, "wgmma.fence"). Being an op with effects, it
+/// also keeps a fill that runs at the first step in its branch: without it
+/// LLVM turns the branch into a select per accumulator, on every step.
 static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
                       const WgmmaTiling &tiling, Value fragments,
                       const Lane &lane) {
@@ -393,6 +421,7 @@ static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
                    nested, loc, fill.getInputs()[0], fragments,
                    getFragmentIndices(lane, ivs[0]));
              });
+  markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
 }
 
 /// The body of a copy's thread loop: the lane's values to their elements
@@ -559,7 +588,8 @@ void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
         });
     WgmmaMatmul wgmma = *llvm::find_if(
         matmuls, [&](WgmmaMatmul w) { return w.matmul == op; });
-    matmul.emitRemark("computed on the tensor cores: wgmma.mma_async.m64n")
+    InFlightDiagnostic remark =
+        matmul.emitRemark("computed on the tensor cores: wgmma.mma_async.m64n")
         << acc.tiling.n << "k16 on " << acc.tiling.warpgroups
         << (acc.tiling.warpgroups == 1 ? " warpgroup, " : " warpgroups, ")
         << acc.tiling.getWarpgroupRows() << "x" << acc.tiling.n
@@ -567,6 +597,12 @@ void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
            "with the "
         << wgmma.a.swizzle << "B and " << wgmma.b.swizzle
         << "B swizzles of their TMA transfers";
+    std::array<OperandLayout, 2> layouts = {wgmma.a, wgmma.b};
+    for (auto [index, layout] : llvm::enumerate(layouts))
+      if (layout.getPanels() > 1)
+        remark << "; " << getOperandName(index) << " in " << layout.getPanels()
+               << " panels of " << layout.getPanelColumns()
+               << " columns, a TMA box each";
   }
   for (WgmmaMatmul wgmma : matmuls)
     for (OperandLayout layout : {wgmma.a, wgmma.b})

@@ -50,6 +50,21 @@ func.func @n_not_8(%a: memref<64x32xbf16>, %b: memref<32x12xbf16>) {
 
 // -----
 
+// N beyond one wgmma's 256 (no accumulator that size fits the registers).
+func.func @n_over_256(%a: memref<64x32xbf16>, %b: memref<32x320xbf16>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x32xbf16>
+    %bs = vx.scratch smem : memref<32x320xbf16>
+    %acc = vx.scratch : memref<64x320xf32>
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but N (320) is not a multiple of 8 up to 256 (wgmma.mma_async's n): computed with FMA code}}
+    linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x320xbf16>)
+                  outs(%acc : memref<64x320xf32>)
+  }
+  return
+}
+
+// -----
+
 func.func @partial_warpgroup(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>) {
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 96 {
     %as = vx.scratch smem : memref<64x32xbf16>
@@ -81,19 +96,21 @@ func.func @operand_in_global_memory(%a: memref<64x32xbf16>, %b: memref<32x64xbf1
 
 // -----
 
-// B's rows of 128 bf16 are two 128-byte swizzle rows.
-func.func @wide_b_rows(%a: memref<64x32xbf16>, %b: memref<32x128xbf16>) {
+// B's rows of 40 bf16 (80 bytes) are no whole number of any swizzle's
+// rows (wider rows, a multiple of one, are panels of it).
+func.func @b_rows_not_swizzle_multiple(%a: memref<64x32xbf16>,
+                                       %b: memref<32x40xbf16>) {
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
     %as = vx.scratch smem : memref<64x32xbf16>
-    %bs = vx.scratch smem : memref<32x128xbf16>
+    %bs = vx.scratch smem : memref<32x40xbf16>
     %ta = vx.transfer_async %a to %as : memref<64x32xbf16> to memref<64x32xbf16>
-    %tb = vx.transfer_async %b to %bs : memref<32x128xbf16> to memref<32x128xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<32x40xbf16> to memref<32x40xbf16>
     vx.await %ta
     vx.await %tb
-    %acc = vx.scratch : memref<64x128xf32>
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the rows of the B tile are 256 bytes, and the swizzled layouts that TMA writes and wgmma reads take rows of 32, 64 or 128 bytes: computed with FMA code}}
-    linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x128xbf16>)
-                  outs(%acc : memref<64x128xf32>)
+    %acc = vx.scratch : memref<64x40xf32>
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the rows of the B tile are 80 bytes, and the swizzled layouts that TMA writes and wgmma reads take rows of a multiple of 32 bytes: computed with FMA code}}
+    linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x40xbf16>)
+                  outs(%acc : memref<64x40xf32>)
   }
   return
 }

@@ -17,6 +17,8 @@
 // Fill: every value of the lane's part.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
+// The fill's register writes are fenced before the next wgmma.
+// CHECK: nvvm.wgmma.fence.aligned {vx.tensor_core}
 // The matmul: A's descriptor starts at the warpgroup's 64 rows of 64 bytes.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
 // CHECK: memref.extract_strided_metadata %[[A]] : {{.*}} {vx.tensor_core}
@@ -80,6 +82,80 @@ func.func @transposed_b(%a: memref<128x32xf16>, %b: memref<32x32xf16>,
                   ins(%as, %bs : memref<128x32xf16>, memref<32x32xf16>)
                   outs(%acc : memref<128x32xf32>)
     memref.copy %acc, %c : memref<128x32xf32> to memref<128x32xf32>
+  }
+  return
+}
+
+// -----
+
+// Rows of 256 bytes are two panels of the 128B swizzle, each the next 64
+// columns of every row, one after the other (TMA loads each as a box). A
+// (64 x 128, K-major): K steps 0-3 in panel 0 (32 bytes apart), 4-7 in
+// panel 1, 64 rows x 128 bytes (512 >> 4) on. B (128 x 128, K x N,
+// MN-major): the leading byte offset is the distance between the panels
+// that one m64n128k16 spans (128 rows x 128 bytes: 1024 << 16 after >> 4),
+// the stride 8 rows of 128 bytes (64 << 32), K steps 16 rows (128 >> 4)
+// apart. A's leading offset is unused (16 bytes: 1 << 16).
+// CHECK-LABEL: func.func @wide_rows
+// CHECK-DAG: vx.scratch smem {vx.swizzle = 128 : i64} : memref<64x128xbf16>
+// CHECK-DAG: vx.scratch smem {vx.swizzle = 128 : i64} : memref<128x128xbf16>
+// CHECK: %[[DA:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
+// CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %c4611686293372403712_i64
+// CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], {{.*}} <m = 64, n = 128, k = 16>, {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: arith.addi %[[DA]], %c2_i64
+// CHECK: arith.addi %[[DB]], %c128_i64
+// CHECK: arith.addi %[[DA]], %c6_i64
+// CHECK: arith.addi %[[DB]], %c384_i64
+// CHECK: arith.addi %[[DA]], %c512_i64
+// CHECK: arith.addi %[[DB]], %c512_i64
+// CHECK: arith.addi %[[DA]], %c514_i64
+// CHECK: arith.addi %[[DB]], %c640_i64
+// CHECK: arith.addi %[[DA]], %c518_i64
+// CHECK: arith.addi %[[DB]], %c896_i64
+// CHECK-COUNT-1: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @wide_rows(%a: memref<64x128xbf16>, %b: memref<128x128xbf16>,
+                     %c: memref<64x128xf32>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x128xbf16>
+    %bs = vx.scratch smem : memref<128x128xbf16>
+    %acc = vx.scratch : memref<64x128xf32>
+    %ta = vx.transfer_async %a to %as : memref<64x128xbf16> to memref<64x128xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<128x128xbf16> to memref<128x128xbf16>
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n128k16 on 1 warpgroup, 64x128 of the accumulator per warpgroup; A and B in shared memory with the 128B and 128B swizzles of their TMA transfers; A in 2 panels of 64 columns, a TMA box each; B in 2 panels of 64 columns, a TMA box each}}
+    linalg.matmul ins(%as, %bs : memref<64x128xbf16>, memref<128x128xbf16>)
+                  outs(%acc : memref<64x128xf32>)
+    memref.copy %acc, %c : memref<64x128xf32> to memref<64x128xf32>
+  }
+  return
+}
+
+// -----
+
+// N = 96: B's rows of 192 bytes are three panels of the 64B swizzle, the
+// widest that divides them (32 columns each, 32 rows x 64 bytes apart:
+// 128 << 16 after >> 4; the stride 8 rows of 64 bytes, 32 << 32; mode 2).
+// CHECK-LABEL: func.func @three_panels
+// CHECK: vx.scratch smem {vx.swizzle = 64 : i64} : memref<32x96xbf16>
+// CHECK: arith.ori %{{.*}}, %c-9223371899407433728_i64
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 96, k = 16>
+func.func @three_panels(%a: memref<64x32xbf16>, %b: memref<32x96xbf16>,
+                        %c: memref<64x96xf32>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x32xbf16>
+    %bs = vx.scratch smem : memref<32x96xbf16>
+    %acc = vx.scratch : memref<64x96xf32>
+    %ta = vx.transfer_async %a to %as : memref<64x32xbf16> to memref<64x32xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<32x96xbf16> to memref<32x96xbf16>
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n96k16 on 1 warpgroup, 64x96 of the accumulator per warpgroup; A and B in shared memory with the 64B and 64B swizzles of their TMA transfers; B in 3 panels of 32 columns, a TMA box each}}
+    linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x96xbf16>)
+                  outs(%acc : memref<64x96xf32>)
+    memref.copy %acc, %c : memref<64x96xf32> to memref<64x96xf32>
   }
   return
 }

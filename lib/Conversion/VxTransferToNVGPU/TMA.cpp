@@ -224,10 +224,18 @@ FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
           "bytes";
     return failure();
   }
-  if (swizzle && box.back() * elementBytes != swizzle) {
-    why = "a swizzled TMA box has rows of the swizzle's width (" +
-          std::to_string(swizzle) + " bytes)";
-    return failure();
+  // A swizzled box has rows of the swizzle's width: wider rows are loaded
+  // in panels of it.
+  int64_t panels = 1;
+  if (swizzle) {
+    if (box.back() * elementBytes % swizzle) {
+      why = "a swizzled TMA tile has rows of a multiple of the swizzle's "
+            "width (" +
+            std::to_string(swizzle) + " bytes)";
+      return failure();
+    }
+    panels = box.back() * elementBytes / swizzle;
+    box.back() = swizzle / elementBytes;
   }
   MLIRContext *context = source.getContext();
   auto boxType = MemRefType::get(
@@ -237,6 +245,7 @@ FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
   tile.tensor = traced->tensor;
   tile.offsets = std::move(traced->offsets);
   tile.tensorDims = std::move(traced->tensorDims);
+  tile.panels = panels;
   tile.descriptorType = nvgpu::TensorMapDescriptorType::get(
       context, boxType, getSwizzleKind(swizzle),
       nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
@@ -247,7 +256,7 @@ FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
 
 int64_t TMATile::getBytes() const {
   MemRefType box = descriptorType.getTensor();
-  return box.getNumElements() * box.getElementTypeBitWidth() / 8;
+  return panels * box.getNumElements() * box.getElementTypeBitWidth() / 8;
 }
 
 Value vx::createTMADescriptor(OpBuilder &host, Location loc,
@@ -332,6 +341,25 @@ static Value expandToBox(OpBuilder &builder, Location loc, Value destination,
   return memref::ExpandShapeOp::create(builder, loc, box, destination, groups);
 }
 
+/// Panel `panel` of `destination` (the tile's shape), its elements from
+/// `panel` times the panel's size on, as the box's shape.
+static Value getPanel(OpBuilder &builder, Location loc, Value destination,
+                      const TMATile &tile, int64_t panel) {
+  auto type = cast<MemRefType>(destination.getType());
+  int64_t size = type.getNumElements() / tile.panels;
+  ReassociationIndices tileDims =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  ReassociationIndices boxDims =
+      llvm::to_vector(llvm::seq<int64_t>(0, tile.getBox().size()));
+  Value flat = memref::CollapseShapeOp::create(builder, loc, destination,
+                                               ArrayRef{tileDims});
+  Value chunk = memref::SubViewOp::create(
+      builder, loc, flat, ArrayRef<int64_t>{panel * size},
+      ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1});
+  return memref::ExpandShapeOp::create(builder, loc, tile.getBox(), chunk,
+                                       ArrayRef{boxDims});
+}
+
 void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                       Value descriptor, Value destination, Value barriers,
                       Value barrierIndex, Value elected) {
@@ -349,10 +377,25 @@ void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
     coordinates.push_back(
         sum ? sum : arith::ConstantIndexOp::create(builder, loc, 0));
   }
-  nvgpu::TmaAsyncLoadOp::create(builder, loc,
-                                expandToBox(builder, loc, destination, tile),
-                                barriers, descriptor, coordinates, barrierIndex,
-                                /*multicastMask=*/Value(), elected);
+  if (tile.panels == 1) {
+    nvgpu::TmaAsyncLoadOp::create(
+        builder, loc, expandToBox(builder, loc, destination, tile), barriers,
+        descriptor, coordinates, barrierIndex, /*multicastMask=*/Value(),
+        elected);
+    return;
+  }
+  // Panel p holds the box's width of columns from p times it on.
+  Value column = coordinates.front();
+  for (int64_t panel = 0; panel < tile.panels; ++panel) {
+    coordinates.front() = builder.createOrFold<arith::AddIOp>(
+        loc, column,
+        arith::ConstantIndexOp::create(builder, loc,
+                                       panel * tile.getBox().back()));
+    nvgpu::TmaAsyncLoadOp::create(
+        builder, loc, getPanel(builder, loc, destination, tile, panel),
+        barriers, descriptor, coordinates, barrierIndex,
+        /*multicastMask=*/Value(), elected);
+  }
 }
 
 void vx::waitTMALoad(OpBuilder &builder, Location loc, Value barriers,

@@ -53,6 +53,23 @@ def test_tile_matmul_against_numpy(options):
 
 
 @pytest.mark.parametrize("options", ROUTES)
+def test_gemm_bf16_against_numpy(options):
+    # examples/gemm_bf16.mlir (C = A B^T, B stored N x K) with f16 tiles, as
+    # above; normal inputs, so on the tensor cores the sums differ from
+    # numpy's by their order only.
+    module = vx.parse(read_example("gemm_bf16.mlir").replace("xbf16", "xf16"),
+                      "gemm_bf16.mlir")
+    rng = np.random.default_rng(23)
+    a = rng.standard_normal((256, 512)).astype(np.float16)
+    b = rng.standard_normal((512, 512)).astype(np.float16)
+    c = np.full((256, 512), np.nan, dtype=np.float32)
+    vx.run(module, "gemm_bf16", a, b, c, **options)
+    np.testing.assert_allclose(
+        c, a.astype(np.float64) @ b.astype(np.float64).T, rtol=1e-4,
+        atol=1e-4)
+
+
+@pytest.mark.parametrize("options", ROUTES)
 def test_tile_attention_against_numpy(options):
     module = vx.parse(read_example("tile_attention.mlir"),
                       "tile_attention.mlir")

@@ -39,13 +39,19 @@ struct TMATile {
   /// The dimension of `tensor` that each tile dimension runs along.
   SmallVector<int64_t> tensorDims;
   /// The type of the tensor map: its `tensor` is the box, the tile's shape
-  /// in the rank of `tensor` (1 where a view drops a dimension).
+  /// in the rank of `tensor` (1 where a view drops a dimension), or with
+  /// `panels`, the shape of one panel.
   nvgpu::TensorMapDescriptorType descriptorType;
+  /// The boxes that carry the tile: a swizzled tile whose rows are wider
+  /// than the swizzle's is loaded in panels of the swizzle's width (a box
+  /// each, the tile's columns side by side), stored one after the other.
+  int64_t panels = 1;
 
   ArrayRef<int64_t> getBox() const {
     return descriptorType.getTensor().getShape();
   }
-  /// The bytes one load brings, which the mbarrier expects.
+  /// The bytes one transfer of the tile brings (all its panels), which the
+  /// mbarrier expects.
   int64_t getBytes() const;
 };
 
@@ -63,8 +69,8 @@ struct TMATile {
 /// per dimension and innermost rows of a multiple of 16 bytes. Otherwise
 /// fails, with `why` saying why.
 /// `swizzle` (0, 32, 64 or 128) is the width in bytes of the swizzled rows
-/// that the destination must hold (kSwizzleAttrName): the box's rows must
-/// be that wide.
+/// that the destination must hold (kSwizzleAttrName): the tile's rows must
+/// be a multiple of it, and a tile with wider rows is loaded in panels.
 FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
                                 Region &kernel, std::string &why,
                                 int64_t swizzle = 0);
@@ -74,7 +80,9 @@ FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
 /// width (PTX ISA, "Tensor swizzling modes"): the tensor cores' matrix
 /// descriptors read it so (vx-distribute-tile-ops sets it on sm_90a), its
 /// TMA transfers write it so, and the layout of shared memory aligns it to
-/// its pattern (8 rows).
+/// its pattern (8 rows). A tile whose rows are k times that width is k
+/// panels of it, each every row's next `swizzle` bytes, one after the
+/// other.
 constexpr StringLiteral kSwizzleAttrName = "vx.swizzle";
 
 /// The alignment in bytes that `scratch`'s swizzle needs (its pattern of 8
@@ -115,8 +123,8 @@ void fenceBeforeTMALoads(OpBuilder &builder, Location loc, Value elected,
 /// Starts the load of `tile` (its tensor map `descriptor`) into
 /// `destination`, shared memory of the type matchTMATile accepted, from the
 /// thread where `elected` holds: it expects the tile's bytes on barrier
-/// `barrierIndex` of `barriers` and issues the copy, which completes them.
-/// Each load completes one phase of its barrier.
+/// `barrierIndex` of `barriers` and issues the copy (a copy per panel),
+/// which completes them. Each load completes one phase of its barrier.
 void issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                   Value descriptor, Value destination, Value barriers,
                   Value barrierIndex, Value elected);

@@ -58,7 +58,11 @@ static Value buildSwizzledColumn(OpBuilder &b, Location loc, Value row,
     return arith::ConstantIndexOp::create(b, loc, value);
   };
   int64_t chunkElements = kChunkBytes / elementBytes;
-  Value line = arith::DivUIOp::create(b, loc, row, index(kLineBytes / swizzle));
+  int64_t rowsPerLine = kLineBytes / swizzle;
+  Value line = rowsPerLine == 1 ? row
+                                : arith::DivUIOp::create(b, loc, row,
+                                                         index(rowsPerLine))
+                                      .getResult();
   Value phase =
       arith::RemUIOp::create(b, loc, line, index(swizzle / kChunkBytes));
   Value chunk = arith::DivUIOp::create(b, loc, column, index(chunkElements));

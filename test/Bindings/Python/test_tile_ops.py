@@ -93,6 +93,25 @@ def test_flash_attention_against_numpy(options):
                                rtol=2e-3, atol=2e-3)
 
 
+@pytest.mark.parametrize("options", ROUTES)
+def test_flash_attention_head_dim_128_against_numpy(options):
+    # bench/kernels' head-dim-128 variant at the example's sizes (its
+    # 256-byte tile rows take FMA code on sm_90a, mma.sync on sm_80).
+    with open(os.path.join(ROOT, "bench", "kernels",
+                           "flash_attention.mlir")) as source:
+        text = source.read().replace("bf16", "f16")
+    text = text.replace("1x4x256x", "1x2x128x").replace(
+        "grid [1, 4, 4, 4]", "grid [1, 2, 2, 2]")
+    module = vx.parse(text, "flash_attention.mlir")
+    rng = np.random.default_rng(29)
+    q, k, v = (rng.standard_normal((1, 2, 128, 128)).astype(np.float16)
+               for _ in range(3))
+    out = np.full(q.shape, np.nan, dtype=np.float32)
+    vx.run(module, "flash_attention128", q, k, v, out, **options)
+    np.testing.assert_allclose(out, attention_reference(q, k, v),
+                               rtol=2e-3, atol=2e-3)
+
+
 def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
     module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
     lowered = module.lower("gpu")

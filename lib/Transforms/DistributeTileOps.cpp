@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Analysis/SpawnAnalysis.h"
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
+#include "Vx/Target/Limits.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 
@@ -225,9 +227,19 @@ static void simplifyLoopBodies(Operation *loops) {
 }
 
 /// Rewrites `op` into its thread loop; `byRows` keeps only its first
-/// output dimension in the thread loop.
+/// output dimension in the thread loop. `ctaSize` is the CTA's threads.
 static LogicalResult distributeTileOp(RewriterBase &rewriter,
-                                      linalg::LinalgOp op, bool byRows) {
+                                      linalg::LinalgOp op, bool byRows,
+                                      int64_t ctaSize) {
+  // A writer of an operand tile that wgmma reads swizzled (an smem tile,
+  // never distributed by rows) writes that layout.
+  Value swizzledTile = op.getNumDpsInits() ? op.getDpsInits()[0] : Value();
+  auto swizzleScratch =
+      swizzledTile ? swizzledTile.getDefiningOp<ScratchOp>() : ScratchOp();
+  IntegerAttr swizzle =
+      swizzleScratch
+          ? swizzleScratch->getAttrOfType<IntegerAttr>(kSwizzleAttrName)
+          : IntegerAttr();
   // The generic form and the loops replace `op` where it is.
   rewriter.setInsertionPoint(op);
   SmallVector<unsigned> order = getDistributionOrder(op);
@@ -259,7 +271,11 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
   if (loops->empty())
     return success();
   simplifyLoopBodies(loops->front());
-  if (auto threadLoop = dyn_cast<scf::ParallelOp>(loops->front()); byRows)
+  auto threadLoop = dyn_cast<scf::ParallelOp>(loops->front());
+  if (swizzle)
+    return swizzleTileWriterLoop(rewriter, threadLoop, swizzledTile,
+                                 swizzle.getInt(), ctaSize);
+  if (byRows)
     distributeByRows(rewriter, threadLoop);
   return success();
 }
@@ -301,9 +317,11 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     }
   }
   DenseSet<Operation *> rowOps = getRowDistributedOps(ops, spawn);
+  int64_t ctaSize = spawn.getCTASize(
+      options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   for (Operation *op : ops)
     if (failed(distributeTileOp(rewriter, cast<linalg::LinalgOp>(op),
-                                rowOps.contains(op))))
+                                rowOps.contains(op), ctaSize)))
       return failure();
   return success();
 }

@@ -203,12 +203,14 @@ static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
       }
       continue;
     }
+    if (isSwizzledTileWriter(user, scratch.getResult(), spawn))
+      continue;
     auto reader = dyn_cast<linalg::MatmulOp>(user);
     if (!reader || reader.getOutputs()[0] == scratch.getResult()) {
       why = ("the " + name + " tile is also accessed by '" +
              user->getName().getStringRef() +
-             "' (only TMA transfers write, and only matmuls read, the "
-             "swizzled layout that wgmma reads)")
+             "' (only TMA transfers and elementwise tile ops write, and only "
+             "matmuls read, the swizzled layout that wgmma reads)")
                 .str();
       return failure();
     }

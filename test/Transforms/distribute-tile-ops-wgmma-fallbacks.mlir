@@ -133,7 +133,7 @@ func.func @operand_written_by_thread_loop(%b: memref<32x64xbf16>) {
     %tb = vx.transfer_async %b to %bs : memref<32x64xbf16> to memref<32x64xbf16>
     vx.await %tb
     %acc = vx.scratch : memref<64x64xf32>
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the A tile is also accessed by 'memref.store' (only TMA transfers write, and only matmuls read, the swizzled layout that wgmma reads): computed with FMA code}}
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the A tile is also accessed by 'memref.store' (only TMA transfers and elementwise tile ops write, and only matmuls read, the swizzled layout that wgmma reads): computed with FMA code}}
     linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x64xbf16>)
                   outs(%acc : memref<64x64xf32>)
   }

@@ -18,6 +18,9 @@
 
 namespace mlir {
 class RewriterBase;
+namespace scf {
+class ParallelOp;
+} // namespace scf
 
 namespace vx {
 
@@ -83,6 +86,23 @@ void lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
 void lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
                          ArrayRef<Operation *> tileOps,
                          const TileOpsOptions &options);
+
+// Tile ops writing the swizzled operand tiles of wgmma
+// (SwizzledTileWriters.cpp).
+
+/// Whether `op` is a tile op of `spawn` that computes all of `tile`
+/// elementwise (parallel loops, an identity map of `tile`, its only output,
+/// which it does not read): its thread loop can write the swizzled layout.
+bool isSwizzledTileWriter(Operation *op, Value tile, SpawnOp spawn);
+
+/// Makes `loop`, the thread loop over the rows and columns of a swizzled
+/// writer of `tile` (isSwizzledTileWriter), compute at each position the
+/// element that the swizzle of rows of `swizzle` bytes puts there, and
+/// each of the CTA's `ctaSize` threads fence its writes for wgmma's async
+/// proxy after it.
+LogicalResult swizzleTileWriterLoop(RewriterBase &rewriter,
+                                    scf::ParallelOp loop, Value tile,
+                                    int64_t swizzle, int64_t ctaSize);
 
 // Helpers of the tensor-core lowerings (MmaSyncTileOps.cpp).
 

@@ -256,7 +256,9 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     auto index = dyn_cast<GridIndexOp>(op);
     return index && llvm::is_contained(arbitrary, index.getDim());
   });
-  if (!moves)
+  // A tile that the tensor cores read swizzled must be a TMA copy, which
+  // only the pipeline issues: it reloads a tile that does not move.
+  if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName))
     return Refusal{"its source does not move with an arbitrary dimension"};
   if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "

@@ -85,6 +85,50 @@ def test_tile_attention_against_numpy(options):
                                rtol=1e-5, atol=1e-5)
 
 
+def attention_reference(q, k, v):
+    """Softmax attention in f64, scaled by 1 / sqrt(head dim)."""
+    q, k, v = (x.astype(np.float64) for x in (q, k, v))
+    scores = np.einsum("bhqd,bhkd->bhqk", q, k) / np.sqrt(q.shape[-1])
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return np.einsum("bhqk,bhkd->bhqd", weights, v)
+
+
+@pytest.mark.parametrize("options", ROUTES)
+def test_flash_attention_against_numpy(options):
+    # numpy has no bf16: the same kernel with f16 tiles. P is rounded to
+    # f16 for P V (the tensor cores' A operand), as FlashAttention does.
+    module = vx.parse(
+        read_example("flash_attention.mlir").replace("bf16", "f16"),
+        "flash_attention.mlir")
+    rng = np.random.default_rng(23)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
+               for _ in range(3))
+    out = np.full(q.shape, np.nan, dtype=np.float32)
+    vx.run(module, "flash_attention", q, k, v, out, **options)
+    np.testing.assert_allclose(out, attention_reference(q, k, v),
+                               rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("options", ROUTES)
+def test_flash_attention_head_dim_128_against_numpy(options):
+    # bench/kernels' head-dim-128 variant at the example's sizes (its
+    # 256-byte tile rows take FMA code on sm_90a, mma.sync on sm_80).
+    with open(os.path.join(ROOT, "bench", "kernels",
+                           "flash_attention.mlir")) as source:
+        text = source.read().replace("bf16", "f16")
+    text = text.replace("1x4x256x", "1x2x128x").replace(
+        "grid [1, 4, 4, 4]", "grid [1, 2, 2, 2]")
+    module = vx.parse(text, "flash_attention.mlir")
+    rng = np.random.default_rng(29)
+    q, k, v = (rng.standard_normal((1, 2, 128, 128)).astype(np.float16)
+               for _ in range(3))
+    out = np.full(q.shape, np.nan, dtype=np.float32)
+    vx.run(module, "flash_attention128", q, k, v, out, **options)
+    np.testing.assert_allclose(out, attention_reference(q, k, v),
+                               rtol=2e-3, atol=2e-3)
+
+
 def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
     module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
     lowered = module.lower("gpu")

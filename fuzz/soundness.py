@@ -1601,6 +1601,21 @@ def printed_results(stdout, count):
     return [blocks[k * OBSERVED:(k + 1) * OBSERVED] for k in range(count)]
 
 
+def static_check(vx_opt, path):
+    """vx-opt --vx-verify-semantics on `path`: (the completed process or
+    None, the problem of a check that timed out or crashed or None)."""
+    try:
+        check = subprocess.run(
+            [vx_opt, path, "--vx-verify-semantics", "-o", "/dev/null"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            timeout=600)
+    except subprocess.TimeoutExpired:
+        return None, ("static check over 600 s", None, "")
+    if check.returncode not in (0, 1) or "PLEASE submit a bug report" in check.stderr:
+        return check, ("crash", None, check.stderr[-2000:])
+    return check, None
+
+
 def run_batch(tools, kernels, texts, first, options, workdir):
     """Checks and runs one batch; returns (problems, path, verdicts and
     dynamic results or None)."""
@@ -1608,44 +1623,34 @@ def run_batch(tools, kernels, texts, first, options, workdir):
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
         f.write(text)
-    # Beside the kernels, their twins (Builder) where they differ.
-    twins = [k for k, kernel in enumerate(kernels) if kernel.has_twin()]
-    twin_path = os.path.join(workdir, f"twin{first}.mlir")
-    twin_text, twin_spans = module_text(
-        [kernels[k] for k in twins],
-        [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
-    with open(twin_path, "w") as f:
-        f.write(twin_text)
-    checks = [subprocess.Popen(
-        [tools["vx-opt"], name, "--vx-verify-semantics", "-o", "/dev/null"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for name in ([path, twin_path] if twins else [path])]
-    outputs = []
-    for check in checks:
-        try:
-            outputs.append(check.communicate(timeout=600)[1])
-        except subprocess.TimeoutExpired:
-            for process in checks:
-                process.kill()
-                process.communicate()
-            return [("static check over 600 s", None, "")], path, None
-        if check.returncode not in (0, 1) or "PLEASE submit a bug report" in outputs[-1]:
-            return [("crash", None, outputs[-1][-2000:])], path, None
+    static, problem = static_check(tools["vx-opt"], path)
+    if problem:
+        return [problem], path, None
     problems = []
-    static = subprocess.CompletedProcess(checks[0].args, checks[0].returncode,
-                                         "", outputs[0])
     verdicts, ownership = static_verdicts(static, path, spans, len(kernels),
                                           problems)
     for position, kernel in enumerate(kernels):
         # With one thread every element is owned.
         if ownership[position] == "error" and kernel.threads == 1:
             problems.append(("ownership error with threads 1", position, ""))
+    # The twins (Builder) of the silent kernels, where they differ: only
+    # their silence can disagree with a twin's proven race.
+    twins = [k for k, kernel in enumerate(kernels)
+             if verdicts[k] == "silent" and kernel.has_twin()]
     if twins:
-        twin_static = subprocess.CompletedProcess(checks[1].args, 1, "", outputs[1])
+        twin_path = os.path.join(workdir, f"twin{first}.mlir")
+        twin_text, twin_spans = module_text(
+            [kernels[k] for k in twins],
+            [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
+        with open(twin_path, "w") as f:
+            f.write(twin_text)
+        twin_static, problem = static_check(tools["vx-opt"], twin_path)
+        if problem:
+            return [problem], path, None
         twin_verdicts, _ = static_verdicts(twin_static, twin_path, twin_spans,
                                            len(twins), [])
         for position, k in enumerate(twins):
-            if verdicts[k] == "silent" and twin_verdicts[position] == "error":
+            if twin_verdicts[position] == "error":
                 problems.append(("silent, but its twin (scf.parallel, scf.if) "
                                  "has a proven race", k, ""))
     # The kernels the check refuses are left out of the runs; a kernel the
@@ -1737,13 +1742,14 @@ def run_batch(tools, kernels, texts, first, options, workdir):
 
 
 def timed_check(vx_opt, path):
-    """vx-opt --vx-verify-semantics on `path`: (its stderr, CPU seconds)."""
+    """The exit status and diagnostics of vx-opt's check of `path` (or its
+    problem), and its CPU seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    check = subprocess.run([vx_opt, path, "--vx-verify-semantics", "-o",
-                            "/dev/null"], capture_output=True, text=True,
-                           timeout=1200)
+    check, problem = static_check(vx_opt, path)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if problem:
+        return str(problem), seconds
     return f"exit {check.returncode}\n{check.stderr}", seconds
 
 

@@ -33,9 +33,14 @@ is
 
     soundness.py VX_OPT [--seconds S | --kernels N] [--seed K] [--batch B]
                  [--out DIR] [--progress N] [--jobs N] [--skip K]
-                 [--grammar all|base|CONSTRUCT,...]
+                 [--grammar all|base|CONSTRUCT,...] [--compare OLD_VX_OPT]
 
 Exit status 1 on any disagreement (the kernel is written to DIR).
+
+With --compare, nothing runs: each batch (kernels and twins) is checked by
+VX_OPT and by OLD_VX_OPT, one after the other (in turn which goes first),
+and their diagnostics must be identical, text, locations and witnesses; the
+CPU time of each checker is reported.
 """
 
 import argparse
@@ -44,6 +49,7 @@ import concurrent.futures
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -1595,6 +1601,21 @@ def printed_results(stdout, count):
     return [blocks[k * OBSERVED:(k + 1) * OBSERVED] for k in range(count)]
 
 
+def static_check(vx_opt, path):
+    """vx-opt --vx-verify-semantics on `path`: (the completed process or
+    None, the problem of a check that timed out or crashed or None)."""
+    try:
+        check = subprocess.run(
+            [vx_opt, path, "--vx-verify-semantics", "-o", "/dev/null"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            timeout=600)
+    except subprocess.TimeoutExpired:
+        return None, ("static check over 600 s", None, "")
+    if check.returncode not in (0, 1) or "PLEASE submit a bug report" in check.stderr:
+        return check, ("crash", None, check.stderr[-2000:])
+    return check, None
+
+
 def run_batch(tools, kernels, texts, first, options, workdir):
     """Checks and runs one batch; returns (problems, path, verdicts and
     dynamic results or None)."""
@@ -1602,44 +1623,34 @@ def run_batch(tools, kernels, texts, first, options, workdir):
     path = os.path.join(workdir, f"batch{first}.mlir")
     with open(path, "w") as f:
         f.write(text)
-    # Beside the kernels, their twins (Builder) where they differ.
-    twins = [k for k, kernel in enumerate(kernels) if kernel.has_twin()]
-    twin_path = os.path.join(workdir, f"twin{first}.mlir")
-    twin_text, twin_spans = module_text(
-        [kernels[k] for k in twins],
-        [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
-    with open(twin_path, "w") as f:
-        f.write(twin_text)
-    checks = [subprocess.Popen(
-        [tools["vx-opt"], name, "--vx-verify-semantics", "-o", "/dev/null"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for name in ([path, twin_path] if twins else [path])]
-    outputs = []
-    for check in checks:
-        try:
-            outputs.append(check.communicate(timeout=600)[1])
-        except subprocess.TimeoutExpired:
-            for process in checks:
-                process.kill()
-                process.communicate()
-            return [("static check over 600 s", None, "")], path, None
-        if check.returncode not in (0, 1) or "PLEASE submit a bug report" in outputs[-1]:
-            return [("crash", None, outputs[-1][-2000:])], path, None
+    static, problem = static_check(tools["vx-opt"], path)
+    if problem:
+        return [problem], path, None
     problems = []
-    static = subprocess.CompletedProcess(checks[0].args, checks[0].returncode,
-                                         "", outputs[0])
     verdicts, ownership = static_verdicts(static, path, spans, len(kernels),
                                           problems)
     for position, kernel in enumerate(kernels):
         # With one thread every element is owned.
         if ownership[position] == "error" and kernel.threads == 1:
             problems.append(("ownership error with threads 1", position, ""))
+    # The twins (Builder) of the silent kernels, where they differ: only
+    # their silence can disagree with a twin's proven race.
+    twins = [k for k, kernel in enumerate(kernels)
+             if verdicts[k] == "silent" and kernel.has_twin()]
     if twins:
-        twin_static = subprocess.CompletedProcess(checks[1].args, 1, "", outputs[1])
+        twin_path = os.path.join(workdir, f"twin{first}.mlir")
+        twin_text, twin_spans = module_text(
+            [kernels[k] for k in twins],
+            [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])
+        with open(twin_path, "w") as f:
+            f.write(twin_text)
+        twin_static, problem = static_check(tools["vx-opt"], twin_path)
+        if problem:
+            return [problem], path, None
         twin_verdicts, _ = static_verdicts(twin_static, twin_path, twin_spans,
                                            len(twins), [])
         for position, k in enumerate(twins):
-            if verdicts[k] == "silent" and twin_verdicts[position] == "error":
+            if twin_verdicts[position] == "error":
                 problems.append(("silent, but its twin (scf.parallel, scf.if) "
                                  "has a proven race", k, ""))
     # The kernels the check refuses are left out of the runs; a kernel the
@@ -1730,6 +1741,42 @@ def run_batch(tools, kernels, texts, first, options, workdir):
     return problems, path, (verdicts, dynamic)
 
 
+def timed_check(vx_opt, path):
+    """The exit status and diagnostics of vx-opt's check of `path` (or its
+    problem), and its CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    check, problem = static_check(vx_opt, path)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if problem:
+        return str(problem), seconds
+    return f"exit {check.returncode}\n{check.stderr}", seconds
+
+
+def compare_batch(tools, kernels, texts, first, workdir):
+    """Checks one batch (and its twins) with both checkers: (the modules
+    whose diagnostics differ, CPU seconds of the new checker, of the old)."""
+    modules = [module_text(kernels, texts)[0]]
+    twins = [k for k, kernel in enumerate(kernels) if kernel.has_twin()]
+    if twins:
+        modules.append(module_text(
+            [kernels[k] for k in twins],
+            [kernels[k].ir(kernels[k].run_sizes, twin=True) for k in twins])[0])
+    differ, seconds = [], {"new": 0.0, "old": 0.0}
+    for index, text in enumerate(modules):
+        path = os.path.join(workdir, f"{'twin' if index else 'batch'}{first}.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        outputs = {}
+        order = ["new", "old"] if (first + index) % 2 == 0 else ["old", "new"]
+        for which in order:
+            outputs[which], spent = timed_check(tools[which], path)
+            seconds[which] += spent
+        if outputs["new"] != outputs["old"]:
+            differ.append(path)
+    return differ, seconds["new"], seconds["old"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("vx_opt")
@@ -1750,6 +1797,9 @@ def main():
                         help="comma-separated constructs beyond the base "
                              f"grammar ({', '.join(CONSTRUCTS)}), 'all' or "
                              "'base' (none)")
+    parser.add_argument("--compare", metavar="OLD_VX_OPT",
+                        help="compare the diagnostics of VX_OPT's check with "
+                             "those of OLD_VX_OPT instead of running")
     args = parser.parse_args()
     grammar = CONSTRUCTS if args.grammar == "all" else [] \
         if args.grammar == "base" else args.grammar.split(",")
@@ -1783,6 +1833,8 @@ def main():
                                 vx.pipeline("llvm", allow_races=True))
     rng = random.Random(args.seed)
     start = time.time()
+    if args.compare:
+        return compare(args, grammar, rng, start)
     done, disagreements = 0, 0
     counts = {}
 
@@ -1836,6 +1888,41 @@ def main():
     print(f"soundness: {done} kernels, seed {args.seed}, {disagreements} "
           f"disagreements ({summary}) in {time.time() - start:.0f} s")
     return 1 if disagreements else 0
+
+
+def compare(args, grammar, rng, start):
+    """The --compare mode: every batch's diagnostics, old against new."""
+    tools = {"new": args.vx_opt, "old": args.compare}
+    done, differences, new_seconds, old_seconds = 0, 0, 0.0, 0.0
+    with tempfile.TemporaryDirectory() as workdir:
+        while (args.kernels is None or done < args.kernels) and \
+                (args.seconds is None or time.time() - start <= args.seconds):
+            count = args.batch if args.kernels is None else \
+                min(args.batch, args.kernels - done)
+            kernels, texts = build_batch(rng, count, done, grammar)
+            if done >= args.skip:
+                differ, new, old = compare_batch(tools, kernels, texts, done,
+                                                 workdir)
+                new_seconds += new
+                old_seconds += old
+                for path in differ:
+                    differences += 1
+                    os.makedirs(args.out, exist_ok=True)
+                    target = os.path.join(
+                        args.out, f"seed{args.seed}-{os.path.basename(path)}")
+                    with open(path) as source, open(target, "w") as copy:
+                        copy.write(source.read())
+                    print(f"DIFFERENT DIAGNOSTICS: {target}", flush=True)
+                if args.progress:
+                    print(f"compare: {done + len(kernels)} kernels, "
+                          f"{differences} differences, check CPU s: new "
+                          f"{new_seconds:.1f}, old {old_seconds:.1f}", flush=True)
+            done += len(kernels)
+    print(f"compare: {done - args.skip} kernels, seed {args.seed}, "
+          f"{differences} modules with different diagnostics; check CPU "
+          f"time: new {new_seconds:.1f} s, old {old_seconds:.1f} s (load "
+          f"average {os.getloadavg()[0]:.1f})")
+    return 1 if differences else 0
 
 
 if __name__ == "__main__":

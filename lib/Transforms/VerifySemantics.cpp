@@ -443,6 +443,10 @@ private:
           });
       if (!inThreadLoop)
         continue;
+      // An unproved ownership is an error that stops every pipeline: each
+      // scratch's proof gets the whole sample budget, whatever the race
+      // checks before it took.
+      analysis.resetSamples();
       OwnershipResult ownership = analysis.checkOwnership(scratch, ctaSize);
       switch (ownership.kind) {
       case OwnershipResult::OwnedForAnyThreadCount:

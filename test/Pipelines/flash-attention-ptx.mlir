@@ -6,8 +6,8 @@
 // the 128B swizzle and fenced for the async proxy). ptxas reports neither
 // spills nor stack, and the checker proves the spawn without a warning.
 // At head dim 128 (bench/kernels/flash_attention.mlir) the tiles' rows
-// are 256 bytes, wider than a swizzle: sm_90a computes both matmuls with
-// FMA code and says why, sm_80 keeps mma.sync.
+// are 256 bytes, two 128B swizzle panels: sm_90a keeps wgmma (Q, K and V
+// in panels, a TMA box each; P V as m64n128k16), sm_80 keeps mma.sync.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-ptx="chip=sm_80" -o %t/sm80.mlir 2>&1 | FileCheck %s --check-prefix=REMARK80 --implicit-check-not=warning
@@ -43,7 +43,7 @@
 
 // WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16
 // WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16
-// WIDE90: remark: the bf16 operands would suit the tensor cores, but the rows of the A tile are 256 bytes, and the swizzled layouts that TMA writes and wgmma reads take rows of 32, 64 or 128 bytes: computed with FMA code
-// WIDE90: remark: the bf16 operands would suit the tensor cores, but the rows of the B tile are 256 bytes, and the swizzled layouts that TMA writes and wgmma reads take rows of 32, 64 or 128 bytes: computed with FMA code
+// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 {{.*}}; A in 2 panels of 64 columns, a TMA box each; B in 2 panels of 64 columns, a TMA box each
+// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n128k16 {{.*}}; B in 2 panels of 64 columns, a TMA box each
 // WIDE80-COUNT-3: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2)
 // WIDE80: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (1x4), 64x32 of the accumulator per warp

@@ -31,6 +31,7 @@
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -533,11 +534,87 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
          barrierBytes;
 }
 
+// An SM holds CTAs until its shared memory (with the static array before
+// the dynamic one and the system's reserve), its threads (whole warps) or
+// its CTA count run out.
+StagesOccupancy vx::getStagesOccupancy(const SlotCost &cost,
+                                       const PipelinedCTA &cta,
+                                       int64_t stages, const Chip &chip) {
+  Chip::SMLimits sm = chip.getSMLimits();
+  StagesOccupancy occupancy;
+  occupancy.stages = stages;
+  occupancy.threads = cta.threads;
+  occupancy.sharedBytes =
+      cta.scratchBytes + cost.getExtraBytes(stages, cta.instances);
+  int64_t ctaSharedBytes = occupancy.sharedBytes +
+                           kDynamicSharedMemoryAlignment +
+                           sm.reservedSharedBytesPerBlock;
+  int64_t warpThreads = llvm::alignTo(cta.threads, vx::kWarpSize);
+  occupancy.ctasPerSM = std::min({sm.blocks, sm.threads / warpThreads,
+                                  sm.sharedBytes / ctaSharedBytes});
+  occupancy.threadsPerSM = occupancy.ctasPerSM * cta.threads;
+  occupancy.bytesInFlight =
+      occupancy.ctasPerSM * cta.instances * (stages - 1) * cost.slotBytes;
+  return occupancy;
+}
+
+/// The threads per SM beyond which more occupancy buys little: 16 warps,
+/// 4 per scheduler, cover the latency of dependent arithmetic and shared
+/// loads.
+static constexpr int64_t kLatencyHidingThreadsPerSM = 512;
+
+bool StagesOccupancy::isBetterThan(const StagesOccupancy &other,
+                                   const Chip &chip) const {
+  int64_t needed = chip.getSMLimits().bytesInFlight;
+  auto key = [&](const StagesOccupancy &occupancy) {
+    return std::make_tuple(
+        std::min(occupancy.bytesInFlight, needed),
+        std::min(occupancy.threadsPerSM, kLatencyHidingThreadsPerSM),
+        occupancy.stages, occupancy.threadsPerSM, occupancy.threads);
+  };
+  return key(*this) > key(other);
+}
+
+StagesOccupancy vx::chooseStages(const SlotCost &cost, const PipelinedCTA &cta,
+                                 int64_t maxStages, const Chip &chip) {
+  StagesOccupancy best = getStagesOccupancy(cost, cta, 1, chip);
+  for (int64_t stages = 2; stages <= maxStages; ++stages)
+    if (StagesOccupancy candidate =
+            getStagesOccupancy(cost, cta, stages, chip);
+        candidate.isBetterThan(best, chip))
+      best = candidate;
+  return best;
+}
+
 SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
   if (spawn.getArbitraryDims().empty())
     return {};
   return getSlotCost(collectTransfers(spawn, chip, /*reportRefusals=*/false),
                      /*tma=*/false);
+}
+
+/// Says that `spawn` pipelines its transfers in `chosen` stages, fewer than
+/// the `requested` ones and the `fitting` ones that would fit, and why: the
+/// chosen keep as many bytes in flight as hide the memory latency (or as
+/// many as any), with more threads resident per SM.
+static void remarkOccupancyCap(SpawnOp spawn, const StagesOccupancy &chosen,
+                               const StagesOccupancy &fitting,
+                               int64_t requested, const Chip &chip) {
+  int64_t needed = chip.getSMLimits().bytesInFlight;
+  InFlightDiagnostic remark = spawn.emitRemark("pipelines its transfers in ")
+                              << chosen.stages << " stages instead of "
+                              << requested << ": " << chosen.stages
+                              << " keep " << chosen.bytesInFlight
+                              << " bytes of transfers in flight per SM";
+  if (chosen.bytesInFlight >= needed)
+    remark << ", at least the " << needed
+           << " that hide the memory latency on '" << chip.getName() << "'";
+  remark << ", with " << chosen.threadsPerSM << " threads per SM (CTAs of "
+         << chosen.sharedBytes << " bytes of shared memory, "
+         << chosen.ctasPerSM << " per SM), where " << fitting.stages
+         << " would leave room for " << fitting.threadsPerSM << " (CTAs of "
+         << fitting.sharedBytes << " bytes, " << fitting.ctasPerSM
+         << " per SM)";
 }
 
 PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
@@ -585,15 +662,25 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
   if (!pipelining && !tma)
     return {};
 
-  // The most stages up to the requested that fit the shared memory left.
+  // The most stages up to the requested that fit the shared memory left,
+  // then those of them that occupy the SM best.
   SlotCost cost = getSlotCost(transfers, tma);
   auto extraBytes = [&](int64_t stages) {
     return cost.getExtraBytes(stages, target.instancesPerCTA);
   };
-  int64_t stages = requested;
-  while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
-    --stages;
-  if (stages < requested) {
+  int64_t fitting = requested;
+  while (fitting > 1 && extraBytes(fitting) > target.freeSharedBytes)
+    --fitting;
+  Chip chip = target.chip ? *target.chip : Chip::getDefault();
+  PipelinedCTA cta{target.threadsPerCTA, target.instancesPerCTA,
+                   target.scratchBytes};
+  StagesOccupancy chosen = chooseStages(cost, cta, fitting, chip);
+  int64_t stages = chosen.stages;
+  if (stages < fitting)
+    remarkOccupancyCap(spawn, chosen,
+                       getStagesOccupancy(cost, cta, fitting, chip), requested,
+                       chip);
+  else if (stages < requested) {
     InFlightDiagnostic remark = spawn.emitRemark();
     if (stages > 1)
       remark << "pipelines its transfers in " << stages << " stages instead of "
@@ -625,9 +712,10 @@ static PipelineTarget getPipelineTarget(SpawnOp spawn, LaunchPlanAttr plan,
   target.chip = chip;
   target.defaultStages = stages;
   target.instancesPerCTA = plan.getInstancesPerCTA();
-  target.freeSharedBytes =
-      getSharedMemoryLimit(chip) -
+  target.threadsPerCTA = plan.getThreads();
+  target.scratchBytes =
       getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+  target.freeSharedBytes = getSharedMemoryLimit(chip) - target.scratchBytes;
   // Static extents within the launch grid need no grid-stride loop.
   int64_t total = 1;
   target.onePointPerCTA = true;

@@ -329,40 +329,70 @@ nameKernels(ArrayRef<SpawnOp> spawns, ModuleOp module) {
   return names;
 }
 
+/// The largest power of two of instances per CTA, at most `threads`, whose
+/// smem scratch with `stages` stages of the slots of `slots` fits the
+/// shared memory of `chip` (at least 1).
+static int64_t fitInstances(SpawnOp spawn, int64_t threads,
+                            const SlotCost &slots, int64_t stages,
+                            const Chip *chip) {
+  int64_t limit = getSharedMemoryLimit(chip);
+  auto needed = [&] {
+    return getSharedMemoryLayout(spawn, threads).totalBytes +
+           slots.getExtraBytes(stages, threads);
+  };
+  while (threads > 1 && needed() > limit)
+    threads = llvm::PowerOf2Ceil(threads) / 2;
+  return threads;
+}
+
 /// With the default CTA size (no `threads` clause, no threads-per-block
-/// given), a spawn whose instances each run on a thread shares the CTA
-/// among fewer instances when the default's scratch, with the slots of its
-/// requested stages (its `stages` clause, else `stages`), would not fit the
-/// shared memory of `chip`: the largest power of two that fits (at least
-/// 1), with a remark when the stages are what made it smaller.
+/// given), a spawn whose instances each run on a thread and pipeline their
+/// transfers (its `stages` clause, else `stages`, above 1) runs the
+/// instances per CTA, a power of two up to the default, and the stages up
+/// to the requested that occupy an SM of `chip` best (chooseStages, which
+/// vx-pipeline-transfers then repeats for the CTA chosen here). Whole warps
+/// unless no CTA of whole warps has room for 2 stages. A remark says when the CTA is
+/// smaller than without pipelining.
 static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
                                         int64_t stages, const Chip *chip) {
   if (plan.getCooperative() || spawn.getThreadsAttr())
     return plan;
-  int64_t limit = getSharedMemoryLimit(chip);
   int64_t requested = spawn.getPipelineStages(stages);
   SlotCost slots =
       requested > 1 ? getAsyncCopySlotCost(spawn, chip) : SlotCost();
-  auto fitThreads = [&](int64_t stages) {
-    int64_t threads = plan.getThreads();
-    auto needed = [&] {
-      return getSharedMemoryLayout(spawn, threads).totalBytes +
-             slots.getExtraBytes(stages, threads);
-    };
-    while (threads > 1 && needed() > limit)
-      threads = llvm::PowerOf2Ceil(threads) / 2;
-    return threads;
-  };
-  int64_t threads = fitThreads(requested);
-  if (int64_t unpipelined = fitThreads(1); threads < unpipelined)
+  int64_t unpipelined = fitInstances(spawn, plan.getThreads(), slots, 1, chip);
+  int64_t instances = unpipelined;
+  Chip target = chip ? *chip : Chip::getDefault();
+  std::optional<StagesOccupancy> best;
+  bool warpsPipeline = false;
+  if (slots.slotBytes) {
+    for (int64_t candidate = unpipelined; candidate >= 1; candidate /= 2) {
+      if (candidate < vx::kWarpSize && warpsPipeline)
+        break;
+      int64_t fitting = requested;
+      while (fitting > 1 &&
+             fitInstances(spawn, candidate, slots, fitting, chip) < candidate)
+        --fitting;
+      warpsPipeline |= fitting > 1 && candidate >= vx::kWarpSize;
+      PipelinedCTA cta{candidate, candidate,
+                       getSharedMemoryLayout(spawn, candidate).totalBytes};
+      StagesOccupancy occupancy = chooseStages(slots, cta, fitting, target);
+      if (!best || occupancy.isBetterThan(*best, target)) {
+        best = occupancy;
+        instances = candidate;
+      }
+    }
+  }
+  if (best && instances < unpipelined)
     spawn.emitRemark("runs ")
-        << threads << " instances per CTA instead of " << unpipelined
-        << " so that the " << requested << " stages of its transfers ("
-        << slots.slotBytes << " bytes per slot) fit the " << limit
-        << " bytes of dynamic shared memory that "
-        << (chip ? "'" + chip->getName().str() + "'" : std::string("any chip"))
-        << " gives a CTA";
-  return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), threads,
+        << instances << " instances per CTA instead of " << unpipelined
+        << " so that its transfers pipeline in " << best->stages
+        << " stages (" << requested << " requested, " << slots.slotBytes
+        << " bytes per slot) and occupy an SM of '" << target.getName()
+        << "' best: " << best->threadsPerSM << " threads per SM, in CTAs of "
+        << best->sharedBytes << " bytes of shared memory, "
+        << best->ctasPerSM << " per SM";
+  return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), instances,
                              /*cooperative=*/false, /*mapped=*/false,
                              /*stages=*/0);
 }

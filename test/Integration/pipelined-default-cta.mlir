@@ -1,20 +1,23 @@
 // A body without thread loops whose 512-byte tile, pipelined in 3 stages,
 // would not fit the shared memory at the default 256 instances per CTA:
-// vx-plan-launch runs fewer instances per CTA (128 for any chip and
-// sm_90, 64 for sm_80) so that the transfers still pipeline, and the
-// sums, over 300 rows (not a multiple of the CTA) and 5 steps, are those of
-// the host loops.
+// vx-plan-launch runs fewer instances per CTA, chosen with the stages by
+// occupancy (64 in 2 stages for any chip and sm_90: three CTAs per SM
+// where 3 stages leave room for two; 128 in 2 stages on sm_80, where 3
+// do not fit), so that the transfers still pipeline, and the sums, over
+// 300 rows (not a multiple of the CTA) and 5 steps, are those of the host
+// loops.
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3 chip=sm_80" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=3" 2>&1 | FileCheck %s --check-prefix=IR
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=3 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=IR80
 
-// IR: remark: runs 128 instances per CTA instead of 256 so that the 3 stages
+// IR: remark: runs 64 instances per CTA instead of 256 so that its transfers pipeline in 2 stages (3 requested
+// IR: remark: pipelines its transfers in 2 stages instead of 3: 2 keep 98304 bytes of transfers in flight per SM
 // IR-NOT: does not pipeline
-// IR: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// IR80: remark: runs 64 instances per CTA instead of 256 so that the 3 stages
+// IR: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// IR80: remark: runs 128 instances per CTA instead of 256 so that its transfers pipeline in 2 stages (3 requested
 // IR80-NOT: does not pipeline
-// IR80: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// IR80: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 
 // CHECK: mismatches: 0
 

@@ -67,8 +67,8 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
            "Threads per CTA of spawns without a threads clause (1-1024; 0: "
            "the default CTA size)">,
     Option<"stages", "stages", "int64_t", "1",
-           "Stages of spawns without a stages clause, whose slots the default "
-           "CTA size leaves room for (>= 1)">,
+           "Stages of spawns without a stages clause, with which the default "
+           "CTA size is chosen by occupancy (>= 1)">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+ "
            "and the default CTA size fits its shared memory">

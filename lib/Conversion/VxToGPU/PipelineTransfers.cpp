@@ -305,8 +305,7 @@ public:
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes},
-                          builder.getI8Type()),
+          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
           scratch.getMemoryAttr());
       if (tma) {
         buffer.descriptor =
@@ -530,16 +529,15 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes - scratchBytes) * instancesPerCTA +
-         barrierBytes;
+  return (stages * slotBytes - scratchBytes) * instancesPerCTA + barrierBytes;
 }
 
 // An SM holds CTAs until its shared memory (with the static array before
 // the dynamic one and the system's reserve), its threads (whole warps) or
 // its CTA count run out.
 StagesOccupancy vx::getStagesOccupancy(const SlotCost &cost,
-                                       const PipelinedCTA &cta,
-                                       int64_t stages, const Chip &chip) {
+                                       const PipelinedCTA &cta, int64_t stages,
+                                       const Chip &chip) {
   Chip::SMLimits sm = chip.getSMLimits();
   StagesOccupancy occupancy;
   occupancy.stages = stages;
@@ -550,8 +548,8 @@ StagesOccupancy vx::getStagesOccupancy(const SlotCost &cost,
                            kDynamicSharedMemoryAlignment +
                            sm.reservedSharedBytesPerBlock;
   int64_t warpThreads = llvm::alignTo(cta.threads, vx::kWarpSize);
-  occupancy.ctasPerSM = std::min({sm.blocks, sm.threads / warpThreads,
-                                  sm.sharedBytes / ctaSharedBytes});
+  occupancy.ctasPerSM = std::min(
+      {sm.blocks, sm.threads / warpThreads, sm.sharedBytes / ctaSharedBytes});
   occupancy.threadsPerSM = occupancy.ctasPerSM * cta.threads;
   occupancy.bytesInFlight =
       occupancy.ctasPerSM * cta.instances * (stages - 1) * cost.slotBytes;
@@ -579,8 +577,7 @@ StagesOccupancy vx::chooseStages(const SlotCost &cost, const PipelinedCTA &cta,
                                  int64_t maxStages, const Chip &chip) {
   StagesOccupancy best = getStagesOccupancy(cost, cta, 1, chip);
   for (int64_t stages = 2; stages <= maxStages; ++stages)
-    if (StagesOccupancy candidate =
-            getStagesOccupancy(cost, cta, stages, chip);
+    if (StagesOccupancy candidate = getStagesOccupancy(cost, cta, stages, chip);
         candidate.isBetterThan(best, chip))
       best = candidate;
   return best;
@@ -603,8 +600,8 @@ static void remarkOccupancyCap(SpawnOp spawn, const StagesOccupancy &chosen,
   int64_t needed = chip.getSMLimits().bytesInFlight;
   InFlightDiagnostic remark = spawn.emitRemark("pipelines its transfers in ")
                               << chosen.stages << " stages instead of "
-                              << requested << ": " << chosen.stages
-                              << " keep " << chosen.bytesInFlight
+                              << requested << ": " << chosen.stages << " keep "
+                              << chosen.bytesInFlight
                               << " bytes of transfers in flight per SM";
   if (chosen.bytesInFlight >= needed)
     remark << ", at least the " << needed

@@ -351,8 +351,8 @@ static int64_t fitInstances(SpawnOp spawn, int64_t threads,
 /// instances per CTA, a power of two up to the default, and the stages up
 /// to the requested that occupy an SM of `chip` best (chooseStages, which
 /// vx-pipeline-transfers then repeats for the CTA chosen here). Whole warps
-/// unless no CTA of whole warps has room for 2 stages. A remark says when the CTA is
-/// smaller than without pipelining.
+/// unless no CTA of whole warps has room for 2 stages. A remark says when the
+/// CTA is smaller than without pipelining.
 static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
                                         int64_t stages, const Chip *chip) {
   if (plan.getCooperative() || spawn.getThreadsAttr())
@@ -386,12 +386,12 @@ static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
   if (best && instances < unpipelined)
     spawn.emitRemark("runs ")
         << instances << " instances per CTA instead of " << unpipelined
-        << " so that its transfers pipeline in " << best->stages
-        << " stages (" << requested << " requested, " << slots.slotBytes
+        << " so that its transfers pipeline in " << best->stages << " stages ("
+        << requested << " requested, " << slots.slotBytes
         << " bytes per slot) and occupy an SM of '" << target.getName()
         << "' best: " << best->threadsPerSM << " threads per SM, in CTAs of "
-        << best->sharedBytes << " bytes of shared memory, "
-        << best->ctasPerSM << " per SM";
+        << best->sharedBytes << " bytes of shared memory, " << best->ctasPerSM
+        << " per SM";
   return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), instances,
                              /*cooperative=*/false, /*mapped=*/false,
                              /*stages=*/0);

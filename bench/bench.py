@@ -17,9 +17,9 @@
 4. GPU: the results of scripts/gpu-bench.sh run on a GPU machine
    (bench/gpu-results.json, its DIR/results.json copied), when present.
 
-    python3 bench/bench.py VX_OPT [--sizes 10,30,100,300,1000] [--repeats 3]
-        [--cpu-repeats 10] [--out bench/RESULTS.md]
-        [--gpu-results bench/gpu-results.json]
+    python3 bench/bench.py VX_OPT [--sizes 10,30,100,200,300,1000]
+        [--repeats 3] [--cpu-repeats 10] [--out bench/RESULTS.md]
+        [--gpu-results bench/gpu-results.json] [--compile-only]
 """
 
 import argparse
@@ -28,6 +28,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -110,17 +111,32 @@ def generated_module(form, size):
                    for n in range(size))
 
 
-def best_time(command, repeats):
-    best = None
-    for _ in range(repeats):
+class Timing:
+    """The best wall time of a command over the repeats, and the processor
+    time (user + system, its subprocesses included) of that run."""
+
+    def __init__(self):
+        self.wall = None
+        self.processor = None
+        self.stdout = None
+
+    def add(self, command):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         result = run(command)
-        seconds = time.perf_counter() - start
-        best = seconds if best is None else min(best, seconds)
-    return best, result.stdout
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if self.wall is None or wall < self.wall:
+            self.wall = wall
+            self.processor = (after.ru_utime - before.ru_utime +
+                              after.ru_stime - before.ru_stime)
+            self.stdout = result.stdout
 
 
 def compile_time(vx_opt, sizes, repeats, work):
+    """Rows (size, vx Timing, upstream Timing, load averages): the two
+    commands alternate, so that both see the same load on a shared machine;
+    the 1-minute load average before and after each size."""
     rows = []
     for size in sizes:
         paths = {}
@@ -128,18 +144,23 @@ def compile_time(vx_opt, sizes, repeats, work):
             paths[form] = os.path.join(work, "%s_%d.mlir" % (form, size))
             with open(paths[form], "w") as module:
                 module.write(generated_module(form, size))
-        vx_seconds, vx_out = best_time(
-            [vx_opt, paths["vx"], "--vx-to-ptx=chip=%s" % CHIP], repeats)
-        up_seconds, up_out = best_time(
+        commands = (
+            [vx_opt, paths["vx"], "--vx-to-ptx=chip=%s" % CHIP],
             [os.path.join(LLVM_BIN, "mlir-opt"), paths["scf"],
-             "--pass-pipeline=" + UPSTREAM_PIPELINE], repeats)
+             "--pass-pipeline=" + UPSTREAM_PIPELINE])
+        timings = (Timing(), Timing())
+        load_before = os.getloadavg()[0]
+        for _ in range(repeats):
+            for command, timing in zip(commands, timings):
+                timing.add(command)
+        load_after = os.getloadavg()[0]
         # Both must have produced one PTX binary per spawn.
-        for label, text in (("vx-opt", vx_out), ("mlir-opt", up_out)):
-            count = len(re.findall(r"gpu\.binary @", text))
+        for label, timing in zip(("vx-opt", "mlir-opt"), timings):
+            count = len(re.findall(r"gpu\.binary @", timing.stdout))
             if count != size:
                 sys.exit("bench: %s made %d binaries for %d spawns"
                          % (label, count, size))
-        rows.append((size, vx_seconds, up_seconds))
+        rows.append((size, timings[0], timings[1], (load_before, load_after)))
     return rows
 
 
@@ -203,8 +224,9 @@ def ptx_entry(ptx, kernel):
 
 def inner_loop_fma(ptx, kernel):
     """The fma density of the kernel's hot innermost loop, from its PTX: a
-    loop is a branch back to an earlier label, innermost when its range
-    holds no other loop; of the innermost loops, the one with the most
+    loop is a branch back to an earlier label with arithmetic between
+    (spin waits are not loops here), innermost when its range holds no
+    other loop; of the innermost loops, the one with the most
     arithmetic instructions. Returns (fma, arithmetic), or None when the
     kernel has no loop."""
     body = ptx_entry(ptx, kernel)
@@ -217,12 +239,7 @@ def inner_loop_fma(ptx, kernel):
         branch = PTX_BRANCH.match(line)
         if branch and branch.group(1) in labels:
             loops.append((labels[branch.group(1)], index))
-    innermost = [(first, last) for first, last in loops
-                 if not any(first <= other_first and other_last <= last and
-                            (other_first, other_last) != (first, last)
-                            for other_first, other_last in loops)]
-    best = None
-    for first, last in innermost:
+    def count(first, last):
         fma = arithmetic = 0
         for line in body[first:last + 1]:
             opcode = PTX_OPCODE.match(line.split("//")[0])
@@ -236,8 +253,19 @@ def inner_loop_fma(ptx, kernel):
             if parts[0] == "fma" or (parts[0] == "mad" and
                                      parts[-1] in ("f32", "f64")):
                 fma += 1
-        if best is None or arithmetic > best[1]:
-            best = (fma, arithmetic)
+        return fma, arithmetic
+    # Spin loops without arithmetic (an mbarrier wait) do not count: the
+    # loop around one is the kernel's.
+    counts = {loop: count(*loop) for loop in loops}
+    loops = [loop for loop in loops if counts[loop][1]]
+    innermost = [(first, last) for first, last in loops
+                 if not any(first <= other_first and other_last <= last and
+                            (other_first, other_last) != (first, last)
+                            for other_first, other_last in loops)]
+    best = None
+    for loop in innermost:
+        if best is None or counts[loop][1] > best[1]:
+            best = counts[loop]
     return best
 
 
@@ -250,13 +278,14 @@ BEHIND = {
                  "where the `int` reference forms the element index in 32 "
                  "bits and widens it once. Two more registers, no more "
                  "instructions.",
-    "attention": "each thread's row of 64 scores is a 256-byte local array: "
-                 "the loop over the block's keys that fills it (64 dot "
-                 "products of 64 multiply-adds) is too large for the owned "
-                 "scratch's unrolling (64 iterations, 1024 ops), so the row "
-                 "is indexed by a loop counter, where the expert kernel "
-                 "unrolls it whole (3161 SASS instructions against vx's "
-                 "fewer). Registers and SASS stay under the expert's.",
+    "matmul": "registers only: the step is the expert's (512 FFMA, 32 "
+              "128-bit LDS, no bank conflict), but A's tile is read along "
+              "kk (`[4 ty + i][kk]`, as the TMA transfer leaves it), so one "
+              "LDS.128 holds 4 steps of kk for a row and 32 values of A are "
+              "live where the expert's transposed `As[k][m]` keeps 8; and "
+              "the 8 row addresses of C, loop-invariant, are hoisted out of "
+              "the K-step loop (16 more registers). With `.maxnreg 128` "
+              "ptxas spills 16 bytes.",
 }
 TARGET = 1.1
 # The fma density an inner loop of multiply-adds should reach (issue 18).
@@ -603,6 +632,58 @@ def tool_version(command, pattern):
     return match.group(0) if match else text.strip().splitlines()[0]
 
 
+def compile_section(compile_rows, repeats):
+    """Section 1 of RESULTS.md, its lines."""
+    out = []
+    out.append("## 1. Compile time: `vx-opt --vx-to-ptx` against upstream "
+               "`mlir-opt`\n")
+    out.append("Modules of N functions with one spawn each (grid [64, 64, 8], "
+               "semantics [parallel, parallel, arbitrary]) through "
+               "`vx-opt --vx-to-ptx`, against the same functions written as "
+               "`scf.parallel` + `scf.for` through `mlir-opt --pass-pipeline="
+               "\"%s\"`. Wall time of the whole process, best of %d, the "
+               "two commands alternating; both produce N PTX binaries. "
+               "Processor time is user + system time of that run, its "
+               "threads added up (vx-opt serializes the device modules on "
+               "its threads, docs/design.md); load is the 1-minute load "
+               "average before and after the size, on %d cores. Measured "
+               "%s (`scripts/bench.sh --compile-only` regenerates this "
+               "section alone).\n" % (UPSTREAM_PIPELINE, repeats,
+                                      os.cpu_count(),
+                                      time.strftime("%Y-%m-%d %H:%M UTC",
+                                                    time.gmtime())))
+    out.append("| spawns | vx-opt (s) | mlir-opt (s) | ratio | vx ms/spawn "
+               "| upstream ms/spawn | processor vx / mlir-opt (s) | "
+               "processor ratio | load |")
+    out.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+               "---: |")
+    for size, ours, theirs, load in compile_rows:
+        out.append("| %d | %.3f | %.3f | %s | %.2f | %.2f | %.2f / %.2f | "
+                   "%s | %.1f-%.1f |" % (
+                       size, ours.wall, theirs.wall,
+                       ratio(ours.wall, theirs.wall), 1000 * ours.wall / size,
+                       1000 * theirs.wall / size, ours.processor,
+                       theirs.processor,
+                       ratio(ours.processor, theirs.processor), *load))
+    if len(compile_rows) < 2:
+        out.append("")
+        return out
+    # Growth past process start-up: from the first size of 100 spawns or
+    # more (else the second-to-last size) to the last; a log-log slope of 1
+    # is linear.
+    large_rows = [row for row in compile_rows if row[0] >= 100]
+    first = large_rows[0] if len(large_rows) > 1 else compile_rows[-2]
+    last = compile_rows[-1]
+    out.append("\nGrowth from %d to %d spawns (%.0fx; a log-log slope of "
+               "1.00 is linear):\n" % (first[0], last[0], last[0] / first[0]))
+    for label, column in (("vx-opt", 1), ("mlir-opt", 2)):
+        growth = last[column].wall / first[column].wall
+        out.append("- %s: the time grows %.2fx, slope %.2f." % (
+            label, growth, math.log(growth) / math.log(last[0] / first[0])))
+    out.append("")
+    return out
+
+
 def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
            cpu_repeats, stage_rows):
     out = []
@@ -614,36 +695,7 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                                  "--version"], r"LLVM version [\d.]+"),
                    tool_version(["nvcc", "--version"], r"release [\d.]+"),
                    platform.platform()))
-    out.append("## 1. Compile time: `vx-opt --vx-to-ptx` against upstream "
-               "`mlir-opt`\n")
-    out.append("Modules of N functions with one spawn each (grid [64, 64, 8], "
-               "semantics [parallel, parallel, arbitrary]) through "
-               "`vx-opt --vx-to-ptx`, against the same functions written as "
-               "`scf.parallel` + `scf.for` through `mlir-opt --pass-pipeline="
-               "\"%s\"`. Wall time of the whole process, best of %d; both "
-               "produce N PTX binaries.\n" % (UPSTREAM_PIPELINE, repeats))
-    out.append("| spawns | vx-opt (s) | mlir-opt (s) | ratio | vx ms/spawn "
-               "| upstream ms/spawn |")
-    out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
-    for size, ours, theirs in compile_rows:
-        out.append("| %d | %.3f | %.3f | %s | %.2f | %.2f |" % (
-            size, ours, theirs, ratio(ours, theirs), 1000 * ours / size,
-            1000 * theirs / size))
-    # Growth past process start-up: from the first size of 100 spawns or
-    # more (else the second-to-last size) to the last; a log-log slope of 1
-    # is linear.
-    large_rows = [row for row in compile_rows if row[0] >= 100]
-    first = large_rows[0] if len(large_rows) > 1 else compile_rows[-2]
-    last = compile_rows[-1]
-    out.append("\nGrowth from %d to %d spawns (%.0fx; a log-log slope of "
-               "1.00 is linear):\n" % (first[0], last[0], last[0] / first[0]))
-    for label, column in (("vx-opt", 1), ("mlir-opt", 2)):
-        out.append("- %s: the time grows %.2fx, slope %.2f." % (
-                       label,
-                       last[column] / first[column],
-                       math.log(last[column] / first[column]) /
-                       math.log(last[0] / first[0])))
-    out.append("")
+    out += compile_section(compile_rows, repeats)
     out.append("## 2. Generated code against `nvcc -O3 -arch=%s`\n" % CHIP)
     out.append("bench/kernels/*.mlir through `vx-opt --vx-to-ptx` (the "
                "options column: `threads-per-block=%d` for spawns without a "
@@ -707,7 +759,7 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
     def loads_per_fma(usage):
         ffma = usage["opcodes"].count(FFMA_OPCODE)
         lds = usage["opcodes"].count(LDS_OPCODE)
-        return "1 / %.1f" % (ffma / lds) if lds and ffma else "-"
+        return "1 per %.1f" % (ffma / lds) if lds and ffma else "-"
     for kernel, _, vx, nvcc in codegen_rows:
         if not (vx["shared"]["loads"] or nvcc["shared"]["loads"]):
             continue
@@ -824,21 +876,53 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
     return "\n".join(out) + "\n"
 
 
+def replace_compile_section(path, lines):
+    """Replaces section 1 of the RESULTS.md at `path` by `lines`, the other
+    sections as they were."""
+    with open(path) as results:
+        text = results.read()
+    start = text.index("## 1. ")
+    end = text.index("## 2. ")
+    with open(path, "w") as results:
+        results.write(text[:start] + "\n".join(lines) + "\n" + text[end:])
+    print("\n".join(lines))
+
+
+def kept_sections(path):
+    """The sections of the RESULTS.md at `path` that this script does not
+    generate (from section 6, the tensor cores: bench/cuda/expert.py and the
+    tile-op kernels' rows), to keep when it rewrites the others."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as results:
+        text = results.read()
+    start = text.find("\n## 6. ")
+    return text[start:] if start >= 0 else ""
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vx_opt")
-    parser.add_argument("--sizes", default="10,30,100,300,1000")
+    parser.add_argument("--sizes", default="10,30,100,200,300,1000")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cpu-repeats", type=int, default=10)
     parser.add_argument("--out", default=os.path.join(BENCH, "RESULTS.md"))
     parser.add_argument("--gpu-results",
                         default=os.path.join(BENCH, "gpu-results.json"))
+    parser.add_argument("--compile-only", action="store_true",
+                        help="run section 1 alone and replace it in --out")
     args = parser.parse_args()
     os.environ["PATH"] = LLVM_BIN + os.pathsep + os.environ["PATH"]
     for tool in ("ptxas", "nvcc", "readelf", "clang++-22"):
         if not shutil.which(tool):
             sys.exit("bench: %s is not on PATH" % tool)
     sizes = [int(size) for size in args.sizes.split(",")]
+    if args.compile_only:
+        with tempfile.TemporaryDirectory(prefix="vx-bench-") as work:
+            compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
+        replace_compile_section(args.out,
+                                compile_section(compile_rows, args.repeats))
+        return
     with tempfile.TemporaryDirectory(prefix="vx-bench-") as work:
         compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
         codegen_rows = codegen(args.vx_opt, work)
@@ -848,6 +932,7 @@ def main():
     text = report(compile_rows, codegen_rows, cuda_check, cpu_rows,
                   gpu_results(args.gpu_results),
                   args.repeats, args.cpu_repeats, stage_rows)
+    text += kept_sections(args.out)
     with open(args.out, "w") as results:
         results.write(text)
     print(text)

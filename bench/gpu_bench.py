@@ -7,7 +7,9 @@ a python3 with torch:
     python3 bench/gpu_bench.py DIR [--target cuda|cpu] [--chip sm_90]
 
 DIR/lib/*.so (+ libvx_cuda_runtime.so), DIR/manifest.json, DIR/driver.py
-(bench/gpu_driver.py) and DIR/python/vx (vx.runtime, pure Python, with the
+(bench/gpu_driver.py), DIR/expert.py and DIR/lib/*.fatbin (with --target
+cuda where nvcc is found: the expert tensor-core kernels of bench/cuda,
+bench/cuda/expert.py) and DIR/python/vx (vx.runtime, pure Python, with the
 PTX simulator libvx_ptx_sim.so). Then `python3 DIR/driver.py` there runs,
 checks and times everything; `python3 DIR/driver.py --simulate` here checks
 the CUDA libraries on the simulator first. `--target cpu` builds CPU
@@ -20,12 +22,15 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 from bench import threads_per_block
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
+sys.path.insert(0, os.path.join(BENCH, "cuda"))
+import expert  # noqa: E402  (bench/cuda/expert.py)
 INTEGRATION = os.path.join(ROOT, "test", "Integration")
 # The benchmark kernels: the torch operation each is checked and timed
 # against, the bytes it must move, and its floating-point operations.
@@ -136,17 +141,40 @@ def prepare(directory, target, chip):
                 entries.append(dict(call, name=f"{name}.{label}",
                                     kind="test", library=library,
                                     options=dict(options, chip=chip)))
+    if target == "cuda":
+        entries += prepare_expert(libraries)
     with open(os.path.join(directory, "manifest.json"), "w") as manifest:
         json.dump({"target": target, "chip": chip, "entries": entries},
                   manifest, indent=1)
     shutil.copy(os.path.join(BENCH, "gpu_driver.py"),
                 os.path.join(directory, "driver.py"))
+    shutil.copy(expert.__file__, os.path.join(directory, "expert.py"))
     package = os.path.join(directory, "python", "vx")
     os.makedirs(package, exist_ok=True)
     for name in ("__init__.py", "_config.py", "runtime.py",
                  vx.runtime.PTX_SIM):
         shutil.copy(os.path.join(os.path.dirname(vx.__file__), name), package)
     return entries
+
+
+def prepare_expert(libraries):
+    """The entries of the expert tensor-core kernels (bench/cuda/expert.py),
+    each source compiled by nvcc to DIR/lib/<source>.fatbin; none without
+    nvcc."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        print("gpu-bench: no nvcc, so no expert tensor-core kernels",
+              file=sys.stderr)
+        return []
+    for source in expert.SOURCES:
+        try:
+            expert.compile_fatbin(nvcc, source, os.path.join(
+                libraries, source + ".fatbin"))
+        except subprocess.CalledProcessError as error:
+            sys.exit(f"gpu-bench: nvcc failed on bench/cuda/{source}:\n"
+                     f"{error.stderr}")
+    return [dict(entry, kind="expert", binary=entry["source"] + ".fatbin")
+            for entry in expert.ENTRIES]
 
 
 def _count(shape):

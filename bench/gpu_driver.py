@@ -17,6 +17,12 @@ prepared CUDA libraries on this CPU (vx.runtime.load(..., simulate=True),
 numpy inputs and references, no timing), so that a package is known to be
 right before GPU time is spent on it.
 
+The entries of kind "expert" are the expert tensor-core kernels of
+bench/cuda (DIR/expert.py): launched through the same mgpu* entry points,
+checked against torch in float64 and timed against torch.matmul (bf16,
+cuBLAS) and scaled_dot_product_attention (flash backend); --simulate runs
+them at small sizes on the PTX simulator.
+
 For each entry of DIR/manifest.json: makes the inputs, calls the compiled
 kernel through vx.runtime, checks its output against the reference
 operation (torch's, or numpy's with --cpu), and times it: CUDA events around
@@ -464,7 +470,10 @@ def table(results):
             return "error"
         return f"{1e3 * value['seconds']:.4f}"
 
+    experts = [row for row in results["kernels"] if row["kind"] == "expert"]
     for row in results["kernels"]:
+        if row["kind"] == "expert":
+            continue
         seconds = row.get("vx_seconds")
         bandwidth = rate(row.get("bytes"), seconds)
         flops = rate(row.get("flops"), seconds)
@@ -479,6 +488,9 @@ def table(results):
             f"{flops / 1e9:.1f}" if flops else "-",
             percent(flops, peaks.get("fp32")),
             milliseconds(row, "torch"), milliseconds(row, "triton")))
+    if experts:
+        lines += ["", "Expert tensor-core kernels (bench/cuda) against torch:",
+                  ""] + expert_module().table(experts)
     copy = results.get("copy")
     if copy:
         lines.append(f"\n{machine['device']} copy, {copy['bytes'] / 2**20:.0f} MiB read + written: "
@@ -495,11 +507,32 @@ def make_backend(mode):
             "cuda": TorchBackend}[mode]()
 
 
+def expert_module():
+    """expert.py: beside driver.py in a prepared directory, in bench/cuda
+    when bench.py imports this file."""
+    sys.path[:0] = [HERE, os.path.join(HERE, "cuda")]
+    import expert
+    return expert
+
+
+def run_expert(entry, backend, mode, options):
+    """The row of an expert tensor-core entry (DIR/expert.py)."""
+    expert = expert_module()
+    try:
+        return expert.run(entry, mode, HERE, options, backend)
+    except Exception as error:
+        return {"name": entry["name"], "kind": entry["kind"],
+                "check": f"FAILED: {type(error).__name__}: {error}"}
+
+
 def run_one(manifest, index, mode, options):
     """`--entry INDEX`: runs one entry in this process and prints its row
     (JSON) as the last line."""
     entry = manifest["entries"][index]
     backend = make_backend(mode)
+    if entry["kind"] == "expert":
+        print(json.dumps(run_expert(entry, backend, mode, options)))
+        return 0
     try:
         library = load_library(entry["library"], mode == "simulate")
     except Exception as error:
@@ -604,6 +637,9 @@ def main():
     backend = make_backend(mode)
     if options.once:
         for entry in manifest["entries"]:
+            if entry["kind"] == "expert":
+                run_expert(entry, backend, mode, options)
+                continue
             backend.call(load_library(entry["library"], False)
                          .function(entry["function"]), arguments_of(backend, entry))
         return 0

@@ -2,7 +2,10 @@
 # The GPU benchmark in two halves (bench/gpu_bench.py, bench/gpu_driver.py):
 #   scripts/gpu-bench.sh prepare DIR [--chip sm_90] [--target cpu]
 #       here (no GPU needed): builds Vx, compiles every bench kernel and GPU
-#       integration test to libraries, plus the driver, into DIR (a few MiB)
+#       integration test to libraries, plus the driver, into DIR (a few MiB);
+#       with nvcc, also the expert tensor-core kernels of bench/cuda (entries
+#       expert_*: timed against torch.matmul bf16 and scaled_dot_product_
+#       attention's flash backend; bench/cuda/expert.py)
 #   scripts/gpu-bench.sh run DIR --simulate [--only PATTERN ...]
 #       here, before any GPU time is spent: runs the prepared CUDA libraries
 #       on the PTX simulator (libvx_ptx_sim, in DIR/python/vx) and checks

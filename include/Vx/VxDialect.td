@@ -53,6 +53,11 @@ def Vx_Dialect : Dialect {
     /// The discardable attribute of a transfer that the threads of a CTA
     /// copy together: their number.
     static constexpr StringLiteral kCopyThreadsAttrName = "vx.copy_threads";
+    /// The discardable unit attribute of the tensor-core ops (and the
+    /// extraction of their results) that vx-distribute-tile-ops places in a
+    /// device spawn on a GPU route: they touch registers only, and a spawn
+    /// body holds them although user code may not.
+    static constexpr StringLiteral kTensorCoreAttrName = "vx.tensor_core";
 
     void registerTypes();
     void registerAttributes();

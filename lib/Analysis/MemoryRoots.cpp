@@ -144,179 +144,208 @@ static Value getUnmodelledViewSource(Operation *op) {
   return source;
 }
 
-SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
-                                                       SpawnOp spawn) {
+namespace {
+/// The search for a memref's roots: a stack of paths, each followed one
+/// value at a time until it reaches a root.
+class RootTracer {
+public:
+  explicit RootTracer(SpawnOp spawn) : spawn(spawn) {}
+
+  SmallVector<Access::Candidate, 1> trace(Value memref);
+
+private:
   // Paths beyond this many stop recording conditions, so that the search
   // ends after each value is reached at most once more.
-  constexpr unsigned kMaxConditionedPaths = 256;
-  constexpr unsigned kMaxCallDepth = 8;
+  static constexpr unsigned kMaxConditionedPaths = 256;
+  static constexpr unsigned kMaxCallDepth = 8;
+
+  void finish(RootPath &path, MemoryRoot root);
+  void unknown(RootPath &path, StringRef why);
+  static void approximate(RootPath &path, const Twine &why);
+  void follow(const RootPath &path, Value next,
+              std::optional<std::pair<Value, bool>> condition);
+  void followEach(RootPath path, ArrayRef<Value> incoming, const Twine &why);
+  /// Whether `path` (or one with the same roots) was seen before.
+  bool isVisited(RootPath &path);
+  void stepFromArgument(RootPath &path, BlockArgument arg);
+  void stepFromResult(RootPath &path, Operation *def);
+
+  SpawnOp spawn;
   SmallVector<Access::Candidate, 1> candidates;
-  SmallVector<RootPath> stack{{memref, {}, {}}};
+  SmallVector<RootPath> stack;
   SmallVector<RootPath> visited;
   bool viewedInCycle = false;
-  auto finish = [&](RootPath &path, MemoryRoot root) {
-    path.candidate.root = std::move(root);
-    path.candidate.base = path.value;
-    candidates.push_back(std::move(path.candidate));
-  };
-  auto unknown = [&](RootPath &path, StringRef why) {
-    path.candidate.unmodelled = why.str();
-    // Memory the body or a callee makes may be per instance: an unknown
-    // memref there is refused (verifyMemoryRootsTraceable), one computed
-    // above the spawn can only be captured memory.
-    path.candidate.untraceable =
-        !path.calls.empty() || spawn.isDefinedInBody(path.value);
-    finish(path, {MemoryRoot::Kind::Unknown, {}, {}});
-  };
-  auto approximate = [](RootPath &path, const Twine &why) {
-    if (!path.candidate.approximation)
-      path.candidate.approximation = why.str();
-  };
-  // Follows `next` from `path`: through a choice made under `condition`.
-  auto follow = [&](const RootPath &path, Value next,
-                    std::optional<std::pair<Value, bool>> condition) {
-    RootPath step = path;
-    step.value = next;
-    if (condition && path.carried)
-      approximate(step, "a memref chosen inside a loop or a callee");
-    else if (condition && !step.candidate.approximation &&
-             !llvm::is_contained(step.candidate.conditions, *condition))
-      step.candidate.conditions.push_back(*condition);
-    stack.push_back(std::move(step));
-  };
-  // Follows each of `incoming`, the values a loop's or a callee's values
-  // take, through `path`: where they differ, the choice among them is one
-  // the model does not see (`why`).
-  auto followEach = [&](RootPath path, ArrayRef<Value> incoming,
-                        const Twine &why) {
+};
+} // namespace
+
+void RootTracer::finish(RootPath &path, MemoryRoot root) {
+  path.candidate.root = std::move(root);
+  path.candidate.base = path.value;
+  candidates.push_back(std::move(path.candidate));
+}
+
+void RootTracer::unknown(RootPath &path, StringRef why) {
+  path.candidate.unmodelled = why.str();
+  // Memory the body or a callee makes may be per instance: an unknown
+  // memref there is refused (verifyMemoryRootsTraceable), one computed
+  // above the spawn can only be captured memory.
+  path.candidate.untraceable =
+      !path.calls.empty() || spawn.isDefinedInBody(path.value);
+  finish(path, {MemoryRoot::Kind::Unknown, {}, {}});
+}
+
+void RootTracer::approximate(RootPath &path, const Twine &why) {
+  if (!path.candidate.approximation)
+    path.candidate.approximation = why.str();
+}
+
+// Follows `next` from `path`: through a choice made under `condition`.
+void RootTracer::follow(const RootPath &path, Value next,
+                        std::optional<std::pair<Value, bool>> condition) {
+  RootPath step = path;
+  step.value = next;
+  if (condition && path.carried)
+    approximate(step, "a memref chosen inside a loop or a callee");
+  else if (condition && !step.candidate.approximation &&
+           !llvm::is_contained(step.candidate.conditions, *condition))
+    step.candidate.conditions.push_back(*condition);
+  stack.push_back(std::move(step));
+}
+
+// Follows each of `incoming`, the values a loop's or a callee's values
+// take, through `path`: where they differ, the choice among them is one the
+// model does not see (`why`).
+void RootTracer::followEach(RootPath path, ArrayRef<Value> incoming,
+                            const Twine &why) {
+  path.carried = true;
+  if (llvm::any_of(incoming,
+                   [&](Value next) { return next != incoming.front(); }))
+    approximate(path, why);
+  for (Value next : incoming)
+    follow(path, next, std::nullopt);
+}
+
+bool RootTracer::isVisited(RootPath &path) {
+  if (visited.size() >= kMaxConditionedPaths && !path.carried) {
+    path.candidate.conditions.clear();
     path.carried = true;
-    if (llvm::any_of(incoming,
-                     [&](Value next) { return next != incoming.front(); }))
-      approximate(path, why);
-    for (Value next : incoming)
-      follow(path, next, std::nullopt);
-  };
+    path.candidate.approximation = "too many ways to choose the memref";
+  }
+  const RootPath *seen = llvm::find_if(
+      visited, [&](const RootPath &seen) { return seen.isSameAs(path); });
+  if (seen == visited.end()) {
+    visited.push_back(path);
+    return false;
+  }
+  // Its roots are those of the path seen before, through the views of that
+  // path: a memref viewed anew in each iteration of a loop is not.
+  viewedInCycle |= seen->candidate.views != path.candidate.views;
+  return true;
+}
+
+void RootTracer::stepFromArgument(RootPath &path, BlockArgument arg) {
+  Operation *owner = arg.getOwner()->getParentOp();
+  if (auto function = dyn_cast<FunctionOpInterface>(owner);
+      function && arg.getOwner()->isEntryBlock()) {
+    if (path.calls.empty())
+      return finish(path, {MemoryRoot::Kind::Captured, arg, {}});
+    // Back out of a callee: the argument its call passed.
+    CallOpInterface call = path.calls.pop_back_val();
+    return follow(path, call.getArgOperands()[arg.getArgNumber()],
+                  std::nullopt);
+  }
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(owner)) {
+    SmallVector<Value> incoming = getIncomingValues(branch, arg);
+    if (!incoming.empty())
+      return followEach(path, incoming,
+                        "a memref carried through '" +
+                            owner->getName().getStringRef() + "'");
+  }
+  unknown(path, ("a memref block argument of '" +
+                 owner->getName().getStringRef() + "'")
+                    .str());
+}
+
+void RootTracer::stepFromResult(RootPath &path, Operation *def) {
+  Value value = path.value;
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def);
+      view && view.getViewDest() == value) {
+    path.candidate.views.push_back(def);
+    return follow(path, view.getViewSource(), std::nullopt);
+  }
+  if (Value source = getUnmodelledViewSource(def)) {
+    path.candidate.views.push_back(def);
+    return follow(path, source, std::nullopt);
+  }
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    for (bool truth : {true, false})
+      follow(path, truth ? select.getTrueValue() : select.getFalseValue(),
+             std::make_pair(select.getCondition(), truth));
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(def)) {
+    unsigned position = cast<OpResult>(value).getResultNumber();
+    for (bool truth : {true, false})
+      follow(path,
+             (truth ? branch.thenYield() : branch.elseYield())
+                 .getOperand(position),
+             std::make_pair(branch.getCondition(), truth));
+    return;
+  }
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(def)) {
+    SmallVector<Value> incoming = getIncomingValues(branch, value);
+    if (!incoming.empty())
+      return followEach(path, incoming,
+                        "a memref chosen by '" + def->getName().getStringRef() +
+                            "'");
+  }
+  if (auto call = dyn_cast<CallOpInterface>(def)) {
+    FunctionOpInterface callee = getFollowedCallee(call);
+    if (callee && path.calls.size() < kMaxCallDepth) {
+      unsigned position = cast<OpResult>(value).getResultNumber();
+      SmallVector<Value> returned;
+      for (Block &block : callee.getFunctionBody())
+        if (block.mightHaveTerminator() &&
+            block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
+          returned.push_back(block.getTerminator()->getOperand(position));
+      RootPath inside = path;
+      inside.calls.push_back(call);
+      return followEach(inside, returned,
+                        "a memref returned by @" + callee.getName());
+    }
+  }
+  if (isa<ScratchOp>(def))
+    return finish(path, {MemoryRoot::Kind::Scratch, value, {}});
+  if (isa<memref::AllocaOp, memref::AllocOp>(def)) {
+    // An allocation of a callee is made anew by each call: per instance for
+    // calls from the body, but this model keeps it as captured.
+    bool perInstance = path.calls.empty() && spawn.isDefinedInBody(value);
+    return finish(path, {perInstance ? MemoryRoot::Kind::Allocation
+                                     : MemoryRoot::Kind::Captured,
+                         value,
+                         {}});
+  }
+  if (auto global = dyn_cast<memref::GetGlobalOp>(def))
+    return finish(
+        path, {MemoryRoot::Kind::Global, {}, global.getNameAttr().getAttr()});
+  unknown(path,
+          isa<CallOpInterface>(def)
+              ? "a memref returned by a call whose callee is not in "
+                "the module"
+              : ("a memref produced by '" + def->getName().getStringRef() + "'")
+                    .str());
+}
+
+SmallVector<Access::Candidate, 1> RootTracer::trace(Value memref) {
+  stack.push_back({memref, {}, {}});
   while (!stack.empty()) {
     RootPath path = stack.pop_back_val();
-    if (visited.size() >= kMaxConditionedPaths && !path.carried) {
-      path.candidate.conditions.clear();
-      path.carried = true;
-      path.candidate.approximation = "too many ways to choose the memref";
-    }
-    if (const RootPath *seen = llvm::find_if(
-            visited, [&](const RootPath &seen) { return seen.isSameAs(path); });
-        seen != visited.end()) {
-      // Its roots are those of the path seen before, through the views of
-      // that path: a memref viewed anew in each iteration of a loop is not.
-      viewedInCycle |= seen->candidate.views != path.candidate.views;
+    if (isVisited(path))
       continue;
-    }
-    visited.push_back(path);
-    Value value = path.value;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (auto function = dyn_cast<FunctionOpInterface>(owner);
-          function && arg.getOwner()->isEntryBlock()) {
-        if (path.calls.empty()) {
-          finish(path, {MemoryRoot::Kind::Captured, value, {}});
-          continue;
-        }
-        // Back out of a callee: the argument its call passed.
-        CallOpInterface call = path.calls.pop_back_val();
-        follow(path, call.getArgOperands()[arg.getArgNumber()], std::nullopt);
-        continue;
-      }
-      if (auto branch = dyn_cast<RegionBranchOpInterface>(owner)) {
-        SmallVector<Value> incoming = getIncomingValues(branch, value);
-        if (!incoming.empty()) {
-          followEach(path, incoming,
-                     "a memref carried through '" +
-                         owner->getName().getStringRef() + "'");
-          continue;
-        }
-      }
-      unknown(path, ("a memref block argument of '" +
-                     owner->getName().getStringRef() + "'")
-                        .str());
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def);
-        view && view.getViewDest() == value) {
-      path.candidate.views.push_back(def);
-      follow(path, view.getViewSource(), std::nullopt);
-      continue;
-    }
-    if (Value source = getUnmodelledViewSource(def)) {
-      path.candidate.views.push_back(def);
-      follow(path, source, std::nullopt);
-      continue;
-    }
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      for (bool truth : {true, false})
-        follow(path, truth ? select.getTrueValue() : select.getFalseValue(),
-               std::make_pair(select.getCondition(), truth));
-      continue;
-    }
-    if (auto branch = dyn_cast<scf::IfOp>(def)) {
-      unsigned position = cast<OpResult>(value).getResultNumber();
-      for (bool truth : {true, false})
-        follow(path,
-               (truth ? branch.thenYield() : branch.elseYield())
-                   .getOperand(position),
-               std::make_pair(branch.getCondition(), truth));
-      continue;
-    }
-    if (auto branch = dyn_cast<RegionBranchOpInterface>(def)) {
-      SmallVector<Value> incoming = getIncomingValues(branch, value);
-      if (!incoming.empty()) {
-        followEach(path, incoming,
-                   "a memref chosen by '" + def->getName().getStringRef() +
-                       "'");
-        continue;
-      }
-    }
-    if (auto call = dyn_cast<CallOpInterface>(def)) {
-      FunctionOpInterface callee = getFollowedCallee(call);
-      if (callee && path.calls.size() < kMaxCallDepth) {
-        unsigned position = cast<OpResult>(value).getResultNumber();
-        SmallVector<Value> returned;
-        for (Block &block : callee.getFunctionBody())
-          if (block.mightHaveTerminator() &&
-              block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
-            returned.push_back(block.getTerminator()->getOperand(position));
-        RootPath inside = path;
-        inside.calls.push_back(call);
-        followEach(inside, returned,
-                   "a memref returned by @" + callee.getName());
-        continue;
-      }
-    }
-    if (isa<ScratchOp>(def)) {
-      finish(path, {MemoryRoot::Kind::Scratch, value, {}});
-      continue;
-    }
-    if (isa<memref::AllocaOp, memref::AllocOp>(def)) {
-      // An allocation of a callee is made anew by each call: per instance
-      // for calls from the body, but this model keeps it as captured.
-      bool perInstance = path.calls.empty() && spawn.isDefinedInBody(value);
-      finish(path, {perInstance ? MemoryRoot::Kind::Allocation
-                                : MemoryRoot::Kind::Captured,
-                    value,
-                    {}});
-      continue;
-    }
-    if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
-      finish(path,
-             {MemoryRoot::Kind::Global, {}, global.getNameAttr().getAttr()});
-      continue;
-    }
-    unknown(path, isa<CallOpInterface>(def)
-                      ? "a memref returned by a call whose callee is not "
-                        "in the module"
-                      : ("a memref produced by '" +
-                         def->getName().getStringRef() + "'")
-                            .str());
+    if (auto arg = dyn_cast<BlockArgument>(path.value))
+      stepFromArgument(path, arg);
+    else
+      stepFromResult(path, path.value.getDefiningOp());
   }
   if (viewedInCycle)
     for (Access::Candidate &candidate : candidates)
@@ -334,7 +363,12 @@ SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
     candidates.front().conditions.clear();
     candidates.front().approximation.reset();
   }
-  return candidates;
+  return std::move(candidates);
+}
+
+SmallVector<Access::Candidate, 1> vx::traceMemoryRoots(Value memref,
+                                                       SpawnOp spawn) {
+  return RootTracer(spawn).trace(memref);
 }
 
 LogicalResult vx::verifyMemoryRootsTraceable(SpawnOp spawn) {
@@ -533,6 +567,13 @@ void SpawnAnalysis::collectAccesses() {
     if (isa<AwaitOp, ScratchOp, memref::AllocaOp, memref::AllocOp,
             memref::DeallocOp>(op))
       return; // Ordering or allocation only.
+    if (op->hasAttr(VxDialect::kTensorCoreAttrName)) {
+      // The address of a tile that wgmma's descriptors read (all of it);
+      // other tensor-core ops touch registers only.
+      if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op))
+        add(op, metadata.getSource(), AccessKind::Read, {}, {}, true);
+      return;
+    }
     if (isa<CallOpInterface>(op)) {
       addUnknown(op, Value(), AccessKind::Write,
                  "a call, whose effects the analysis does not see");

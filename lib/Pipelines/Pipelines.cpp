@@ -197,12 +197,15 @@ private:
 
 /// The checker that starts every pipeline; private scratch must be owned
 /// by the CTAs that `threadsPerBlock` gives the spawns without a `threads`
-/// clause, as on the GPU routes.
+/// clause, as on the GPU routes. `chip`, on the routes that map device
+/// spawns for one, makes it check tile ops as they are mapped (matmuls on
+/// the chip's tensor cores).
 static void addChecker(OpPassManager &pm, bool allowRaces,
-                       int64_t threadsPerBlock) {
+                       int64_t threadsPerBlock, StringRef chip = "") {
   VxVerifySemanticsOptions options;
   options.allowRaces = allowRaces;
   options.threadsPerBlock = threadsPerBlock;
+  options.chip = chip.str();
   pm.addPass(createVxVerifySemantics(options));
 }
 
@@ -212,10 +215,14 @@ static void addSpawnsToLoops(OpPassManager &pm, bool reverseParallel) {
   pm.addPass(createConvertVxToSCF(options));
 }
 
-/// The tile ops' distribution over threads, first in every GPU mapping.
-static void addTileOps(OpPassManager &pm, const VxPipelineOptions &options) {
+/// The tile ops' distribution over threads, first in every GPU mapping,
+/// for `chip` (empty: FMA code for any chip).
+static void addTileOps(OpPassManager &pm, const VxPipelineOptions &options,
+                       StringRef chip) {
   VxDistributeTileOpsOptions tileOps;
   tileOps.tf32 = options.tf32;
+  tileOps.chip = chip.str();
+  tileOps.threadsPerBlock = options.threadsPerBlock;
   pm.addPass(createVxDistributeTileOps(tileOps));
 }
 
@@ -239,7 +246,7 @@ static ConvertVxToGPUOptions getMappingOptions(const VxPipelineOptions &options,
 /// hold (an nvgpu type there has no NVVM lowering).
 static void addGPUMapping(OpPassManager &pm, const VxPipelineOptions &options,
                           StringRef chip, bool lowerNVGPU) {
-  addTileOps(pm, options);
+  addTileOps(pm, options, chip);
   addVxToGPUPasses(pm, getMappingOptions(options, chip));
   addSpawnsToLoops(pm, /*reverseParallel=*/false);
   // Integer powers as functions that outlining copies into the kernels'
@@ -345,7 +352,11 @@ static void addGPUToNVVM(OpPassManager &pm, StringRef chip,
   device.addPass(createConvertGpuOpsToNVVMOps());
   // The dynamic shared memory after the static symbols (the mbarriers).
   VxExternDynamicSharedMemoryOptions dynamicShared;
-  dynamicShared.alignment = kDynamicSharedMemoryAlignment;
+  std::string chipError;
+  FailureOr<Chip> parsedChip = Chip::parse(chip, chipError);
+  dynamicShared.alignment =
+      succeeded(parsedChip) ? getDynamicSharedMemoryAlignment(*parsedChip)
+                            : kDynamicSharedMemoryAlignment;
   device.addPass(createVxExternDynamicSharedMemory(dynamicShared));
   device.addPass(createVxNoAliasKernelArguments());
   device.addPass(createCanonicalizerPass());
@@ -517,12 +528,12 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     addLoweredCheck(pm, Stage::scf);
     return success();
   case Stage::gpu:
-    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
     addGPUMapping(pm, options, mappingChip, /*lowerNVGPU=*/false);
     addLoweredCheck(pm, Stage::gpu);
     return success();
   case Stage::nvvm:
-    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
     addDeviceCode(pm, options, *target, /*toolkit=*/std::nullopt,
                   options.format);
     return success();
@@ -530,7 +541,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
     FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
     if (failed(toolkit))
       return failure();
-    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock);
+    addChecker(pm, /*allowRaces=*/false, options.threadsPerBlock, mappingChip);
     addDeviceCode(pm, options, *target, *toolkit, options.format);
     addLoweredCheck(pm, Stage::ptx, binaryStageOps);
     return success();
@@ -540,7 +551,7 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       FailureOr<std::string> toolkit = findToolkitFor(*target->chip, emitError);
       if (failed(toolkit))
         return failure();
-      addChecker(pm, options.allowRaces, options.threadsPerBlock);
+      addChecker(pm, options.allowRaces, options.threadsPerBlock, mappingChip);
       addDeviceCode(pm, options, *target, *toolkit, "isa");
       if (!options.simOrder.empty()) {
         VxSetSimOrderOptions order;
@@ -551,9 +562,10 @@ vx::buildVxPipeline(OpPassManager &pm, Stage stage,
       return success();
     }
     addChecker(pm, options.allowRaces, options.threadsPerBlock);
-    // Before the race checks, which then see the tile ops' elements.
+    // Before the race checks, which then see the tile ops' elements; FMA
+    // code whatever the chip, as the launches run on the CPU.
     if (options.viaGpu)
-      addTileOps(pm, options);
+      addTileOps(pm, options, /*chip=*/"");
     // The race checks are placed at the vx level and become calls after the
     // GPU mapping, which keeps calls out of device code.
     if (options.detectRaces)

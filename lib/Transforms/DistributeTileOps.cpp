@@ -18,10 +18,15 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -34,6 +39,22 @@ namespace vx {
 
 using namespace mlir;
 using namespace mlir::vx;
+
+FailureOr<TileOpsOptions>
+vx::parseTileOpsOptions(Operation *root, StringRef pass, StringRef chip,
+                        int64_t threadsPerBlock, bool tf32) {
+  TileOpsOptions options;
+  options.tf32 = tf32;
+  options.threadsPerBlock = threadsPerBlock;
+  if (chip.empty())
+    return options;
+  std::string error;
+  FailureOr<Chip> parsed = Chip::parse(chip, error);
+  if (failed(parsed))
+    return root->emitError() << pass << ": " << error;
+  options.chip = *parsed;
+  return options;
+}
 
 SmallVector<Operation *> vx::getTileOps(SpawnOp spawn) {
   if (!spawn.isDeviceSpawn())
@@ -86,24 +107,6 @@ static SmallVector<unsigned> getDistributionOrder(linalg::LinalgOp op) {
   return order;
 }
 
-/// Whether the element types of `matmul` would suit the tensor cores
-/// (VX_SPEC 2.3), and if so how, for the remark.
-static std::optional<StringRef> getTensorCoreKind(linalg::MatmulOp matmul,
-                                                  bool tf32) {
-  Type a = getElementTypeOrSelf(matmul.getInputs()[0].getType());
-  Type b = getElementTypeOrSelf(matmul.getInputs()[1].getType());
-  Type c = getElementTypeOrSelf(matmul.getOutputs()[0].getType());
-  if (a != b || !(c.isF32() || c.isF16()))
-    return std::nullopt;
-  if (a.isBF16())
-    return StringRef("bf16 operands");
-  if (a.isF16())
-    return StringRef("f16 operands");
-  if (a.isF32() && c.isF32() && tf32)
-    return StringRef("f32 operands (tf32=true)");
-  return std::nullopt;
-}
-
 /// Reports a tile op that the CTA cannot compute.
 static LogicalResult checkDistributable(Operation *op) {
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {
@@ -127,8 +130,7 @@ static LogicalResult checkDistributable(Operation *op) {
   return success();
 }
 
-/// The private scratch tiles that `value`, if a memref, may view.
-static SmallVector<Value> getPrivateTiles(Value value, SpawnOp spawn) {
+SmallVector<Value> vx::getPrivateTiles(Value value, SpawnOp spawn) {
   SmallVector<Value> tiles;
   if (!isa<BaseMemRefType>(value.getType()))
     return tiles;
@@ -263,7 +265,7 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
 }
 
 LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
-                                    bool remarkOnMatmuls, bool tf32) {
+                                    const TileOpsOptions &options) {
   SmallVector<Operation *> ops = getTileOps(spawn);
   // Every op is checked before any is rewritten.
   bool anyFailed = false;
@@ -271,13 +273,25 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     anyFailed |= failed(checkDistributable(op));
   if (anyFailed)
     return failure();
+  if (options.chip) {
+    // sm_90a's warpgroup MMA; plain sm_90 has no wgmma (VX_SPEC 2.3).
+    if (options.chip->hasWgmma())
+      lowerMatmulsToWgmma(rewriter, spawn, ops, options);
+    else
+      lowerMatmulsToMmaSync(rewriter, spawn, ops, options);
+    // The thread loops over the lanes make the body a CTA body still.
+    ops = getTileOps(spawn);
+  }
   for (Operation *&op : ops) {
-    if (auto matmul = dyn_cast<linalg::MatmulOp>(op); matmul && remarkOnMatmuls)
-      if (std::optional<StringRef> kind = getTensorCoreKind(matmul, tf32))
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op);
+        matmul && options.remarkOnMatmuls && !options.chip)
+      if (std::optional<StringRef> kind =
+              getTensorCoreKind(matmul, options.tf32);
+          kind && *kind != "f32 operands")
         matmul.emitRemark("the ")
             << *kind
-            << " would suit the tensor cores, but tensor-core "
-               "lowering is not available yet: computed with FMA code";
+            << " would suit the tensor cores, but this route computes it "
+               "with FMA code (the tensor cores need a GPU route's chip)";
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.setInsertionPoint(copy);
       op = linalg::CopyOp::create(rewriter, copy.getLoc(),
@@ -300,10 +314,14 @@ struct VxDistributeTileOpsPass
   using Base::Base;
 
   void runOnOperation() override {
+    FailureOr<TileOpsOptions> options = parseTileOpsOptions(
+        getOperation(), getArgument(), chip, threadsPerBlock, tf32);
+    if (failed(options))
+      return signalPassFailure();
+    options->remarkOnMatmuls = true;
     IRRewriter rewriter(&getContext());
     WalkResult result = getOperation()->walk([&](SpawnOp spawn) {
-      if (failed(distributeTileOps(rewriter, spawn, /*remarkOnMatmuls=*/true,
-                                   tf32)))
+      if (failed(distributeTileOps(rewriter, spawn, *options)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

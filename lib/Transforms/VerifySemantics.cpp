@@ -16,11 +16,16 @@
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/Limits.h"
+#include "Vx/Transforms/PassOptions.h"
 #include "Vx/Transforms/Passes.h"
 #include "Vx/Transforms/TileOps.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -1212,15 +1217,17 @@ struct VxVerifySemanticsPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    if (std::optional<std::string> why =
-            checkThreadsPerBlockOption(threadsPerBlock)) {
-      emitError(root->getLoc()) << getArgument() << ": " << *why;
+    if (failed(checkPassOption(root, getArgument(),
+                               checkThreadsPerBlockOption(threadsPerBlock))))
       return signalPassFailure();
-    }
     auto getSpawnAnalysis = [&](SpawnOp spawn) -> SpawnAnalysis & {
       return SpawnAnalyses::getFor(spawn, root, getAnalysisManager())
           .get(spawn);
     };
+    FailureOr<TileOpsOptions> tileOps = parseTileOpsOptions(
+        root, getArgument(), chip, threadsPerBlock, /*tf32=*/false);
+    if (failed(tileOps))
+      return signalPassFailure();
     bool anyFailed = false;
     // Collected first: checking a spawn with tile ops or affine.parallel
     // inserts (and erases) a copy of it.
@@ -1228,7 +1235,7 @@ struct VxVerifySemanticsPass
     root->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
       anyFailed |= failed(verifyMemoryRootsTraceable(spawn)) ||
-                   failed(checkAsMapped(spawn, getSpawnAnalysis));
+                   failed(checkAsMapped(spawn, *tileOps, getSpawnAnalysis));
     auto mayBeWritten = [&](SpawnOp spawn, const MemoryRoot &memory) {
       // A callee outside this pass's op (a function pass) is not its to
       // cache.
@@ -1250,7 +1257,7 @@ struct VxVerifySemanticsPass
   /// every route lowers them to, on a copy that is then erased (the
   /// rewrites keep the locations for the diagnostics).
   LogicalResult
-  checkAsMapped(SpawnOp spawn,
+  checkAsMapped(SpawnOp spawn, const TileOpsOptions &tileOps,
                 llvm::function_ref<SpawnAnalysis &(SpawnOp)> getSpawnAnalysis) {
     bool hasTileOps = !getTileOps(spawn).empty();
     bool hasThreadLoopsToLower = hasAffineParallel(spawn);
@@ -1262,11 +1269,8 @@ struct VxVerifySemanticsPass
     builder.setInsertionPointAfter(spawn);
     auto copy = cast<SpawnOp>(builder.clone(*spawn));
     IRRewriter rewriter(builder);
-    LogicalResult result = hasTileOps
-                               ? distributeTileOps(rewriter, copy,
-                                                   /*remarkOnMatmuls=*/false,
-                                                   /*tf32=*/false)
-                               : success();
+    LogicalResult result =
+        hasTileOps ? distributeTileOps(rewriter, copy, tileOps) : success();
     if (succeeded(result) && hasThreadLoopsToLower)
       result = lowerAffineInSpawns(copy);
     if (succeeded(result)) {

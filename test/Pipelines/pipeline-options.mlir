@@ -1,5 +1,6 @@
 // The options of VX_SPEC 3 that every GPU stage takes reach the mapping's
-// passes as typed values: `chip` on vx-to-gpu reaches convert-vx-to-gpu,
+// passes as typed values: `chip` on vx-to-gpu reaches convert-vx-to-gpu and
+// vx-distribute-tile-ops (not with via-gpu, whose matmuls run on the CPU),
 // `tf32` on vx-to-gpu, vx-to-nvvm, vx-to-ptx and vx-to-llvm (with via-gpu)
 // reaches vx-distribute-tile-ops, shown in the printed pipeline.
 // RUN: vx-opt %s --vx-to-gpu="chip=sm_90a tf32=true" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
@@ -19,13 +20,13 @@
 // RUN: not vx-opt %s --vx-to-gpu="threads-per-block=1025" 2>&1 | FileCheck %s --check-prefix=TPB --implicit-check-not=note
 // RUN: not vx-opt %s --vx-to-nvvm="chip=sm_90a features=+ptx78" 2>&1 | FileCheck %s --check-prefix=FEATURES --implicit-check-not=note
 
-// GPU: vx-distribute-tile-ops{tf32=true}
+// GPU: vx-distribute-tile-ops{chip=sm_90a tf32=true threads-per-block=0}
 // GPU: convert-vx-to-gpu{chip=sm_90a fma=true stages=1 threads-per-block=0}
-// GPU-DEFAULT: vx-distribute-tile-ops{tf32=false}
+// GPU-DEFAULT: vx-distribute-tile-ops{chip= tf32=false threads-per-block=0}
 // GPU-DEFAULT: convert-vx-to-gpu{chip= fma=true stages=1 threads-per-block=0}
-// NVVM: vx-distribute-tile-ops{tf32=true}
+// NVVM: vx-distribute-tile-ops{chip=sm_90 tf32=true threads-per-block=0}
 // NVVM: convert-vx-to-gpu{chip=sm_90 fma=true stages=1 threads-per-block=0}
-// VIA-GPU: vx-distribute-tile-ops{tf32=true}
+// VIA-GPU: vx-distribute-tile-ops{chip= tf32=true threads-per-block=0}
 // VIA-GPU: convert-vx-to-gpu{chip= fma=true stages=1 threads-per-block=0}
 // ZERO: gpu.launch_func @scale_kernel::@scale_kernel blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1)
 // NOT-BOOL: error: vx-to-gpu: invalid options 'tf32=maybe'

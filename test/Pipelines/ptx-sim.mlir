@@ -28,7 +28,8 @@
 // ORDER-NEXT: llvm.call @vxSimSetOrder
 // ORDER: llvm.mlir.global_ctors ctors = [@vx_set_sim_order], priorities = [101 : i32]
 
-// PASSES: vx-verify-semantics{allow-races=false threads-per-block=0}
+// PASSES: vx-verify-semantics{allow-races=false chip=sm_90 threads-per-block=0}
+// PASSES: vx-distribute-tile-ops{chip=sm_90 tf32=false threads-per-block=0}
 // PASSES: convert-vx-to-gpu{chip=sm_90 fma=true stages=1 threads-per-block=0}
 // PASSES: convert-nvgpu-to-nvvm
 // PASSES: gpu-module-to-binary{format=isa

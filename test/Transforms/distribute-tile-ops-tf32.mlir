@@ -8,7 +8,7 @@ func.func @remarks(%a: memref<16x16xf32>, %h: memref<16x16xf16>,
     %f32 = vx.scratch : memref<16x16xf32>
     %f16 = vx.scratch : memref<16x16xf16>
     %i32 = vx.scratch : memref<16x16xi32>
-    // expected-remark @+1 {{the f32 operands (tf32=true) would suit the tensor cores, but tensor-core lowering is not available yet: computed with FMA code}}
+    // expected-remark @+1 {{the f32 operands (tf32=true) would suit the tensor cores, but this route computes it with FMA code (the tensor cores need a GPU route's chip)}}
     linalg.matmul ins(%a, %a : memref<16x16xf32>, memref<16x16xf32>)
                   outs(%f32 : memref<16x16xf32>)
     // expected-remark @+1 {{the f16 operands would suit the tensor cores}}

@@ -32,7 +32,7 @@ func.func @fill_matmul_copy(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>,
     vx.await %ta
     vx.await %tb
     linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but tensor-core lowering is not available yet: computed with FMA code}}
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but this route computes it with FMA code (the tensor cores need a GPU route's chip)}}
     linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x64xbf16>)
                   outs(%acc : memref<64x64xf32>)
     scf.if %last {

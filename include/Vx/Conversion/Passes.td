@@ -139,6 +139,34 @@ def VxUnrollThreadLoops : Pass<"vx-unroll-thread-loops", "ModuleOp"> {
   ];
 }
 
+def VxVectorizeSharedAccesses
+    : Pass<"vx-vectorize-shared-accesses", "ModuleOp"> {
+  let summary = "Turn adjacent scalar accesses of smem scratch into vectors";
+  let description = [{
+    An optimization after `vx-unroll-thread-loops` (the GPU pipelines run
+    it next; `convert-vx-to-gpu` alone does not): in every mapped
+    cooperative device spawn (VX_SPEC 2.1), the scalar `memref.load`s of an
+    `smem` scratch in one block that read the 4 (or 2) adjacent elements of
+    a 16-byte (8-byte) chunk become one `vector.load` with that alignment
+    and `vector.extract`s, and likewise `memref.store`s become a
+    `vector.store` of `vector.from_elements` at the last of them: 128-bit
+    `ld.shared.v4` / `st.shared.v4` in the PTX. Offsets are sums of
+    constant multiples of index values; a chunk's first element must be at
+    a multiple of its width whatever those values are (SGEMM's
+    `b_tile[kk][64 g + 4 tx + j]`, j < 4), and every smem slice starts at a
+    multiple of 16 bytes. Loads do not move past an op that may write the
+    scratch, stores past one that may read it or a store that may write
+    the same element. LLVM's load-store vectorizer does not do this: the
+    alignment comes from the thread index arithmetic and the shared-memory
+    layout, which it does not see.
+
+    Example: `vx-opt --vx-plan-launch --vx-map-cta --vx-unroll-thread-loops
+    --vx-vectorize-shared-accesses`.
+  }];
+  let dependentDialects = ["arith::ArithDialect",
+                           "vector::VectorDialect"];
+}
+
 def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
   let summary = "Multi-buffer the transfers along the arbitrary dimensions";
   let description = [{

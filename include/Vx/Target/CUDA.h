@@ -10,6 +10,7 @@
 #ifndef VX_TARGET_CUDA_H
 #define VX_TARGET_CUDA_H
 
+#include "Vx/Target/Chip.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -47,6 +48,14 @@ FailureOr<llvm::StringMap<PtxasUsage>> queryPtxasUsage(StringRef toolkit,
 /// TMA destination's, so that slots at multiples of it need no alignment
 /// at run time.
 constexpr int64_t kDynamicSharedMemoryAlignment = 128;
+
+/// The alignment of the dynamic shared memory on `chip`: on sm_90a the
+/// pattern of the 128-byte swizzle (8 rows of 128 bytes), at whose
+/// multiples the layout of shared memory puts the swizzled tiles that
+/// wgmma reads (kSwizzleAttrName).
+inline int64_t getDynamicSharedMemoryAlignment(const Chip &chip) {
+  return chip.hasWgmma() ? 1024 : kDynamicSharedMemoryAlignment;
+}
 
 /// The bytes of one mbarrier object (PTX ISA, "Size and alignment of
 /// mbarrier object").

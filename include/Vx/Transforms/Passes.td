@@ -42,10 +42,12 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
 
     Scratch writes and atomic read-modify-writes are not races. Tile ops
     (VX_SPEC 2.3) are checked element by element, as the thread loops that
-    `vx-distribute-tile-ops` makes of them, and `affine.parallel` as the
-    `scf.parallel` thread loop that every route lowers it to. A transfer
-    awaited in the `scf.parallel` iteration that started it is checked in
-    that iteration. Every pipeline starts with this pass.
+    `vx-distribute-tile-ops` makes of them (for `chip`: the GPU routes pass
+    theirs, so an accumulator in the MMA fragment layout is what is proved
+    owned), and `affine.parallel` as the `scf.parallel` thread loop that
+    every route lowers it to. A transfer awaited in the `scf.parallel`
+    iteration that started it is checked in that iteration. Every pipeline
+    starts with this pass.
 
     Example: `vx-opt --vx-verify-semantics input.mlir`.
   }];
@@ -53,12 +55,20 @@ def VxVerifySemantics : Pass<"vx-verify-semantics"> {
     Option<"allowRaces", "allow-races", "bool", "false",
            "Report proven races as warnings, so that a mislabelled kernel "
            "can be run (the dynamic check with reverse-parallel)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Check tile ops as vx-distribute-tile-ops computes them for this "
+           "chip (matmuls on its tensor cores); empty: as FMA code">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
            "Threads per CTA of spawns without a threads clause, for which "
-           "private scratch must be owned (1-1024; 0: the default CTA size)">,
+           "private scratch must be owned and tile ops are distributed as by "
+           "vx-distribute-tile-ops (1-1024; 0: the default CTA size)">,
   ];
-  // The copies of spawns with affine.parallel have their affine ops lowered.
-  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+  // The copies of spawns with affine.parallel have their affine ops lowered;
+  // those with matmul tile ops get NVVM (mma.sync, wgmma) and LLVM ops, and
+  // the wgmma lowering matches TMA tiles (gpu and nvgpu types).
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect", "memref::MemRefDialect",
+                           "nvgpu::NVGPUDialect", "NVVM::NVVMDialect",
                            "scf::SCFDialect", "vector::VectorDialect"];
 }
 
@@ -86,9 +96,12 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
     barriers. The GPU routes run this pass before the mapping;
     `vx-verify-semantics` checks a copy of each spawn rewritten by it.
 
-    A `linalg.matmul` whose operands would suit the tensor cores (bf16 or
-    f16 operands, or f32 ones with `tf32`) gets a remark: it is computed
-    with FMA code. Errors: a linalg op on tensors, or one that is not a
+    With `chip`, the matmuls that fit run on the tensor cores:
+    `wgmma.mma_async` on sm_90a (their smem operand tiles get
+    `vx.swizzle`, the layout their TMA transfers write), `mma.sync` from
+    sm_80 otherwise. A `linalg.matmul` whose operands would suit the
+    tensor cores (bf16 or f16 operands, or f32 ones with `tf32`) gets a
+    remark: how it is computed, or why with FMA code. Errors: a linalg op on tensors, or one that is not a
     structured op, in once-per-instance code of a device spawn.
 
     Example: `vx-opt --vx-distribute-tile-ops` turns
@@ -99,9 +112,19 @@ def VxDistributeTileOps : Pass<"vx-distribute-tile-ops"> {
     Option<"tf32", "tf32", "bool", "false",
            "f32 matmuls may use TF32 tensor cores (for the remark only: "
            "they are computed with FMA code)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "The chip whose tensor cores compute the matmuls that fit "
+           "(mma.sync from sm_80, wgmma.mma_async on sm_90a); empty: FMA "
+           "code only">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "0",
+           "The CTA size of spawns without a `threads` clause (0: the "
+           "default), which the MMA warps are chosen for">,
   ];
-  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "linalg::LinalgDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "nvgpu::NVGPUDialect",
+                           "NVVM::NVVMDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
 }
 
 def VxExtractDeviceModule : Pass<"vx-extract-device-module", "ModuleOp"> {

@@ -116,6 +116,11 @@ private:
   std::vector<Plan> plans;
 };
 
+/// Remarks on each private scratch of `spawn` that a load or store indexes
+/// with a value that is not a constant (a loop left rolled, a value known
+/// at run time only): LLVM keeps it in local memory, not in registers.
+void remarkScratchInLocalMemory(SpawnOp spawn);
+
 } // namespace vx
 } // namespace mlir
 

@@ -14,6 +14,8 @@
 #define LIB_CONVERSION_VXTOGPU_LAUNCHPLAN_H
 
 #include "Vx/Target/Chip.h"
+#include "Vx/Target/Limits.h"
+#include "Vx/Transforms/PassOptions.h"
 #include "Vx/VxOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,10 +39,6 @@ SmallVector<SpawnOp> getDeviceSpawns(ModuleOp module);
 // Options (each pass checks those it has, with its name in the message)
 //===----------------------------------------------------------------------===//
 
-LogicalResult checkThreadsPerBlockOption(ModuleOp module, StringRef pass,
-                                         int64_t threadsPerBlock);
-LogicalResult checkStagesOption(ModuleOp module, StringRef pass,
-                                int64_t stages);
 /// The chip a pass's `chip` option names, parsed once (nothing when the
 /// option is empty: any chip).
 FailureOr<std::optional<Chip>> parseChipOption(ModuleOp module, StringRef pass,

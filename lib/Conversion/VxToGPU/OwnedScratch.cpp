@@ -44,9 +44,12 @@ using namespace mlir;
 using namespace mlir::vx;
 
 /// Unrolling limits for the loops that index a thread's part: iterations,
-/// and ops of the unrolled loop.
+/// and ops of the unrolled loop. A loop left rolled puts the part in local
+/// memory (a load or store per access), so the budget is generous: a chunk
+/// of 16 keys of attention, 16 dot products and 16 updates of a 64-element
+/// row (about 12000 ops), unrolls as the expert's CUDA does.
 static constexpr int64_t kMaxUnrolledIterations = 64;
-static constexpr int64_t kMaxUnrolledOps = 1024;
+static constexpr int64_t kMaxUnrolledOps = 16384;
 
 namespace {
 /// An index as a constant plus a sum of multiples of values.
@@ -497,6 +500,23 @@ static int64_t getUnrolledSize(scf::ForOp loop, int64_t trips) {
   return ops * trips;
 }
 
+/// Why the owned-scratch unrolling leaves `loop` rolled, or nothing.
+static std::optional<std::string> getRolledReason(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips)
+    return std::string("its trip count is not a constant");
+  if (trips->getSExtValue() > kMaxUnrolledIterations)
+    return (Twine(trips->getSExtValue()) + " iterations, more than " +
+            Twine(kMaxUnrolledIterations))
+        .str();
+  int64_t ops = getUnrolledSize(loop, trips->getSExtValue());
+  if (ops > kMaxUnrolledOps)
+    return (Twine(ops) + " operations unrolled, more than " +
+            Twine(kMaxUnrolledOps))
+        .str();
+  return std::nullopt;
+}
+
 void OwnedScratchSplit::apply(RewriterBase &rewriter,
                               const DenseMap<Operation *, Value> &rounds) {
   SetVector<scf::ForOp> indexLoops;
@@ -546,10 +566,56 @@ void OwnedScratchSplit::apply(RewriterBase &rewriter,
   };
   llvm::sort(loops,
              [&](scf::ForOp a, scf::ForOp b) { return depth(a) > depth(b); });
-  for (scf::ForOp loop : loops) {
-    std::optional<APInt> trips = loop.getStaticTripCount();
-    if (trips && trips->getSExtValue() <= kMaxUnrolledIterations &&
-        getUnrolledSize(loop, trips->getSExtValue()) <= kMaxUnrolledOps)
+  for (scf::ForOp loop : loops)
+    if (!getRolledReason(loop))
       (void)loopUnrollFull(loop);
+}
+
+/// Why `index`, a non-constant index of private scratch, is not a
+/// constant, and the op (a loop, or the op computing it) to point at.
+static std::pair<std::string, Operation *> describeDynamicIndex(Value index) {
+  Value term = expand(index).terms.front().first;
+  auto argument = dyn_cast<BlockArgument>(term);
+  if (!argument) {
+    Operation *def = term.getDefiningOp();
+    return {("it is computed by '" + def->getName().getStringRef() + "'").str(),
+            def};
+  }
+  Operation *owner = argument.getOwner()->getParentOp();
+  std::string why = ("it is the counter of an '" +
+                     owner->getName().getStringRef() + "' that stays a loop")
+                        .str();
+  if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+    if (std::optional<std::string> rolled = getRolledReason(loop))
+      why += " (" + *rolled + ")";
+  } else if (isa<scf::ParallelOp>(owner)) {
+    why += " (a parallel loop inside a thread loop, which is not unrolled)";
+  }
+  return {why, owner};
+}
+
+void vx::remarkScratchInLocalMemory(SpawnOp spawn) {
+  for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>()) {
+    if (scratch.getPlacement() != Memory::private_)
+      continue;
+    for (Operation *user : scratch->getUsers()) {
+      std::optional<ScratchAccess> access = getScratchAccess(user, scratch);
+      if (!access)
+        continue;
+      auto dynamic = llvm::find_if(access->indices, [](Value index) {
+        return !expand(index).terms.empty();
+      });
+      if (dynamic == access->indices.end())
+        continue;
+      auto [why, origin] = describeDynamicIndex(*dynamic);
+      InFlightDiagnostic remark =
+          scratch.emitRemark("private scratch stays in local memory: index ")
+          << (dynamic - access->indices.begin()) << " of '" << user->getName()
+          << "' is not a constant, " << why
+          << " (registers hold only what constant indices reach)";
+      remark.attachNote(user->getLoc()) << "the access";
+      remark.attachNote(origin->getLoc()) << "the index comes from here";
+      break;
+    }
   }
 }

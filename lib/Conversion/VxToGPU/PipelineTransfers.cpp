@@ -76,11 +76,18 @@ struct PipelinedTransfer {
   /// The tile when a TMA copy carries the transfer.
   std::optional<TMATile> tile;
 
-  /// The bytes of one slot, a multiple of `alignment`.
+  /// The bytes of one slot, a multiple of `alignment` and of the swizzle
+  /// pattern of the scratch, if any.
   int64_t getSlotBytes(int64_t alignment) const {
     MemRefType type = ScratchOp(scratch).getType();
     return llvm::alignTo(
-        type.getNumElements() * type.getElementTypeBitWidth() / 8, alignment);
+        type.getNumElements() * type.getElementTypeBitWidth() / 8,
+        std::max(alignment, getSwizzleAlignment(scratch)));
+  }
+  /// The swizzle of the scratch's layout (0: none).
+  int64_t getSwizzle() const {
+    auto swizzle = scratch->getAttrOfType<IntegerAttr>(kSwizzleAttrName);
+    return swizzle ? swizzle.getInt() : 0;
   }
 };
 
@@ -126,8 +133,11 @@ getSourceSlice(SpawnOp spawn, Value value, Operation *&culprit) {
 /// traceMemoryRoots) may be, or writes memory it does not name.
 static bool mayWrite(Operation *op, SpawnOp spawn,
                      ArrayRef<Access::Candidate> roots) {
+  // Tensor-core ops (mma.sync of the tile ops) declare no effects but only
+  // read and write registers.
   if (isa<AwaitOp, gpu::BarrierOp>(op) ||
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+      op->hasAttr(VxDialect::kTensorCoreAttrName))
     return false;
   auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effecting)
@@ -303,10 +313,13 @@ public:
       SlotBuffer buffer;
       buffer.type = scratch.getType();
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
+      buffer.swizzle = pipelined.getSwizzle();
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
           MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
           scratch.getMemoryAttr());
+      if (Attribute swizzle = scratch->getAttr(kSwizzleAttrName))
+        buffer.slots.getDefiningOp()->setAttr(kSwizzleAttrName, swizzle);
       if (tma) {
         buffer.descriptor =
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
@@ -394,6 +407,8 @@ private:
     Value slots;
     MemRefType type;
     int64_t slotBytes;
+    /// The swizzle of the scratch's layout (0: none).
+    int64_t swizzle;
     /// TMA: the tensor map of the transfer.
     Value descriptor;
   };
@@ -453,7 +468,8 @@ private:
       // The clone has the original's views, which matched.
       std::string why;
       FailureOr<TMATile> tile =
-          matchTMATile(source, buffer.type, spawn.getBody(), why);
+          matchTMATile(source, buffer.type, spawn.getBody(), why,
+                       buffer.swizzle);
       assert(succeeded(tile) && "the clone of a TMA tile is one");
       auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
                                                   gpu::AddressSpace::Workgroup);
@@ -640,7 +656,7 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
       std::string why;
       FailureOr<TMATile> tile =
           matchTMATile(pipelined.transfer.getSrc(), pipelined.scratch.getType(),
-                       spawn.getBody(), why);
+                       spawn.getBody(), why, pipelined.getSwizzle());
       if (succeeded(tile)) {
         pipelined.tile = *tile;
         continue;
@@ -747,6 +763,20 @@ LogicalResult vx::pipelineSpawnTransfers(ModuleOp module, int64_t stages,
     LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
     PipelinedSpawn pipelined =
         pipelineTransfers(spawn, getPipelineTarget(spawn, plan, stages, chip));
+    // The tensor cores read these tiles in the swizzled layout that only
+    // TMA writes (vx-distribute-tile-ops predicted TMA copies).
+    WalkResult unswizzled = spawn.getBody().walk([&](TransferAsyncOp transfer) {
+      Operation *root = getViewRoot(transfer.getDst()).getDefiningOp();
+      if (!root || !root->hasAttr(kSwizzleAttrName))
+        return WalkResult::advance();
+      transfer.emitOpError("writes a tile that the tensor cores read in the "
+                           "swizzled layout of TMA, and is not a TMA copy "
+                           "(TMA needs a static grid with one instance per "
+                           "CTA and every transfer of the spawn a TMA tile)");
+      return WalkResult::interrupt();
+    });
+    if (unswizzled.wasInterrupted())
+      return failure();
     if (plan.getCooperative())
       for (Operation *transfer : pipelined.transfers)
         setCopyThreads(transfer, plan.getThreads());
@@ -763,7 +793,8 @@ struct VxPipelineTransfersPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkStagesOption(module, getArgument(), stages)))
+    if (failed(
+            checkPassOption(module, getArgument(), checkStagesOption(stages))))
       return signalPassFailure();
     FailureOr<std::optional<Chip>> targetChip =
         parseChipOption(module, getArgument(), chip);

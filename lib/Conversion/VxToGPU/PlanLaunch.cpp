@@ -12,6 +12,7 @@
 #include "LaunchPlan.h"
 #include "PipelineTransfers.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/CUDA.h"
 #include "Vx/Target/Limits.h"
 
@@ -46,25 +47,6 @@ SmallVector<SpawnOp> vx::getDeviceSpawns(ModuleOp module) {
   return spawns;
 }
 
-// Option errors are about the pass, not an op: no op is attached (which
-// would print the whole module in a note).
-
-LogicalResult vx::checkThreadsPerBlockOption(ModuleOp module, StringRef pass,
-                                             int64_t threadsPerBlock) {
-  std::optional<std::string> why = checkThreadsPerBlockOption(threadsPerBlock);
-  if (!why)
-    return success();
-  return emitError(module.getLoc()) << pass << ": " << *why;
-}
-
-LogicalResult vx::checkStagesOption(ModuleOp module, StringRef pass,
-                                    int64_t stages) {
-  std::optional<std::string> why = checkStagesOption(stages);
-  if (!why)
-    return success();
-  return emitError(module.getLoc()) << pass << ": " << *why;
-}
-
 FailureOr<std::optional<Chip>>
 vx::parseChipOption(ModuleOp module, StringRef pass, StringRef chip) {
   if (chip.empty())
@@ -72,7 +54,7 @@ vx::parseChipOption(ModuleOp module, StringRef pass, StringRef chip) {
   std::string chipError;
   FailureOr<Chip> parsed = Chip::parse(chip, chipError);
   if (failed(parsed))
-    return emitError(module.getLoc()) << pass << ": " << chipError;
+    return checkPassOption(module, pass, chipError);
   return std::optional<Chip>(*parsed);
 }
 
@@ -129,8 +111,11 @@ SharedMemoryLayout vx::getSharedMemoryLayout(SpawnOp spawn, int64_t instances) {
     // Each buffer at a multiple of the base's alignment: with one instance
     // per CTA every scratch is a TMA destination and its vector accesses
     // have an alignment known at compile time.
-    layout.totalBytes =
-        llvm::alignTo(layout.totalBytes, kDynamicSharedMemoryAlignment);
+    // Swizzled tiles at a multiple of their pattern, which the dynamic
+    // array's alignment then is too (vx-extern-dynamic-shared-memory).
+    layout.totalBytes = llvm::alignTo(
+        layout.totalBytes,
+        std::max(kDynamicSharedMemoryAlignment, getSwizzleAlignment(scratch)));
     layout.offsets.push_back(layout.totalBytes);
     layout.totalBytes += instances * slice;
   }
@@ -152,6 +137,8 @@ static bool isDeviceDialect(Dialect *dialect) {
 /// Why `op`, in a device spawn body, would not lower on every route (or run
 /// on the device), or nothing when it would.
 static std::optional<std::string> getDeviceIllegalReason(Operation *op) {
+  if (op->hasAttr(VxDialect::kTensorCoreAttrName))
+    return std::nullopt;
   if (isa<CallOpInterface>(op))
     return "cannot run on the device: device spawns may not call host "
            "functions";
@@ -221,8 +208,9 @@ SmallVector<std::optional<int64_t>> vx::getStaticExtents(SpawnOp spawn,
 // the mbarriers of a TMA pipeline padded to the array's alignment (the
 // pipeline counts those beyond it).
 int64_t vx::getSharedMemoryLimit(const Chip *chip) {
-  return (chip ? *chip : Chip::getDefault()).getMaxSharedMemoryPerBlock() -
-         kDynamicSharedMemoryAlignment;
+  const Chip &target = chip ? *chip : Chip::getDefault();
+  return target.getMaxSharedMemoryPerBlock() -
+         getDynamicSharedMemoryAlignment(target);
 }
 
 /// Whether `spawn` can run on the device (and on `chip`, when named):
@@ -435,9 +423,10 @@ struct VxPlanLaunchPass : public vx::impl::VxPlanLaunchBase<VxPlanLaunchPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkThreadsPerBlockOption(module, getArgument(),
-                                          threadsPerBlock)) ||
-        failed(checkStagesOption(module, getArgument(), stages)))
+    if (failed(checkPassOption(module, getArgument(),
+                               checkThreadsPerBlockOption(threadsPerBlock))) ||
+        failed(
+            checkPassOption(module, getArgument(), checkStagesOption(stages))))
       return signalPassFailure();
     FailureOr<std::optional<Chip>> targetChip =
         parseChipOption(module, getArgument(), chip);

@@ -61,12 +61,11 @@ struct VxUnrollThreadLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (maxOps < 0) {
-      emitError(getOperation().getLoc())
-          << getArgument() << ": max-ops must be >= 0, got "
-          << static_cast<int64_t>(maxOps);
+    if (maxOps < 0 && failed(checkPassOption(
+                          getOperation(), getArgument(),
+                          "max-ops must be >= 0, got " +
+                              std::to_string(static_cast<int64_t>(maxOps)))))
       return signalPassFailure();
-    }
     for (SpawnOp spawn : getDeviceSpawns(getOperation())) {
       LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
       if (plan && plan.getCooperative() && plan.getMapped())

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
+#include "CTAMapping.h"
 #include "LaunchPlan.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
@@ -339,11 +340,10 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
       Value cast =
           memref::MemorySpaceCastOp::create(rewriter, scratchLoc, type, slice);
       rewriter.replaceOp(
-          scratch,
-          memref::AssumeAlignmentOp::create(
-              rewriter, scratchLoc, cast,
-              std::clamp<uint64_t>(alignment, 1,
-                                   kDynamicSharedMemoryAlignment)));
+          scratch, memref::AssumeAlignmentOp::create(
+                       rewriter, scratchLoc, cast,
+                       std::clamp<uint64_t>(alignment, 1,
+                                            kDynamicSharedMemoryAlignment)));
     }
     // Private scratch is aligned like shared memory, for vector accesses.
     for (ScratchOp scratch : spawn.getBody().front().getOps<ScratchOp>())
@@ -482,14 +482,17 @@ struct ConvertVxToGPUPass
     StringRef pass = getArgument();
     // The steps whose result a spawn lacks, so that the pass works alone.
     FailureOr<std::optional<Chip>> targetChip = failure();
-    if (failed(checkThreadsPerBlockOption(module, pass, threadsPerBlock)) ||
-        failed(checkStagesOption(module, pass, stages)) ||
+    if (failed(checkPassOption(module, pass,
+                               checkThreadsPerBlockOption(threadsPerBlock))) ||
+        failed(checkPassOption(module, pass, checkStagesOption(stages))) ||
         failed(targetChip = parseChipOption(module, pass, chip)) ||
         failed(planLaunches(module, threadsPerBlock, stages,
                             getChip(*targetChip))) ||
         failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))) ||
         failed(pipelineSpawnTransfers(module, stages, getChip(*targetChip))))
       return signalPassFailure();
+    for (SpawnOp spawn : getDeviceSpawns(module))
+      remarkScratchInLocalMemory(spawn);
     if (fma)
       for (SpawnOp spawn : getDeviceSpawns(module))
         allowContraction(spawn);
@@ -501,9 +504,8 @@ struct ConvertVxToGPUPass
     RewritePatternSet patterns(context);
     populateVxTransferToLoopsConversionPatterns(typeConverter, patterns, target,
                                                 isInDeviceCode, getCopyShare);
-    populateVxTransferToNVGPUConversionPatterns(typeConverter, patterns, module,
-                                                getChip(*targetChip),
-                                                getCopyShare);
+    populateVxTransferToNVGPUConversionPatterns(
+        typeConverter, patterns, module, getChip(*targetChip), getCopyShare);
     patterns.add<SpawnToLaunch>(context);
     populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
@@ -537,6 +539,7 @@ void vx::addVxToGPUPasses(OpPassManager &pm,
   map.chip = options.chip;
   pm.addPass(createVxMapCTA(map));
   pm.addPass(createVxUnrollThreadLoops());
+  pm.addPass(createVxVectorizeSharedAccesses());
   VxPipelineTransfersOptions pipeline;
   pipeline.stages = options.stages;
   pipeline.chip = options.chip;

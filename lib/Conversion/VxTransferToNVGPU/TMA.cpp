@@ -159,8 +159,28 @@ static LogicalResult checkDestination(MemRefType type, MemRefType tileType,
   return success();
 }
 
+int64_t vx::getSwizzleAlignment(Operation *scratch) {
+  auto swizzle = scratch->getAttrOfType<IntegerAttr>(kSwizzleAttrName);
+  return swizzle ? 8 * swizzle.getInt() : 1;
+}
+
+/// The tensor map's swizzle for rows of `swizzle` bytes (0: none).
+static nvgpu::TensorMapSwizzleKind getSwizzleKind(int64_t swizzle) {
+  switch (swizzle) {
+  case 32:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+  case 64:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+  case 128:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+  default:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  }
+}
+
 FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
-                                    Region &kernel, std::string &why) {
+                                    Region &kernel, std::string &why,
+                                    int64_t swizzle) {
   auto tileType = cast<MemRefType>(source.getType());
   Type element = tileType.getElementType();
   if (tileType.getRank() < 2) {
@@ -204,6 +224,11 @@ FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
           "bytes";
     return failure();
   }
+  if (swizzle && box.back() * elementBytes != swizzle) {
+    why = "a swizzled TMA box has rows of the swizzle's width (" +
+          std::to_string(swizzle) + " bytes)";
+    return failure();
+  }
   MLIRContext *context = source.getContext();
   auto boxType = MemRefType::get(
       box, element, MemRefLayoutAttrInterface(),
@@ -213,7 +238,7 @@ FailureOr<TMATile> vx::matchTMATile(Value source, MemRefType destinationType,
   tile.offsets = std::move(traced->offsets);
   tile.tensorDims = std::move(traced->tensorDims);
   tile.descriptorType = nvgpu::TensorMapDescriptorType::get(
-      context, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+      context, boxType, getSwizzleKind(swizzle),
       nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);

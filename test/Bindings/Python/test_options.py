@@ -75,12 +75,15 @@ def test_values_the_pipeline_text_cannot_spell():
 
 
 def test_tf32_reaches_the_tile_ops_on_every_gpu_stage():
-    for stage in ("gpu", "nvvm"):
-        assert "vx-distribute-tile-ops{tf32=false}" in vx.pipeline(stage)
-        assert "vx-distribute-tile-ops{tf32=true}" in vx.pipeline(
+    # With the stage's chip (none on gpu, sm_90 on nvvm); via-gpu's tile ops
+    # are FMA code on the CPU.
+    for stage, chip in (("gpu", ""), ("nvvm", "sm_90")):
+        tile_ops = f"vx-distribute-tile-ops{{chip={chip} tf32="
+        assert tile_ops + "false threads-per-block=0}" in vx.pipeline(stage)
+        assert tile_ops + "true threads-per-block=0}" in vx.pipeline(
             stage, tf32=True)
-    assert "vx-distribute-tile-ops{tf32=true}" in vx.pipeline(
-        "llvm", via_gpu=True, tf32=True)
+    assert "vx-distribute-tile-ops{chip= tf32=true threads-per-block=0}" in (
+        vx.pipeline("llvm", via_gpu=True, tf32=True))
     # On the CPU loops there are no tensor cores: accepted, nothing to map.
     assert "convert-vx-to-gpu" not in vx.pipeline("llvm", tf32=True)
 

@@ -76,8 +76,77 @@ def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
     remarks = [d for d in lowered.diagnostics if d.severity == "remark"]
     assert [(d.location, d.message) for d in remarks] == [(
         "tile_matmul.mlir:44:5",
-        "the bf16 operands would suit the tensor cores, but tensor-core "
-        "lowering is not available yet: computed with FMA code")]
+        "the bf16 operands would suit the tensor cores, but this route "
+        "computes it with FMA code (the tensor cores need a GPU route's "
+        "chip)")]
+
+
+# Each tensor-core lowering by the chip: its remark, its NVVM op, and not
+# the other's.
+TENSOR_CORE_LOWERINGS = [
+    ("sm_80",
+     "computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), "
+     "32x32 of the accumulator per warp",
+     "nvvm.mma.sync", "nvvm.wgmma.mma_async"),
+    ("sm_90a",
+     "computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 "
+     "warpgroup, 64x64 of the accumulator per warpgroup; A and B in "
+     "shared memory with the 64B and 128B swizzles of their TMA "
+     "transfers",
+     "nvvm.wgmma.mma_async", "nvvm.mma.sync"),
+]
+
+
+@pytest.mark.parametrize("chip, remark, used, unused", TENSOR_CORE_LOWERINGS)
+def test_tile_matmul_on_the_tensor_cores_of_a_chip(chip, remark, used, unused):
+    module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
+    lowered = module.lower("gpu", chip=chip)
+    remarks = [d for d in lowered.diagnostics if d.severity != "note"]
+    assert [(d.severity, d.location, d.message) for d in remarks] == [
+        ("remark", "tile_matmul.mlir:44:5", remark)]
+    assert used in str(lowered)
+    assert unused not in str(lowered)
+
+
+@pytest.mark.skipif(not HAS_PTX_SIM,
+                    reason="no CUDA toolkit or no libvx_ptx_sim.so")
+@pytest.mark.parametrize("order", ["forward", "reverse", "shuffle"])
+def test_tile_matmul_wgmma_on_the_simulator(order):
+    # The simulator checks wgmma's asynchronous rules (fences, groups, reads
+    # of operands and accumulators) and the TMA swizzle that the
+    # descriptors read, in each thread order; a 128x192 K extent gives six
+    # steps, so the three slots are each reloaded while others are read.
+    text = read_example("tile_matmul.mlir").replace("bf16", "f16")
+    text = text.replace("128x96", "128x192").replace("96x128", "192x128")
+    text = text.replace("strided<[96, 1]", "strided<[192, 1]")
+    text = text.replace("grid [2, 2, 3]", "grid [2, 2, 6]")
+    module = vx.parse(text, "tile_matmul.mlir")
+    rng = np.random.default_rng(19)
+    a = rng.standard_normal((128, 192)).astype(np.float16)
+    b = rng.standard_normal((192, 128)).astype(np.float16)
+    c = np.full((128, 128), np.nan, dtype=np.float32)
+    vx.run(module, "tile_matmul", a, b, c, ptx_sim=True, chip="sm_90a",
+           sim_order=order)
+    np.testing.assert_allclose(
+        c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.skipif(not HAS_PTX_SIM,
+                    reason="no CUDA toolkit or no libvx_ptx_sim.so")
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_tile_matmul_mma_sync_rounds_like_numpy(chip):
+    # Values that are not small integers: the f32 accumulation of exact f16
+    # products on the tensor cores is numpy's f32 matmul up to the order of
+    # the additions.
+    module = vx.parse(read_example("tile_matmul.mlir").replace("bf16", "f16"),
+                      "tile_matmul.mlir")
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal((128, 96)).astype(np.float16)
+    b = rng.standard_normal((96, 128)).astype(np.float16)
+    c = np.full((128, 128), np.nan, dtype=np.float32)
+    vx.run(module, "tile_matmul", a, b, c, ptx_sim=True, chip=chip)
+    np.testing.assert_allclose(
+        c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
 
 
 COLUMNS_AND_TRANSPOSE = """

@@ -70,8 +70,9 @@ def test_stages():
 
 
 def test_pipeline_text_of_each_stage():
-    assert vx.pipeline("vx") == ("builtin.module(vx-verify-semantics"
-                                 "{allow-races=false threads-per-block=0})")
+    assert vx.pipeline("vx") == (
+        "builtin.module(vx-verify-semantics"
+        "{allow-races=false chip= threads-per-block=0})")
     for stage in vx.STAGES:
         text = vx.pipeline(stage)
         assert text.startswith("builtin.module(vx-verify-semantics")
@@ -348,7 +349,7 @@ def test_launches_name_each_kernel_as_its_ptx():
 def test_launches_at_each_stage(attention):
     # One query block per CTA of the spawn's 64 threads.
     expected = [vx.Launch("attention_kernel", (1, 2, 2), (64, 1, 1),
-                          "attention.mlir:21:3")]
+                          "attention.mlir:23:3")]
     assert attention.launches() == expected
     assert attention.lower("nvvm").launches() == expected
     assert attention.lower("ptx").launches() == expected
@@ -855,7 +856,7 @@ def test_cli_launches():
     result = run_cli(os.path.join(EXAMPLES, "attention.mlir"), "--launches")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ("attention_kernel grid=(1, 2, 2) block=(64, 1, 1) "
-                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:21:3\n")
+                             f"at {os.path.join(EXAMPLES, 'attention.mlir')}:23:3\n")
 
 
 def test_cli_errors_exit_1(tmp_path):

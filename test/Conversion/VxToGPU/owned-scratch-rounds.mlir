@@ -18,11 +18,14 @@ func.func @same_iteration(%a: memref<16xf32>, %out: memref<16xf32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
+    // expected-remark @below {{private scratch stays in local memory: index 0 of 'memref.store' is not a constant, it is computed by 'arith.divui'}}
     %tile = vx.scratch : memref<4x4xf32>
+    // expected-note @below {{the index comes from here}}
     scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
       %r4 = arith.muli %r, %c4 : index
       %e = arith.addi %r4, %c : index
       %x = memref.load %a[%e] : memref<16xf32>
+      // expected-note @below {{the access}}
       memref.store %x, %tile[%r, %c] : memref<4x4xf32>
     }
     scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
@@ -52,6 +55,7 @@ func.func @transposed(%a: memref<16xf32>, %out: memref<16xf32>) {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     // expected-remark @below {{private scratch keeps a whole copy per thread of the 3-thread CTA: a thread may reach one element in different rounds of the thread loops (it is owned for some thread counts only)}}
+    // expected-remark @below {{private scratch stays in local memory: index 0 of 'memref.load' is not a constant, it is computed by 'arith.remui'}}
     %tile = vx.scratch : memref<4x4xf32>
     scf.parallel (%r, %c) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
       %r4 = arith.muli %r, %c4 : index
@@ -59,7 +63,9 @@ func.func @transposed(%a: memref<16xf32>, %out: memref<16xf32>) {
       %x = memref.load %a[%e] : memref<16xf32>
       memref.store %x, %tile[%r, %c] : memref<4x4xf32>
     }
+    // expected-note @below {{the index comes from here}}
     scf.parallel (%c, %r) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+      // expected-note @below {{the access}}
       %y = memref.load %tile[%r, %c] : memref<4x4xf32>
       %r4 = arith.muli %r, %c4 : index
       %e = arith.addi %r4, %c : index

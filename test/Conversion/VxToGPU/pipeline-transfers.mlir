@@ -163,7 +163,8 @@
 // TMA1-NOT: nvgpu.device_async
 // TMA1-LABEL: func.func @cta_rows
 
-// PTXTMA: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
+// On sm_90a the dynamic array is aligned to the 128B swizzle pattern.
+// PTXTMA: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTXTMA: .shared .align 8 .b8 __mbarrier[24];
 // PTXTMA: mbarrier.init.shared.b64
 // PTXTMA: fence.proxy.async.shared::cta;

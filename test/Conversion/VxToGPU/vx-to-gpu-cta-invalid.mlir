@@ -111,6 +111,7 @@ func.func @owned_unsplit(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
     %c3 = arith.constant 3 : index
     %c8 = arith.constant 8 : index
     // expected-remark @below {{private scratch keeps a whole copy per thread of the 8-thread CTA: no index of it depends on a thread loop's induction variables}}
+    // expected-remark @below {{private scratch stays in local memory: index 0 of 'memref.load' is not a constant, it is computed by 'arith.shli'}}
     %acc = vx.scratch : memref<64xf32>
     scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
       %e = arith.shli %t, %c3 : index
@@ -118,7 +119,9 @@ func.func @owned_unsplit(%a: memref<2x64xf32>, %out: memref<2x64xf32>) {
       memref.store %x, %acc[%e] : memref<64xf32>
     }
     scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      // expected-note @below {{the index comes from here}}
       %e = arith.shli %t, %c3 : index
+      // expected-note @below {{the access}}
       %x = memref.load %acc[%e] : memref<64xf32>
       memref.store %x, %out[%p, %e] : memref<2x64xf32>
     }

@@ -23,6 +23,7 @@ namespace vx {
 
 #define GEN_PASS_DECL_VXPLANLAUNCH
 #define GEN_PASS_DECL_VXUNROLLTHREADLOOPS
+#define GEN_PASS_DECL_VXVECTORIZESHAREDACCESSES
 #define GEN_PASS_DECL_VXMAPCTA
 #define GEN_PASS_DECL_VXPIPELINETRANSFERS
 #define GEN_PASS_DECL_CONVERTVXTOGPU
@@ -33,7 +34,8 @@ namespace vx {
 void configureVxToGPUConversionLegality(ConversionTarget &target);
 
 /// Adds the GPU mapping's passes to `pm`, one per step, with the options of
-/// convert-vx-to-gpu: vx-plan-launch, vx-map-cta, vx-pipeline-transfers and
+/// convert-vx-to-gpu: vx-plan-launch, vx-map-cta, vx-unroll-thread-loops,
+/// vx-vectorize-shared-accesses, vx-pipeline-transfers and
 /// convert-vx-to-gpu.
 void addVxToGPUPasses(OpPassManager &pm, const ConvertVxToGPUOptions &options);
 

@@ -62,8 +62,24 @@ struct TMATile {
 /// assumed 16-byte aligned, as cudaMalloc's is); boxes of 1 to 256 elements
 /// per dimension and innermost rows of a multiple of 16 bytes. Otherwise
 /// fails, with `why` saying why.
+/// `swizzle` (0, 32, 64 or 128) is the width in bytes of the swizzled rows
+/// that the destination must hold (kSwizzleAttrName): the box's rows must
+/// be that wide.
 FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
-                                Region &kernel, std::string &why);
+                                Region &kernel, std::string &why,
+                                int64_t swizzle = 0);
+
+/// The discardable attribute (an i64: 32, 64 or 128) of an smem
+/// `vx.scratch` that holds its tile in the swizzled layout of that row
+/// width (PTX ISA, "Tensor swizzling modes"): the tensor cores' matrix
+/// descriptors read it so (vx-distribute-tile-ops sets it on sm_90a), its
+/// TMA transfers write it so, and the layout of shared memory aligns it to
+/// its pattern (8 rows).
+constexpr StringLiteral kSwizzleAttrName = "vx.swizzle";
+
+/// The alignment in bytes that `scratch`'s swizzle needs (its pattern of 8
+/// rows), or 1 without one.
+int64_t getSwizzleAlignment(Operation *scratch);
 
 /// Encodes the tensor map of `tile` with the host builder `host` (before
 /// the launch: the map, a device pointer at run time, becomes a kernel

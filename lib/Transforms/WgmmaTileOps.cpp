@@ -1,0 +1,577 @@
+//===- WgmmaTileOps.cpp - linalg.matmul tile ops on wgmma.mma_async -------===//
+//
+// A linalg.matmul tile op (VX_SPEC section 2.3) with bf16 or f16 operands
+// in smem scratch and a private f32 accumulator becomes sm_90a's warpgroup
+// MMA, `wgmma.mma_async.m64nNk16`: the CTA's warpgroups (128 threads each)
+// split the accumulator's rows in blocks of 64, each lane keeps the values
+// that the PTX ISA's wgmma fragment layout gives it (registers across the
+// arbitrary steps), and A and B are read from shared memory through matrix
+// descriptors. The operand tiles are in the swizzled layout that their TMA
+// transfers write: the tile's scratch carries the swizzle (kSwizzleAttrName,
+// a row of 32, 64 or 128 bytes), which the TMA tensor map and the
+// descriptors then agree on. See docs/design.md, "Tensor cores".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
+#include "Vx/Target/Limits.h"
+#include "Vx/Transforms/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::vx;
+
+namespace {
+/// The shape of one `wgmma.mma_async` (m64nNk16, N a multiple of 8 up to
+/// 256) and of the warpgroup that issues it.
+constexpr int64_t kWgmmaM = 64, kWgmmaK = 16, kWgmmaNStep = 8;
+constexpr int64_t kWgmmaMaxN = 256;
+constexpr int64_t kWarpgroupSize = 128, kWarpsPerWarpgroup = 4;
+constexpr int64_t kRowsPerWarp = 16, kGroupsPerWarp = 8, kLanesPerRow = 4;
+/// Accumulator values of a lane per 8 columns (two rows, two columns).
+constexpr int64_t kValuesPerColumnBlock = 4;
+/// The swizzle widths, in bytes of a row, that TMA and the descriptors
+/// share; the pattern repeats every 8 rows.
+constexpr int64_t kSwizzleRows = 8;
+constexpr std::array<int64_t, 3> kSwizzleWidths = {32, 64, 128};
+
+/// How an operand tile sits in shared memory: rows of `swizzle` bytes,
+/// swizzled; K along a row (K-major) or M/N along it (MN-major).
+struct OperandLayout {
+  ScratchOp scratch;
+  int64_t swizzle = 0;
+  bool kMajor = true;
+
+  /// The constant part of the matrix descriptor (PTX ISA, "Matrix
+  /// Descriptor Format"): leading and stride byte offsets >> 4 in bits
+  /// 16-29 and 32-45, the swizzle mode in bits 62-63. Rows 8 apart are one
+  /// swizzle pattern (8 rows of `swizzle` bytes) apart; the leading offset
+  /// matters only for MN-major tiles wider than a row, which the layouts
+  /// here are not (16 bytes, as CUTLASS sets it, otherwise).
+  int64_t getDescriptorBits(int64_t k) const {
+    int64_t pattern = kSwizzleRows * swizzle;
+    int64_t leading = kMajor ? 16 : pattern * (k / kSwizzleRows);
+    int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+    return (leading >> 4) << 16 | (pattern >> 4) << 32 | mode << 62;
+  }
+  /// The bytes from the tile's start to its K step `step` (16 wide).
+  int64_t getKStepBytes(int64_t step) const {
+    return kMajor ? step * kWgmmaK * 2 : step * kWgmmaK * swizzle;
+  }
+};
+
+/// How the warpgroups of the CTA cover an M x N accumulator: `warpgroups`
+/// blocks of rows, each `fragsM` wgmma fragments of 64 x N.
+struct WgmmaTiling {
+  int64_t warpgroups, fragsM, n;
+
+  int64_t getWarpgroupRows() const { return fragsM * kWgmmaM; }
+  int64_t getFragmentValues() const {
+    return n / kWgmmaNStep * kValuesPerColumnBlock;
+  }
+  int64_t getValuesPerLane() const { return fragsM * getFragmentValues(); }
+};
+
+/// A matmul that wgmma computes, with the layouts of its operands.
+struct WgmmaMatmul {
+  linalg::MatmulOp matmul;
+  OperandLayout a, b;
+};
+
+/// A private accumulator computed on the tensor cores, with the tile ops
+/// that touch it.
+struct Accumulator {
+  ScratchOp scratch;
+  SmallVector<Operation *> ops;
+  WgmmaTiling tiling;
+};
+
+/// A lane of the wgmma thread loop: its warpgroup, its warp in it, its row
+/// in a warp's 8 (lane / 4) and its pair of columns (lane % 4).
+struct Lane {
+  Value warpgroup, warp, group, pair;
+};
+} // namespace
+
+/// Marks `op` as an op of the tensor-core code: it touches registers only
+/// (or reads a tile's address, see MemoryRoots), which a spawn body holds
+/// although user code may not.
+template <typename OpT>
+static OpT markTensorCore(OpT op) {
+  op->setAttr(VxDialect::kTensorCoreAttrName,
+              UnitAttr::get(op->getContext()));
+  return op;
+}
+
+/// The operand name of `index` (0: A, 1: B) for the remarks.
+static StringRef getOperandName(unsigned index) { return index ? "B" : "A"; }
+
+/// Why `transfer`, the one that writes the tile `scratch`, would not be a
+/// TMA copy with the `swizzle` layout, or nothing.
+static std::optional<std::string> getTransferReason(TransferAsyncOp transfer,
+                                                    ScratchOp scratch,
+                                                    int64_t swizzle,
+                                                    SpawnOp spawn) {
+  std::string why;
+  if (failed(matchTMATile(transfer.getSrc(), scratch.getType(),
+                          spawn.getBody(), why, swizzle)))
+    return why;
+  return std::nullopt;
+}
+
+/// The layout of operand `index` of `matmul`, or why wgmma cannot read it:
+/// a whole smem scratch tile written only by TMA transfers, whose rows
+/// (along the innermost dimension) are one swizzle width.
+static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
+                                                 unsigned index, SpawnOp spawn,
+                                                 std::string &why) {
+  StringRef name = getOperandName(index);
+  OpOperand &operand = matmul->getOpOperand(index);
+  auto scratch = operand.get().getDefiningOp<ScratchOp>();
+  if (!scratch || scratch.getPlacement() != Memory::smem) {
+    why = ("the " + name +
+           " tile is not an smem scratch tile (wgmma reads whole tiles in "
+           "shared memory)")
+              .str();
+    return failure();
+  }
+  OperandLayout layout;
+  layout.scratch = scratch;
+  // A (m, k) or B (n, k) is K-major; B (k, n) is MN-major.
+  unsigned kDim = cast<AffineDimExpr>(
+                      matmul.getMatchingIndexingMap(&operand).getResult(1))
+                      .getPosition();
+  layout.kMajor = kDim == 2;
+  if (index == 0 && !layout.kMajor) {
+    why = "A is read transposed (M-major), which the wgmma lowering does not "
+          "build";
+    return failure();
+  }
+  MemRefType type = scratch.getType();
+  int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  if (!llvm::is_contained(kSwizzleWidths, rowBytes)) {
+    why = ("the rows of the " + name + " tile are " + Twine(rowBytes) +
+           " bytes, and the swizzled layouts that TMA writes and wgmma reads "
+           "take rows of 32, 64 or 128 bytes")
+              .str();
+    return failure();
+  }
+  layout.swizzle = rowBytes;
+  for (Operation *user : scratch->getUsers()) {
+    if (auto transfer = dyn_cast<TransferAsyncOp>(user);
+        transfer && transfer.getDst() == scratch.getResult()) {
+      if (std::optional<std::string> reason =
+              getTransferReason(transfer, scratch, rowBytes, spawn)) {
+        why = ("the transfer into the " + name +
+               " tile cannot be a TMA copy, which writes the swizzled layout "
+               "that wgmma reads: " + *reason)
+                  .str();
+        return failure();
+      }
+      continue;
+    }
+    auto reader = dyn_cast<linalg::MatmulOp>(user);
+    if (!reader || reader.getOutputs()[0] == scratch.getResult()) {
+      why = ("the " + name + " tile is also accessed by '" +
+             user->getName().getStringRef() +
+             "' (only TMA transfers write, and only matmuls read, the "
+             "swizzled layout that wgmma reads)")
+                .str();
+      return failure();
+    }
+  }
+  return layout;
+}
+
+/// Why `matmul` cannot be one on `wgmma.mma_async` by itself (its types,
+/// shape and operands), or nothing; fills `wgmma` when it can.
+static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
+                                                  SpawnOp spawn,
+                                                  const TileOpsOptions &options,
+                                                  WgmmaMatmul &wgmma) {
+  if (std::optional<std::string> why =
+          getTensorCoreMatmulReason(matmul, options))
+    return why;
+  SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
+  int64_t m = ranges[0], n = ranges[1], k = ranges[2];
+  if (m % kWgmmaM != 0)
+    return ("M (" + Twine(m) + ") is not a multiple of " + Twine(kWgmmaM) +
+            " (wgmma.mma_async's m64)")
+        .str();
+  if (n % kWgmmaNStep != 0 || n > kWgmmaMaxN)
+    return ("N (" + Twine(n) + ") is not a multiple of 8 up to 256 "
+            "(wgmma.mma_async's n)")
+        .str();
+  if (k % kWgmmaK != 0)
+    return ("K (" + Twine(k) + ") is not a multiple of " + Twine(kWgmmaK))
+        .str();
+  wgmma.matmul = matmul;
+  for (unsigned index : {0u, 1u}) {
+    std::string why;
+    FailureOr<OperandLayout> layout =
+        getOperandLayout(matmul, index, spawn, why);
+    if (failed(layout))
+      return why;
+    (index ? wgmma.b : wgmma.a) = *layout;
+  }
+  return std::nullopt;
+}
+
+/// The warpgroups for an M x N accumulator on `warpgroups` of them: the
+/// most that divide its 64-row fragments.
+static WgmmaTiling chooseTiling(int64_t m, int64_t n, int64_t warpgroups) {
+  int64_t fragments = m / kWgmmaM;
+  int64_t used = std::min(warpgroups, fragments);
+  while (fragments % used)
+    --used;
+  return {used, fragments / used, n};
+}
+
+/// Builds the thread loop over the lanes of the tiling's warpgroups, ivs
+/// (warpgroup, warp, lane / 4, lane % 4): iteration i (row-major) is lane
+/// i mod 32 of warp i / 32, so each warpgroup's iterations run on the 128
+/// threads of one warpgroup, as wgmma needs.
+static void buildLaneLoop(OpBuilder &b, Location loc, const WgmmaTiling &tiling,
+                          function_ref<void(OpBuilder &, Lane)> body) {
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  SmallVector<Value> lower(4, index(0)), steps(4, index(1));
+  SmallVector<Value> upper = {index(tiling.warpgroups),
+                              index(kWarpsPerWarpgroup),
+                              index(kGroupsPerWarp), index(kLanesPerRow)};
+  scf::ParallelOp::create(b, loc, lower, upper, steps,
+                          [&](OpBuilder &nested, Location, ValueRange ivs) {
+                            body(nested, Lane{ivs[0], ivs[1], ivs[2], ivs[3]});
+                            scf::ReduceOp::create(nested, loc);
+                          });
+}
+
+/// The indices of value `value` of the lane's part of the accumulator.
+static SmallVector<Value> getFragmentIndices(const Lane &lane, Value value) {
+  return {lane.warpgroup, lane.warp, lane.group, lane.pair, value};
+}
+
+/// The matrix descriptor of `layout`'s tile from `offset` bytes into it
+/// (an index), as i64: the shared address >> 4 in bits 0-13. The tile's
+/// address is that of its view's base plus its offset, so the slots of a
+/// pipeline and the views of the shared-memory layout keep it.
+static Value buildDescriptor(OpBuilder &b, Location loc,
+                             OperandLayout layout, Value offset,
+                             int64_t k) {
+  Value tile = layout.scratch.getResult();
+  auto metadata =
+      markTensorCore(memref::ExtractStridedMetadataOp::create(b, loc, tile));
+  Value base = markTensorCore(memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer()));
+  int64_t elementBytes = layout.scratch.getType().getElementTypeBitWidth() / 8;
+  Value address = buildSum(
+      b, loc, {{base, 1}, {metadata.getOffset(), elementBytes}, {offset, 1}},
+      0);
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, value);
+  };
+  Value bits = arith::IndexCastUIOp::create(b, loc, i64, address);
+  bits = arith::ShRUIOp::create(b, loc, bits, constant(4));
+  bits = arith::AndIOp::create(b, loc, bits, constant(0x3fff));
+  return arith::OrIOp::create(b, loc, bits,
+                              constant(layout.getDescriptorBits(k)));
+}
+
+/// `descriptor` moved on by `bytes` (a multiple of 16 within the shared
+/// window, so the address field does not carry).
+static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
+                              int64_t bytes) {
+  if (bytes == 0)
+    return descriptor;
+  return arith::AddIOp::create(
+      b, loc, descriptor,
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes >> 4));
+}
+
+/// The body of the matmul's thread loop for `lane`: the warpgroup's
+/// fragments, loaded into wgmma's accumulator structs, accumulate every K
+/// step of the tile in one wgmma group, which the lane waits for before it
+/// stores the values back (registers, once the loop nest is unrolled).
+static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
+                       const WgmmaTiling &tiling, Value fragments,
+                       const Lane &lane) {
+  MLIRContext *context = b.getContext();
+  int64_t k = wgmma.matmul.getStaticLoopRanges()[2];
+  // A's rows of this warpgroup; B is shared by the warpgroups.
+  Value aRows = buildSum(
+      b, loc,
+      {{lane.warpgroup, tiling.getWarpgroupRows() * wgmma.a.swizzle}}, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value descriptorA = buildDescriptor(b, loc, wgmma.a, aRows, k);
+  Value descriptorB = buildDescriptor(b, loc, wgmma.b, zero, k);
+
+  Type f32 = b.getF32Type();
+  int64_t values = tiling.getFragmentValues();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(values, f32));
+  auto valueIndex = [&](int64_t fm, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, fm * values + value);
+  };
+  // A fragment's values move as one vector, a single access for the
+  // checker.
+  auto vectorType = VectorType::get({values}, f32);
+  SmallVector<Value> accumulators;
+  for (int64_t fm = 0; fm < tiling.fragsM; ++fm) {
+    Value vector = vector::LoadOp::create(
+        b, loc, vectorType, fragments,
+        getFragmentIndices(lane, valueIndex(fm, 0)));
+    Value acc = markTensorCore(LLVM::PoisonOp::create(b, loc, structType));
+    for (int64_t value = 0; value < values; ++value) {
+      Value element = vector::ExtractOp::create(b, loc, vector, value);
+      acc = markTensorCore(
+          LLVM::InsertValueOp::create(b, loc, acc, element, value));
+    }
+    accumulators.push_back(acc);
+  }
+  // The accumulators' registers are written before the fence (PTX ISA,
+  // "wgmma.fence").
+  markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
+  Type elementType =
+      getElementTypeOrSelf(wgmma.matmul.getInputs()[0].getType());
+  auto types = NVVM::WGMMATypesAttr::get(
+      context, elementType.isBF16() ? NVVM::WGMMATypes::bf16
+                                    : NVVM::WGMMATypes::f16);
+  auto scaleIn = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+  auto layoutOf = [&](const OperandLayout &layout, bool isB) {
+    // K-major is "row" for A and "col" for B (no transpose).
+    bool rowLayout = layout.kMajor != isB;
+    return NVVM::MMALayoutAttr::get(context, rowLayout
+                                                 ? NVVM::MMALayout::row
+                                                 : NVVM::MMALayout::col);
+  };
+  for (auto [fm, acc] : llvm::enumerate(accumulators))
+    for (int64_t step = 0; step < k / kWgmmaK; ++step) {
+      int64_t aBytes = static_cast<int64_t>(fm) * kWgmmaM * wgmma.a.swizzle +
+                       wgmma.a.getKStepBytes(step);
+      acc = markTensorCore(NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, structType, acc,
+          offsetDescriptor(b, loc, descriptorA, aBytes),
+          offsetDescriptor(b, loc, descriptorB, wgmma.b.getKStepBytes(step)),
+          NVVM::MMAShapeAttr::get(context, kWgmmaM, tiling.n, kWgmmaK), types,
+          types, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one),
+          scaleIn, scaleIn, layoutOf(wgmma.a, false),
+          layoutOf(wgmma.b, true), /*satfinite=*/nullptr));
+    }
+  markTensorCore(NVVM::WgmmaGroupSyncAlignedOp::create(b, loc));
+  markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  for (auto [fm, acc] : llvm::enumerate(accumulators)) {
+    SmallVector<Value> elements;
+    for (int64_t value = 0; value < values; ++value)
+      elements.push_back(
+          markTensorCore(LLVM::ExtractValueOp::create(b, loc, acc, value)));
+    Value vector =
+        vector::FromElementsOp::create(b, loc, vectorType, elements);
+    vector::StoreOp::create(
+        b, loc, vector, fragments,
+        getFragmentIndices(lane, valueIndex(static_cast<int64_t>(fm), 0)));
+  }
+}
+
+/// The body of a fill's thread loop: every value of the lane's part.
+static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
+                      const WgmmaTiling &tiling, Value fragments,
+                      const Lane &lane) {
+  buildLoops(b, loc, {tiling.getValuesPerLane()},
+             [&](OpBuilder &nested, ValueRange ivs) {
+               memref::StoreOp::create(
+                   nested, loc, fill.getInputs()[0], fragments,
+                   getFragmentIndices(lane, ivs[0]));
+             });
+}
+
+/// The body of a copy's thread loop: the lane's values to their elements
+/// of `target`. Per 8 columns j, value 2h + e is (row 16 warp + group +
+/// 8h, column 8j + 2 pair + e) of the fragment (PTX ISA, "Register
+/// Fragments" of wgmma's D).
+static void buildCopyOut(OpBuilder &b, Location loc, Value target,
+                         const WgmmaTiling &tiling, Value fragments,
+                         const Lane &lane) {
+  buildLoops(
+      b, loc, {tiling.fragsM, tiling.n / kWgmmaNStep, 2, 2},
+      [&](OpBuilder &nested, ValueRange ivs) {
+        Value fm = ivs[0], block = ivs[1], half = ivs[2], element = ivs[3];
+        Value row = buildSum(nested, loc,
+                             {{lane.warpgroup, tiling.getWarpgroupRows()},
+                              {fm, kWgmmaM},
+                              {lane.warp, kRowsPerWarp},
+                              {lane.group, 1},
+                              {half, 8}},
+                             0);
+        Value column = buildSum(
+            nested, loc,
+            {{block, kWgmmaNStep}, {lane.pair, 2}, {element, 1}}, 0);
+        Value index = buildSum(nested, loc,
+                               {{fm, tiling.getFragmentValues()},
+                                {block, kValuesPerColumnBlock},
+                                {half, 2},
+                                {element, 1}},
+                               0);
+        Value value = memref::LoadOp::create(
+            nested, loc, fragments,
+            getFragmentIndices(lane, index));
+        memref::StoreOp::create(nested, loc, value, target,
+                                ValueRange{row, column});
+      });
+}
+
+/// Replaces `acc`'s scratch by one in the fragment layout and its ops by
+/// thread loops over the lanes.
+static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
+                               ArrayRef<WgmmaMatmul> matmuls) {
+  const WgmmaTiling &tiling = acc.tiling;
+  Location loc = acc.scratch.getLoc();
+  rewriter.setInsertionPoint(acc.scratch);
+  auto type = MemRefType::get({tiling.warpgroups, kWarpsPerWarpgroup,
+                               kGroupsPerWarp, kLanesPerRow,
+                               tiling.getValuesPerLane()},
+                              getElementTypeOrSelf(acc.scratch.getType()));
+  Value fragments =
+      ScratchOp::create(rewriter, loc, type, acc.scratch.getMemoryAttr());
+  for (Operation *op : acc.ops) {
+    rewriter.setInsertionPoint(op);
+    buildLaneLoop(rewriter, op->getLoc(), tiling, [&](OpBuilder &b, Lane lane) {
+      Location opLoc = op->getLoc();
+      if (auto fill = dyn_cast<linalg::FillOp>(op))
+        buildFill(b, opLoc, fill, tiling, fragments, lane);
+      else if (isa<linalg::MatmulOp>(op))
+        buildWgmma(b, opLoc,
+                   *llvm::find_if(matmuls,
+                                  [&](WgmmaMatmul wgmma) {
+                                    return wgmma.matmul == op;
+                                  }),
+                   tiling, fragments, lane);
+      else
+        buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
+    });
+    rewriter.eraseOp(op);
+  }
+  rewriter.eraseOp(acc.scratch);
+}
+
+void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
+                             ArrayRef<Operation *> tileOps,
+                             const TileOpsOptions &options) {
+  int64_t ctaSize = spawn.getCTASize(
+      options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
+  SmallVector<Accumulator> accumulators;
+  SmallVector<WgmmaMatmul> matmuls;
+  DenseMap<Operation *, std::string> reasons;
+  for (Operation *op : tileOps) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(op);
+    if (!matmul || !getTensorCoreKind(matmul, options.tf32))
+      continue;
+    WgmmaMatmul wgmma;
+    std::optional<std::string> reason =
+        getMatmulReason(matmul, spawn, options, wgmma);
+    ScratchOp scratch = getMatmulAccumulator(matmul);
+    if (!reason && !scratch)
+      reason = "the accumulator is not a private scratch tile";
+    if (!reason && ctaSize % kWarpgroupSize != 0)
+      reason = ("the CTA has " + Twine(ctaSize) +
+                " threads, not whole warpgroups of 128")
+                   .str();
+    SmallVector<Operation *> uses;
+    if (!reason)
+      reason = getAccumulatorReason(scratch, tileOps, spawn, uses);
+    if (reason) {
+      reasons[op] = *reason;
+      continue;
+    }
+    matmuls.push_back(wgmma);
+    if (llvm::any_of(accumulators, [&](const Accumulator &acc) {
+          return acc.scratch == scratch;
+        }))
+      continue;
+    ArrayRef<int64_t> shape = scratch.getType().getShape();
+    accumulators.push_back(
+        {scratch, uses,
+         chooseTiling(shape[0], shape[1], ctaSize / kWarpgroupSize)});
+  }
+  // Every matmul into an accumulator, and every matmul reading a swizzled
+  // tile, must fit, or none of them uses wgmma.
+  for (bool changed = true; changed;) {
+    changed = false;
+    auto rejected = [&](Operation *op) { return reasons.contains(op); };
+    for (WgmmaMatmul wgmma : matmuls) {
+      if (rejected(wgmma.matmul))
+        continue;
+      const Accumulator &acc =
+          *llvm::find_if(accumulators, [&](const Accumulator &acc) {
+            return llvm::is_contained(acc.ops, wgmma.matmul.getOperation());
+          });
+      auto isRejectedMatmul = [&](Operation *user) {
+        return isa<linalg::MatmulOp>(user) && rejected(user);
+      };
+      std::optional<std::string> reason;
+      if (llvm::any_of(acc.ops, isRejectedMatmul))
+        reason = "another matmul into its accumulator does not fit";
+      std::array<OperandLayout, 2> layouts = {wgmma.a, wgmma.b};
+      for (auto [index, layout] : llvm::enumerate(layouts))
+        if (!reason &&
+            llvm::any_of(layout.scratch->getUsers(), isRejectedMatmul))
+          reason = ("another matmul that reads its " +
+                    getOperandName(index) + " tile does not fit")
+                       .str();
+      if (reason) {
+        reasons[wgmma.matmul] = *reason;
+        changed = true;
+      }
+    }
+  }
+  llvm::erase_if(matmuls, [&](WgmmaMatmul wgmma) {
+    return reasons.contains(wgmma.matmul);
+  });
+  llvm::erase_if(accumulators, [&](const Accumulator &acc) {
+    return llvm::any_of(acc.ops,
+                        [&](Operation *op) { return reasons.contains(op); });
+  });
+  for (Operation *op : tileOps) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(op);
+    if (!matmul || !options.remarkOnMatmuls)
+      continue;
+    std::optional<StringRef> kind = getTensorCoreKind(matmul, options.tf32);
+    if (!kind)
+      continue;
+    if (auto it = reasons.find(op); it != reasons.end()) {
+      matmul.emitRemark("the ") << *kind << " would suit the tensor cores, but "
+                                << it->second << ": computed with FMA code";
+      continue;
+    }
+    const Accumulator &acc =
+        *llvm::find_if(accumulators, [&](const Accumulator &acc) {
+          return llvm::is_contained(acc.ops, op);
+        });
+    WgmmaMatmul wgmma = *llvm::find_if(
+        matmuls, [&](WgmmaMatmul w) { return w.matmul == op; });
+    matmul.emitRemark("computed on the tensor cores: wgmma.mma_async.m64n")
+        << acc.tiling.n << "k16 on " << acc.tiling.warpgroups
+        << (acc.tiling.warpgroups == 1 ? " warpgroup, " : " warpgroups, ")
+        << acc.tiling.getWarpgroupRows() << "x" << acc.tiling.n
+        << " of the accumulator per warpgroup; A and B in shared memory "
+           "with the "
+        << wgmma.a.swizzle << "B and " << wgmma.b.swizzle
+        << "B swizzles of their TMA transfers";
+  }
+  for (WgmmaMatmul wgmma : matmuls)
+    for (OperandLayout layout : {wgmma.a, wgmma.b})
+      layout.scratch->setAttr(kSwizzleAttrName,
+                              rewriter.getI64IntegerAttr(layout.swizzle));
+  for (Accumulator &acc : accumulators)
+    rewriteAccumulator(rewriter, acc, matmuls);
+}

@@ -1,0 +1,85 @@
+// RUN: vx-opt %s -split-input-file -verify-diagnostics --vx-distribute-tile-ops="chip=sm_90a" | FileCheck %s
+// RUN: vx-opt %s -split-input-file --vx-verify-semantics="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=CHECKER
+
+// On sm_90a a bf16 matmul of TMA-loaded smem tiles into a private f32
+// accumulator is a thread loop over the lanes of the CTA's warpgroups
+// (warpgroup, warp, lane / 4, lane % 4): per K step of 16 a
+// wgmma.mma_async on matrix descriptors of the tiles, between a fence and
+// a commit + wait of its group. The accumulator is in the wgmma fragment
+// layout (each lane's values of each 64-row fragment, N / 2 of them), the
+// operand tiles carry the swizzle of their 64- and 128-byte rows.
+// CHECKER-NOT: warning
+
+// CHECK-LABEL: func.func @two_warpgroups
+// CHECK-DAG: %[[A:.*]] = vx.scratch smem {vx.swizzle = 64 : i64} : memref<128x32xbf16>
+// CHECK-DAG: %[[B:.*]] = vx.scratch smem {vx.swizzle = 128 : i64} : memref<32x64xbf16>
+// CHECK-DAG: %[[ACC:.*]] = vx.scratch : memref<2x4x8x4x32xf32>
+// Fill: every value of the lane's part.
+// CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
+// CHECK: memref.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
+// The matmul: A's descriptor starts at the warpgroup's 64 rows of 64 bytes.
+// CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
+// CHECK: memref.extract_strided_metadata %[[A]] : {{.*}} {vx.tensor_core}
+// CHECK: memref.extract_strided_metadata %[[B]] : {{.*}} {vx.tensor_core}
+// CHECK: vector.load %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %c0{{.*}}] : memref<2x4x8x4x32xf32>, vector<32xf32>
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// The second K step: A 32 bytes on, B 16 rows of 128 bytes on (>> 4).
+// CHECK: arith.addi %{{.*}}, %c2_i64
+// CHECK: arith.addi %{{.*}}, %c128_i64
+// CHECK: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
+// CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
+// The copy out: row 64 wg + 16 warp + g (+ 8), column 8 j + 2 p (+ 1).
+// CHECK: scf.parallel
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<128x64xf32>
+func.func @two_warpgroups(%a: memref<128x32xbf16>, %b: memref<32x64xbf16>,
+                          %c: memref<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 256 {
+    %as = vx.scratch smem : memref<128x32xbf16>
+    %bs = vx.scratch smem : memref<32x64xbf16>
+    %acc = vx.scratch : memref<128x64xf32>
+    %ta = vx.transfer_async %a to %as : memref<128x32xbf16> to memref<128x32xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<32x64xbf16> to memref<32x64xbf16>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x64xf32>)
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n64k16 on 2 warpgroups, 64x64 of the accumulator per warpgroup; A and B in shared memory with the 64B and 128B swizzles of their TMA transfers}}
+    linalg.matmul ins(%as, %bs : memref<128x32xbf16>, memref<32x64xbf16>)
+                  outs(%acc : memref<128x64xf32>)
+    memref.copy %acc, %c : memref<128x64xf32> to memref<128x64xf32>
+  }
+  return
+}
+
+// -----
+
+// B stored N x K (a transposing map): K-major, 64-byte rows for K = 32;
+// one warpgroup takes both 64-row fragments of M = 128.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: vx.scratch : memref<1x4x8x4x32xf32>
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+func.func @transposed_b(%a: memref<128x32xf16>, %b: memref<32x32xf16>,
+                        %c: memref<128x32xf32>) {
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<128x32xf16>
+    %bs = vx.scratch smem : memref<32x32xf16>
+    %acc = vx.scratch : memref<128x32xf32>
+    %ta = vx.transfer_async %a to %as : memref<128x32xf16> to memref<128x32xf16>
+    %tb = vx.transfer_async %b to %bs : memref<32x32xf16> to memref<32x32xf16>
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n32k16 on 1 warpgroup, 128x32 of the accumulator per warpgroup; A and B in shared memory with the 64B and 64B swizzles of their TMA transfers}}
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (n, k)>,
+                                   affine_map<(m, n, k) -> (m, n)>]
+                  ins(%as, %bs : memref<128x32xf16>, memref<32x32xf16>)
+                  outs(%acc : memref<128x32xf32>)
+    memref.copy %acc, %c : memref<128x32xf32> to memref<128x32xf32>
+  }
+  return
+}

@@ -1,12 +1,14 @@
 // The kernel of issue 30 that gave up pipelining: a body without thread
 // loops, no `threads` clause, `stages 3`, a 2048-byte tile. 64 instances
 // per CTA (the most that fit one stage) have no room for 3 slots each, so
-// vx-plan-launch runs fewer instances per CTA, choosing them with the
-// stages by occupancy: 32 with 3 stages for any chip (sm_90: one CTA per
-// SM either way, and 3 stages buffer more), 32 with 2 on sm_80 (3 slots
-// of 32 instances do not fit), 8 with 2 on sm_86 (3 CTAs per SM rather
-// than 2). The weighted sums, over 70 rows (not a multiple of the CTA)
-// and 4 steps, are those of the host loops on every route.
+// vx-plan-launch runs fewer instances per CTA, with the 3 stages
+// requested (VX_SPEC 2.2: they fit), the count chosen by occupancy among
+// those whose slots fit: 32 for any chip and sm_90 (one CTA per SM), 8 on
+// sm_80 (three CTAs per SM, more bytes in flight than one of 16), 16 on
+// sm_86 (its 99 KiB). On sm_80 a remark says what the 3 stages cost:
+// `stages 2` would fit 4 CTAs per SM. The weighted sums, over 70 rows (not
+// a multiple of the CTA) and 4 steps, are those of the host loops on every
+// route.
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true chip=sm_80" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true chip=sm_86" | %mlir_runner -e main | FileCheck %s
@@ -14,18 +16,19 @@
 // RUN: vx-opt %s --vx-to-gpu="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=IR80
 // RUN: vx-opt %s --vx-to-gpu="chip=sm_86" 2>&1 | FileCheck %s --check-prefix=IR86
 
-// IR: remark: runs 32 instances per CTA instead of 64 so that its transfers pipeline in 3 stages (3 requested, 2048 bytes per slot) and occupy an SM of
-// IR-NOT: does not pipeline
+// IR: remark: runs 32 instances per CTA instead of 64 so that its transfers pipeline in 3 stages (3 requested, 2048 bytes per slot) and occupy an SM of 'sm_90' best: 32 threads per SM, in CTAs of 196608 bytes of shared memory, 1 per SM
+// IR-NOT: remark
 // IR: threads in (%c32, %c1, %c1) {{ *}}dynamic_shared_memory_size %c196608_i32
 // IR: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// IR80: remark: runs 32 instances per CTA instead of 64 so that its transfers pipeline in 2 stages (3 requested
-// IR80: remark: pipelines its transfers in 2 stages instead of 3: 3 slots of 2048 bytes for each of 32 instances per CTA need 131072 bytes
-// IR80: threads in (%c32, %c1, %c1) {{ *}}dynamic_shared_memory_size %c131072_i32
-// IR80: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// IR86: remark: runs 8 instances per CTA instead of 32 so that its transfers pipeline in 2 stages (3 requested
-// IR86: remark: pipelines its transfers in 2 stages instead of 3: 2 keep 49152 bytes of transfers in flight per SM, at least the 8192 that hide the memory latency on 'sm_86', with 24 threads per SM (CTAs of 32768 bytes of shared memory, 3 per SM), where 3 would leave room for 16 (CTAs of 49152 bytes, 2 per SM)
-// IR86: threads in (%c8, %c1, %c1) {{ *}}dynamic_shared_memory_size %c32768_i32
-// IR86: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// IR80: remark: runs 8 instances per CTA instead of 64 so that its transfers pipeline in 3 stages (3 requested, 2048 bytes per slot) and occupy an SM of 'sm_80' best: 24 threads per SM, in CTAs of 49152 bytes of shared memory, 3 per SM
+// IR80: remark: pipelines its transfers in 3 stages at a cost in occupancy on 'sm_80': its CTAs of 49152 bytes of shared memory fit 3 per SM, where `stages 2` would fit 4 (CTAs of 32768 bytes) and keep 65536 bytes of transfers in flight per SM, at least the 16384 that hide the memory latency
+// IR80-NOT: remark
+// IR80: threads in (%c8, %c1, %c1) {{ *}}dynamic_shared_memory_size %c49152_i32
+// IR80: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// IR86: remark: runs 16 instances per CTA instead of 32 so that its transfers pipeline in 3 stages (3 requested, 2048 bytes per slot) and occupy an SM of 'sm_86' best: 16 threads per SM, in CTAs of 98304 bytes of shared memory, 1 per SM
+// IR86-NOT: remark
+// IR86: threads in (%c16, %c1, %c1) {{ *}}dynamic_shared_memory_size %c98304_i32
+// IR86: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 
 // CHECK: mismatches: 0
 

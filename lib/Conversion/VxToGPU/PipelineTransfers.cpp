@@ -606,28 +606,30 @@ SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
                      /*tma=*/false);
 }
 
-/// Says that `spawn` pipelines its transfers in `chosen` stages, fewer than
-/// the `requested` ones and the `fitting` ones that would fit, and why: the
-/// chosen keep as many bytes in flight as hide the memory latency (or as
-/// many as any), with more threads resident per SM.
-static void remarkOccupancyCap(SpawnOp spawn, const StagesOccupancy &chosen,
-                               const StagesOccupancy &fitting,
-                               int64_t requested, const Chip &chip) {
+/// Says what the `stages` stages that `spawn` pipelines its transfers in
+/// cost in occupancy, when fewer would occupy an SM of `chip` better
+/// (chooseStages): the CTAs per SM with `stages` and with the fewer, and
+/// what the fewer still keep in flight. The stages stay as requested
+/// (VX_SPEC 2.2); the remark names the clause that would trade them.
+static void remarkOccupancyCost(SpawnOp spawn, const SlotCost &cost,
+                                const PipelinedCTA &cta, int64_t stages,
+                                const Chip &chip) {
+  StagesOccupancy better = chooseStages(cost, cta, stages, chip);
+  if (better.stages == stages)
+    return;
+  StagesOccupancy kept = getStagesOccupancy(cost, cta, stages, chip);
   int64_t needed = chip.getSMLimits().bytesInFlight;
-  InFlightDiagnostic remark = spawn.emitRemark("pipelines its transfers in ")
-                              << chosen.stages << " stages instead of "
-                              << requested << ": " << chosen.stages << " keep "
-                              << chosen.bytesInFlight
-                              << " bytes of transfers in flight per SM";
-  if (chosen.bytesInFlight >= needed)
-    remark << ", at least the " << needed
-           << " that hide the memory latency on '" << chip.getName() << "'";
-  remark << ", with " << chosen.threadsPerSM << " threads per SM (CTAs of "
-         << chosen.sharedBytes << " bytes of shared memory, "
-         << chosen.ctasPerSM << " per SM), where " << fitting.stages
-         << " would leave room for " << fitting.threadsPerSM << " (CTAs of "
-         << fitting.sharedBytes << " bytes, " << fitting.ctasPerSM
-         << " per SM)";
+  InFlightDiagnostic remark =
+      spawn.emitRemark("pipelines its transfers in ")
+      << stages << " stages at a cost in occupancy on '" << chip.getName()
+      << "': its CTAs of " << kept.sharedBytes
+      << " bytes of shared memory fit " << kept.ctasPerSM
+      << " per SM, where `stages " << better.stages << "` would fit "
+      << better.ctasPerSM << " (CTAs of " << better.sharedBytes
+      << " bytes) and keep " << better.bytesInFlight
+      << " bytes of transfers in flight per SM";
+  if (better.bytesInFlight >= needed)
+    remark << ", at least the " << needed << " that hide the memory latency";
 }
 
 PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
@@ -675,25 +677,15 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
   if (!pipelining && !tma)
     return {};
 
-  // The most stages up to the requested that fit the shared memory left,
-  // then those of them that occupy the SM best.
+  // The most stages up to the requested that fit the shared memory left.
   SlotCost cost = getSlotCost(transfers, tma);
   auto extraBytes = [&](int64_t stages) {
     return cost.getExtraBytes(stages, target.instancesPerCTA);
   };
-  int64_t fitting = requested;
-  while (fitting > 1 && extraBytes(fitting) > target.freeSharedBytes)
-    --fitting;
-  Chip chip = target.chip ? *target.chip : Chip::getDefault();
-  PipelinedCTA cta{target.threadsPerCTA, target.instancesPerCTA,
-                   target.scratchBytes};
-  StagesOccupancy chosen = chooseStages(cost, cta, fitting, chip);
-  int64_t stages = chosen.stages;
-  if (stages < fitting)
-    remarkOccupancyCap(spawn, chosen,
-                       getStagesOccupancy(cost, cta, fitting, chip), requested,
-                       chip);
-  else if (stages < requested) {
+  int64_t stages = requested;
+  while (stages > 1 && extraBytes(stages) > target.freeSharedBytes)
+    --stages;
+  if (stages < requested) {
     InFlightDiagnostic remark = spawn.emitRemark();
     if (stages > 1)
       remark << "pipelines its transfers in " << stages << " stages instead of "
@@ -709,6 +701,11 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
            << " bytes of shared memory more than the scratch, and the CTA has "
            << target.freeSharedBytes << " left";
   }
+  if (stages > 1)
+    remarkOccupancyCost(spawn, cost,
+                        {target.threadsPerCTA, target.instancesPerCTA,
+                         target.scratchBytes},
+                        stages, target.chip ? *target.chip : Chip::getDefault());
   // One stage is the transfers as they are, unless TMA carries them (in a
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))

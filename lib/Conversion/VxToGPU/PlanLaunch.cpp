@@ -317,30 +317,24 @@ nameKernels(ArrayRef<SpawnOp> spawns, ModuleOp module) {
   return names;
 }
 
-/// The largest power of two of instances per CTA, at most `threads`, whose
-/// smem scratch with `stages` stages of the slots of `slots` fits the
-/// shared memory of `chip` (at least 1).
-static int64_t fitInstances(SpawnOp spawn, int64_t threads,
-                            const SlotCost &slots, int64_t stages,
-                            const Chip *chip) {
-  int64_t limit = getSharedMemoryLimit(chip);
-  auto needed = [&] {
-    return getSharedMemoryLayout(spawn, threads).totalBytes +
-           slots.getExtraBytes(stages, threads);
-  };
-  while (threads > 1 && needed() > limit)
-    threads = llvm::PowerOf2Ceil(threads) / 2;
-  return threads;
+/// Whether `instances` per CTA, with `stages` stages of the slots of
+/// `slots`, fit the dynamic shared memory of `chip`.
+static bool fitsSharedMemory(SpawnOp spawn, int64_t instances,
+                             const SlotCost &slots, int64_t stages,
+                             const Chip *chip) {
+  return getSharedMemoryLayout(spawn, instances).totalBytes +
+             slots.getExtraBytes(stages, instances) <=
+         getSharedMemoryLimit(chip);
 }
 
 /// With the default CTA size (no `threads` clause, no threads-per-block
 /// given), a spawn whose instances each run on a thread and pipeline their
-/// transfers (its `stages` clause, else `stages`, above 1) runs the
-/// instances per CTA, a power of two up to the default, and the stages up
-/// to the requested that occupy an SM of `chip` best (chooseStages, which
-/// vx-pipeline-transfers then repeats for the CTA chosen here). Whole warps
-/// unless no CTA of whole warps has room for 2 stages. A remark says when the
-/// CTA is smaller than without pipelining.
+/// transfers (its `stages` clause, else `stages`, above 1) keeps the
+/// requested stages whenever their slots fit some CTA (VX_SPEC 2.2), and
+/// runs the instances per CTA, a power of two up to the default, whose
+/// slots fit and that occupy an SM of `chip` best (StagesOccupancy): whole
+/// warps unless no CTA of whole warps has room for the stages. A remark
+/// says when the CTA is smaller than without pipelining.
 static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
                                         int64_t stages, const Chip *chip) {
   if (plan.getCooperative() || spawn.getThreadsAttr())
@@ -348,33 +342,36 @@ static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
   int64_t requested = spawn.getPipelineStages(stages);
   SlotCost slots =
       requested > 1 ? getAsyncCopySlotCost(spawn, chip) : SlotCost();
-  int64_t unpipelined = fitInstances(spawn, plan.getThreads(), slots, 1, chip);
+  int64_t unpipelined = plan.getThreads();
+  while (unpipelined > 1 &&
+         !fitsSharedMemory(spawn, unpipelined, slots, 1, chip))
+    unpipelined = llvm::PowerOf2Ceil(unpipelined) / 2;
+  // The most stages up to the requested that fit one instance per CTA;
+  // with fewer than 2 vx-pipeline-transfers says why it does not pipeline.
+  int64_t kept = slots.slotBytes ? requested : 1;
+  while (kept > 1 && !fitsSharedMemory(spawn, 1, slots, kept, chip))
+    --kept;
   int64_t instances = unpipelined;
   Chip target = chip ? *chip : Chip::getDefault();
   std::optional<StagesOccupancy> best;
-  bool warpsPipeline = false;
-  if (slots.slotBytes) {
-    for (int64_t candidate = unpipelined; candidate >= 1; candidate /= 2) {
-      if (candidate < vx::kWarpSize && warpsPipeline)
-        break;
-      int64_t fitting = requested;
-      while (fitting > 1 &&
-             fitInstances(spawn, candidate, slots, fitting, chip) < candidate)
-        --fitting;
-      warpsPipeline |= fitting > 1 && candidate >= vx::kWarpSize;
-      PipelinedCTA cta{candidate, candidate,
-                       getSharedMemoryLayout(spawn, candidate).totalBytes};
-      StagesOccupancy occupancy = chooseStages(slots, cta, fitting, target);
-      if (!best || occupancy.isBetterThan(*best, target)) {
-        best = occupancy;
-        instances = candidate;
-      }
+  for (int64_t candidate = unpipelined; kept > 1 && candidate >= 1;
+       candidate /= 2) {
+    if (candidate < vx::kWarpSize && best && best->threads >= vx::kWarpSize)
+      break;
+    if (!fitsSharedMemory(spawn, candidate, slots, kept, chip))
+      continue;
+    PipelinedCTA cta{candidate, candidate,
+                     getSharedMemoryLayout(spawn, candidate).totalBytes};
+    StagesOccupancy occupancy = getStagesOccupancy(slots, cta, kept, target);
+    if (!best || occupancy.isBetterThan(*best, target)) {
+      best = occupancy;
+      instances = candidate;
     }
   }
   if (best && instances < unpipelined)
     spawn.emitRemark("runs ")
         << instances << " instances per CTA instead of " << unpipelined
-        << " so that its transfers pipeline in " << best->stages << " stages ("
+        << " so that its transfers pipeline in " << kept << " stages ("
         << requested << " requested, " << slots.slotBytes
         << " bytes per slot) and occupy an SM of '" << target.getName()
         << "' best: " << best->threadsPerSM << " threads per SM, in CTAs of "

@@ -622,11 +622,10 @@ static void remarkOccupancyCost(SpawnOp spawn, const SlotCost &cost,
   InFlightDiagnostic remark =
       spawn.emitRemark("pipelines its transfers in ")
       << stages << " stages at a cost in occupancy on '" << chip.getName()
-      << "': its CTAs of " << kept.sharedBytes
-      << " bytes of shared memory fit " << kept.ctasPerSM
-      << " per SM, where `stages " << better.stages << "` would fit "
-      << better.ctasPerSM << " (CTAs of " << better.sharedBytes
-      << " bytes) and keep " << better.bytesInFlight
+      << "': its CTAs of " << kept.sharedBytes << " bytes of shared memory fit "
+      << kept.ctasPerSM << " per SM, where `stages " << better.stages
+      << "` would fit " << better.ctasPerSM << " (CTAs of "
+      << better.sharedBytes << " bytes) and keep " << better.bytesInFlight
       << " bytes of transfers in flight per SM";
   if (better.bytesInFlight >= needed)
     remark << ", at least the " << needed << " that hide the memory latency";
@@ -702,10 +701,10 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
            << target.freeSharedBytes << " left";
   }
   if (stages > 1)
-    remarkOccupancyCost(spawn, cost,
-                        {target.threadsPerCTA, target.instancesPerCTA,
-                         target.scratchBytes},
-                        stages, target.chip ? *target.chip : Chip::getDefault());
+    remarkOccupancyCost(
+        spawn, cost,
+        {target.threadsPerCTA, target.instancesPerCTA, target.scratchBytes},
+        stages, target.chip ? *target.chip : Chip::getDefault());
   // One stage is the transfers as they are, unless TMA carries them (in a
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))

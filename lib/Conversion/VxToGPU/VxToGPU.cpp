@@ -167,9 +167,8 @@ static void sinkLastStep(RewriterBase &rewriter, scf::ForOp loop) {
   // The body's ops whose results the epilogue needs, transitively.
   llvm::SetVector<Operation *> needed;
   SmallVector<Value> worklist;
-  epilogue.getThenRegion().walk([&](Operation *op) {
-    llvm::append_range(worklist, op->getOperands());
-  });
+  epilogue.getThenRegion().walk(
+      [&](Operation *op) { llvm::append_range(worklist, op->getOperands()); });
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     if (value.getParentBlock() == body && isa<BlockArgument>(value) &&
@@ -187,10 +186,10 @@ static void sinkLastStep(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.setInsertionPointAfter(loop);
   Value size = loop.getUpperBound();
   IRMapping mapping;
-  mapping.map(loop.getInductionVar(),
-              arith::SubIOp::create(
-                  rewriter, loc, size,
-                  arith::ConstantIndexOp::create(rewriter, loc, 1)));
+  mapping.map(
+      loop.getInductionVar(),
+      arith::SubIOp::create(rewriter, loc, size,
+                            arith::ConstantIndexOp::create(rewriter, loc, 1)));
   for (Operation &op : body->without_terminator())
     if (needed.contains(&op))
       rewriter.clone(op, mapping);

@@ -278,14 +278,6 @@ BEHIND = {
                  "where the `int` reference forms the element index in 32 "
                  "bits and widens it once. Two more registers, no more "
                  "instructions.",
-    "matmul": "registers only: the step is the expert's (512 FFMA, 32 "
-              "128-bit LDS, no bank conflict), but A's tile is read along "
-              "kk (`[4 ty + i][kk]`, as the TMA transfer leaves it), so one "
-              "LDS.128 holds 4 steps of kk for a row and 32 values of A are "
-              "live where the expert's transposed `As[k][m]` keeps 8; and "
-              "the 8 row addresses of C, loop-invariant, are hoisted out of "
-              "the K-step loop (16 more registers). With `.maxnreg 128` "
-              "ptxas spills 16 bytes.",
 }
 TARGET = 1.1
 # The fma density an inner loop of multiply-adds should reach (issue 18).

@@ -202,3 +202,34 @@ int64_t Chip::getMaxSharedMemoryPerBlock() const {
     return 48 * kib;
   }
 }
+
+Chip::SMLimits Chip::getSMLimits() const {
+  // Shared memory, threads and CTAs per SM from the CUDA C++ Programming
+  // Guide's table of compute capabilities (1 KiB of each CTA's shared
+  // memory is the system's from sm_80). Bytes in flight: H100/H200 (3.4 to
+  // 4.8 TB/s over 132 SMs, about 800 ns) 32 KiB, A100 (2 TB/s over 108
+  // SMs) 16 KiB, the rest 8 KiB.
+  constexpr int64_t kib = 1024;
+  if (smNumber >= 120)
+    return {100 * kib, kib, 1536, 32, 8 * kib};
+  if (smNumber >= 90)
+    return {228 * kib, kib, 2048, 32, 32 * kib};
+  switch (smNumber) {
+  case 80:
+    return {164 * kib, kib, 2048, 32, 16 * kib};
+  case 87:
+    return {164 * kib, kib, 2048, 16, 8 * kib};
+  case 86:
+  case 88:
+    return {100 * kib, kib, 1536, 16, 8 * kib};
+  case 89:
+    return {100 * kib, kib, 1536, 24, 8 * kib};
+  case 75:
+    return {64 * kib, 0, 1024, 16, 8 * kib};
+  case 70:
+  case 72:
+    return {96 * kib, 0, 2048, 32, 8 * kib};
+  default:
+    return {64 * kib, 0, 2048, 32, 8 * kib};
+  }
+}

@@ -1,19 +1,24 @@
 // A body without thread loops whose 512-byte tile, pipelined in 3 stages,
 // would not fit the shared memory at the default 256 instances per CTA:
-// vx-plan-launch runs fewer instances per CTA (128 for any chip and
-// sm_90, 64 for sm_80) so that the transfers still pipeline, and the
-// sums, over 300 rows (not a multiple of the CTA) and 5 steps, are those of
-// the host loops.
+// vx-plan-launch keeps the 3 stages requested (VX_SPEC 2.2) and runs fewer
+// instances per CTA, chosen by occupancy among those whose slots fit (128
+// for any chip and sm_90; 32 on sm_80, three CTAs per SM, with a remark
+// that `stages 2` would fit four), so that the transfers still pipeline,
+// and the sums, over 300 rows (not a multiple of the CTA) and 5 steps, are
+// those of the host loops.
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --vx-to-llvm="via-gpu=true stages=3 chip=sm_80" | %mlir_runner -e main | FileCheck %s
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=3" 2>&1 | FileCheck %s --check-prefix=IR
 // RUN: vx-opt %s --convert-vx-to-gpu="stages=3 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=IR80
 
-// IR: remark: runs 128 instances per CTA instead of 256 so that the 3 stages
-// IR-NOT: does not pipeline
+// IR: remark: runs 128 instances per CTA instead of 256 so that its transfers pipeline in 3 stages (3 requested
+// IR-NOT: remark
+// IR: dynamic_shared_memory_size %c196608_i32
 // IR: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// IR80: remark: runs 64 instances per CTA instead of 256 so that the 3 stages
-// IR80-NOT: does not pipeline
+// IR80: remark: runs 32 instances per CTA instead of 256 so that its transfers pipeline in 3 stages (3 requested
+// IR80: remark: pipelines its transfers in 3 stages at a cost in occupancy on 'sm_80': its CTAs of 49152 bytes of shared memory fit 3 per SM, where `stages 2` would fit 4
+// IR80-NOT: remark
+// IR80: dynamic_shared_memory_size %c49152_i32
 // IR80: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 
 // CHECK: mismatches: 0

@@ -11,12 +11,13 @@
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-ptx="chip=sm_90a" -o %t/sm90a.mlir 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=warning
 // RUN: %extract_ptx %t/sm90a.mlir %t/sm90a
 // RUN: FileCheck %s --check-prefix=PTX < %t/sm90a/tile_matmul_kernel.ptx
+// RUN: FileCheck %s --check-prefix=TMA < %t/sm90a/tile_matmul_kernel.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/tile_matmul_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-nvvm="chip=sm_90a" 2>/dev/null | FileCheck %s --check-prefix=MAPS
 // RUN: vx-opt %S/../../examples/tile_matmul.mlir --vx-to-ptx="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 // REMARK: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup; A and B in shared memory with the 64B and 128B swizzles of their TMA transfers
 // PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// PTX-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// TMA-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX: wgmma.fence.sync.aligned;
 // B is K x N (MN-major): imm-trans-b 1; A is K-major: imm-trans-a 0.
 // PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;

@@ -42,10 +42,12 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
     `f_kernel_0`, ... in @f, in program order, skipping the module's
     symbols), `threads`, the CTA size (the `threads N` clause, else
     `threads-per-block`, else 256, fewer instances per CTA for a body
-    without thread loops when theirs would not fit the shared memory,
-    counting the cp.async slots of its requested stages (`stages`, or the
-    spawn's `stages` clause), with a remark when the stages are what made
-    it smaller; 1 for such a body without parallel dimensions), and
+    without thread loops when theirs would not fit the shared memory, or
+    not with the cp.async slots of its requested stages (`stages`, or the
+    spawn's `stages` clause; kept whenever one instance has room for
+    them), the count chosen by occupancy among those that fit, with a
+    remark when the stages are what made it smaller; 1 for such a body
+    without parallel dimensions), and
     `cooperative`: the body has thread loops (`scf.parallel` ops not inside
     another one of the body), so one grid instance runs on the whole CTA
     (VX_SPEC 2.1); otherwise each thread runs its own instance.
@@ -67,8 +69,9 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
            "Threads per CTA of spawns without a threads clause (1-1024; 0: "
            "the default CTA size)">,
     Option<"stages", "stages", "int64_t", "1",
-           "Stages of spawns without a stages clause, whose slots the default "
-           "CTA size leaves room for (>= 1)">,
+           "Stages of spawns without a stages clause (>= 1); the default "
+           "CTA size keeps them, with the instances per CTA chosen by "
+           "occupancy">,
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90); when set, tensor_core5 needs sm_100+ "
            "and the default CTA size fits its shared memory">
@@ -183,7 +186,10 @@ def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
     under a `stages` clause) when a source may be written in the spawn,
     depends on memory or on no arbitrary dimension, or the scratch is used
     before the await; N drops, with a remark, to what the shared memory of
-    `chip` holds. On sm_90 and newer, with one parallel point and one
+    `chip` holds, and stays otherwise: where fewer stages would leave room
+    for more CTAs per SM than the extra buffering is worth, a remark says
+    so (the CTAs per SM with N stages and with the count that would keep
+    more). On sm_90 and newer, with one parallel point and one
     instance per CTA, such transfers of tiles of rank 2 or more are TMA
     loads (`nvgpu.tma.async.load`, tensor maps encoded on the host) with an
     mbarrier per slot and parity waits, also with one stage (one slot,

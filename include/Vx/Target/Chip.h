@@ -53,6 +53,22 @@ public:
   /// limit of dynamic shared memory: 227 KiB on sm_90 and sm_100).
   int64_t getMaxSharedMemoryPerBlock() const;
 
+  /// What one SM holds at once, which bounds the CTAs resident on it.
+  struct SMLimits {
+    /// The shared memory of the SM, and what it reserves for each CTA.
+    int64_t sharedBytes;
+    int64_t reservedSharedBytesPerBlock;
+    /// The most threads and CTAs resident at once.
+    int64_t threads;
+    int64_t blocks;
+    /// The bytes of global-memory loads that must be in flight on one SM
+    /// to keep its share of the DRAM bandwidth busy (Little's law: the
+    /// bandwidth per SM times the memory latency) of this generation's
+    /// data-center part.
+    int64_t bytesInFlight;
+  };
+  SMLimits getSMLimits() const;
+
   /// The lowest PTX ISA version (80 for 8.0) that LLVM 22 accepts for the
   /// chip; the suffix matters (sm_90a needs more than sm_90).
   unsigned getMinimumPTXVersion() const;

@@ -31,6 +31,7 @@
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Conversion/VxTransferToNVGPU/VxTransferToNVGPU.h"
 #include "Vx/Target/CUDA.h"
+#include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -577,11 +578,87 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
   return (stages * slotBytes - scratchBytes) * instancesPerCTA + barrierBytes;
 }
 
+// An SM holds CTAs until its shared memory (with the static array before
+// the dynamic one and the system's reserve), its threads (whole warps) or
+// its CTA count run out.
+StagesOccupancy vx::getStagesOccupancy(const SlotCost &cost,
+                                       const PipelinedCTA &cta, int64_t stages,
+                                       const Chip &chip) {
+  Chip::SMLimits sm = chip.getSMLimits();
+  StagesOccupancy occupancy;
+  occupancy.stages = stages;
+  occupancy.threads = cta.threads;
+  occupancy.sharedBytes =
+      cta.scratchBytes + cost.getExtraBytes(stages, cta.instances);
+  int64_t ctaSharedBytes = occupancy.sharedBytes +
+                           kDynamicSharedMemoryAlignment +
+                           sm.reservedSharedBytesPerBlock;
+  int64_t warpThreads = llvm::alignTo(cta.threads, vx::kWarpSize);
+  occupancy.ctasPerSM = std::min(
+      {sm.blocks, sm.threads / warpThreads, sm.sharedBytes / ctaSharedBytes});
+  occupancy.threadsPerSM = occupancy.ctasPerSM * cta.threads;
+  occupancy.bytesInFlight =
+      occupancy.ctasPerSM * cta.instances * (stages - 1) * cost.slotBytes;
+  return occupancy;
+}
+
+/// The threads per SM beyond which more occupancy buys little: 16 warps,
+/// 4 per scheduler, cover the latency of dependent arithmetic and shared
+/// loads.
+static constexpr int64_t kLatencyHidingThreadsPerSM = 512;
+
+bool StagesOccupancy::isBetterThan(const StagesOccupancy &other,
+                                   const Chip &chip) const {
+  int64_t needed = chip.getSMLimits().bytesInFlight;
+  auto key = [&](const StagesOccupancy &occupancy) {
+    return std::make_tuple(
+        std::min(occupancy.bytesInFlight, needed),
+        std::min(occupancy.threadsPerSM, kLatencyHidingThreadsPerSM),
+        occupancy.stages, occupancy.threadsPerSM, occupancy.threads);
+  };
+  return key(*this) > key(other);
+}
+
+StagesOccupancy vx::chooseStages(const SlotCost &cost, const PipelinedCTA &cta,
+                                 int64_t maxStages, const Chip &chip) {
+  StagesOccupancy best = getStagesOccupancy(cost, cta, 1, chip);
+  for (int64_t stages = 2; stages <= maxStages; ++stages)
+    if (StagesOccupancy candidate = getStagesOccupancy(cost, cta, stages, chip);
+        candidate.isBetterThan(best, chip))
+      best = candidate;
+  return best;
+}
+
 SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
   if (spawn.getArbitraryDims().empty())
     return {};
   return getSlotCost(collectTransfers(spawn, chip, /*reportRefusals=*/false),
                      /*tma=*/false);
+}
+
+/// Says what the `stages` stages that `spawn` pipelines its transfers in
+/// cost in occupancy, when fewer would occupy an SM of `chip` better
+/// (chooseStages): the CTAs per SM with `stages` and with the fewer, and
+/// what the fewer still keep in flight. The stages stay as requested
+/// (VX_SPEC 2.2); the remark names the clause that would trade them.
+static void remarkOccupancyCost(SpawnOp spawn, const SlotCost &cost,
+                                const PipelinedCTA &cta, int64_t stages,
+                                const Chip &chip) {
+  StagesOccupancy better = chooseStages(cost, cta, stages, chip);
+  if (better.stages == stages)
+    return;
+  StagesOccupancy kept = getStagesOccupancy(cost, cta, stages, chip);
+  int64_t needed = chip.getSMLimits().bytesInFlight;
+  InFlightDiagnostic remark =
+      spawn.emitRemark("pipelines its transfers in ")
+      << stages << " stages at a cost in occupancy on '" << chip.getName()
+      << "': its CTAs of " << kept.sharedBytes << " bytes of shared memory fit "
+      << kept.ctasPerSM << " per SM, where `stages " << better.stages
+      << "` would fit " << better.ctasPerSM << " (CTAs of "
+      << better.sharedBytes << " bytes) and keep " << better.bytesInFlight
+      << " bytes of transfers in flight per SM";
+  if (better.bytesInFlight >= needed)
+    remark << ", at least the " << needed << " that hide the memory latency";
 }
 
 PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
@@ -653,6 +730,11 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
            << " bytes of shared memory more than the scratch, and the CTA has "
            << target.freeSharedBytes << " left";
   }
+  if (stages > 1)
+    remarkOccupancyCost(
+        spawn, cost,
+        {target.threadsPerCTA, target.instancesPerCTA, target.scratchBytes},
+        stages, target.chip ? *target.chip : Chip::getDefault());
   // One stage is the transfers as they are, unless TMA carries them (in a
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
@@ -669,9 +751,10 @@ static PipelineTarget getPipelineTarget(SpawnOp spawn, LaunchPlanAttr plan,
   target.chip = chip;
   target.defaultStages = stages;
   target.instancesPerCTA = plan.getInstancesPerCTA();
-  target.freeSharedBytes =
-      getSharedMemoryLimit(chip) -
+  target.threadsPerCTA = plan.getThreads();
+  target.scratchBytes =
       getSharedMemoryLayout(spawn, target.instancesPerCTA).totalBytes;
+  target.freeSharedBytes = getSharedMemoryLimit(chip) - target.scratchBytes;
   // Static extents within the launch grid need no grid-stride loop.
   int64_t total = 1;
   target.onePointPerCTA = true;

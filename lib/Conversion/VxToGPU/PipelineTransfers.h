@@ -23,12 +23,16 @@ struct PipelineTarget {
   const Chip *chip = nullptr;
   /// The stages of spawns without a `stages` clause.
   int64_t defaultStages = 1;
-  /// The bytes of shared memory a CTA has left beyond the spawn's scratch.
+  /// The CTA's dynamic shared memory before pipelining (the spawn's
+  /// scratch), and the bytes it has left beyond it.
+  int64_t scratchBytes = 0;
   int64_t freeSharedBytes = 0;
   /// The grid instances that share a CTA, each with its own slots.
   int64_t instancesPerCTA = 1;
   /// Whether each CTA runs one parallel point (no grid-stride loop).
   bool onePointPerCTA = false;
+  /// The threads of a CTA.
+  int64_t threadsPerCTA = 1;
   /// Whether the threads of a CTA share the slots, so that a step must wait
   /// for every thread before its slot is refilled.
   bool sharedByThreads = false;
@@ -61,6 +65,46 @@ struct SlotCost {
   /// The extra bytes of `stages` slots for each of `instancesPerCTA`.
   int64_t getExtraBytes(int64_t stages, int64_t instancesPerCTA) const;
 };
+
+/// A CTA whose transfers are pipelined, before its stages are chosen.
+struct PipelinedCTA {
+  /// Its threads and the grid instances they run.
+  int64_t threads = 1;
+  int64_t instances = 1;
+  /// Its dynamic shared memory without the slots (the smem scratch).
+  int64_t scratchBytes = 0;
+};
+
+/// What a CTA with `stages` stages of its slots gets on one SM.
+struct StagesOccupancy {
+  int64_t stages = 1;
+  /// The CTA's threads and dynamic shared memory.
+  int64_t threads = 1;
+  int64_t sharedBytes = 0;
+  /// The CTAs resident on an SM (limited by its shared memory, threads and
+  /// CTAs) and their threads.
+  int64_t ctasPerSM = 0;
+  int64_t threadsPerSM = 0;
+  /// The bytes of prefetched transfers in flight on the SM while its
+  /// instances compute: (stages - 1) slots per instance.
+  int64_t bytesInFlight = 0;
+
+  /// Whether this is a better launch than `other` on `chip`: more bytes in
+  /// flight up to the chip's need (what buffering buys), then more threads
+  /// per SM up to 512 (what occupancy buys), then more stages, then more
+  /// threads per SM, then larger CTAs.
+  bool isBetterThan(const StagesOccupancy &other, const Chip &chip) const;
+};
+
+/// What `stages` stages of the slots of `cost` give `cta` on `chip`.
+StagesOccupancy getStagesOccupancy(const SlotCost &cost,
+                                   const PipelinedCTA &cta, int64_t stages,
+                                   const Chip &chip);
+
+/// The best of 1 to `maxStages` stages (all of which fit a CTA) for the
+/// slots of `cost` in `cta` on `chip`.
+StagesOccupancy chooseStages(const SlotCost &cost, const PipelinedCTA &cta,
+                             int64_t maxStages, const Chip &chip);
 
 /// What pipelining the transfers of the device spawn `spawn` with cp.async
 /// on `chip` (any chip, when null) would cost, before or after its CTA

@@ -317,40 +317,67 @@ nameKernels(ArrayRef<SpawnOp> spawns, ModuleOp module) {
   return names;
 }
 
+/// Whether `instances` per CTA, with `stages` stages of the slots of
+/// `slots`, fit the dynamic shared memory of `chip`.
+static bool fitsSharedMemory(SpawnOp spawn, int64_t instances,
+                             const SlotCost &slots, int64_t stages,
+                             const Chip *chip) {
+  return getSharedMemoryLayout(spawn, instances).totalBytes +
+             slots.getExtraBytes(stages, instances) <=
+         getSharedMemoryLimit(chip);
+}
+
 /// With the default CTA size (no `threads` clause, no threads-per-block
-/// given), a spawn whose instances each run on a thread shares the CTA
-/// among fewer instances when the default's scratch, with the slots of its
-/// requested stages (its `stages` clause, else `stages`), would not fit the
-/// shared memory of `chip`: the largest power of two that fits (at least
-/// 1), with a remark when the stages are what made it smaller.
+/// given), a spawn whose instances each run on a thread and pipeline their
+/// transfers (its `stages` clause, else `stages`, above 1) keeps the
+/// requested stages whenever their slots fit some CTA (VX_SPEC 2.2), and
+/// runs the instances per CTA, a power of two up to the default, whose
+/// slots fit and that occupy an SM of `chip` best (StagesOccupancy): whole
+/// warps unless no CTA of whole warps has room for the stages. A remark
+/// says when the CTA is smaller than without pipelining.
 static LaunchPlanAttr fitDefaultCTASize(SpawnOp spawn, LaunchPlanAttr plan,
                                         int64_t stages, const Chip *chip) {
   if (plan.getCooperative() || spawn.getThreadsAttr())
     return plan;
-  int64_t limit = getSharedMemoryLimit(chip);
   int64_t requested = spawn.getPipelineStages(stages);
   SlotCost slots =
       requested > 1 ? getAsyncCopySlotCost(spawn, chip) : SlotCost();
-  auto fitThreads = [&](int64_t stages) {
-    int64_t threads = plan.getThreads();
-    auto needed = [&] {
-      return getSharedMemoryLayout(spawn, threads).totalBytes +
-             slots.getExtraBytes(stages, threads);
-    };
-    while (threads > 1 && needed() > limit)
-      threads = llvm::PowerOf2Ceil(threads) / 2;
-    return threads;
-  };
-  int64_t threads = fitThreads(requested);
-  if (int64_t unpipelined = fitThreads(1); threads < unpipelined)
+  int64_t unpipelined = plan.getThreads();
+  while (unpipelined > 1 &&
+         !fitsSharedMemory(spawn, unpipelined, slots, 1, chip))
+    unpipelined = llvm::PowerOf2Ceil(unpipelined) / 2;
+  // The most stages up to the requested that fit one instance per CTA;
+  // with fewer than 2 vx-pipeline-transfers says why it does not pipeline.
+  int64_t kept = slots.slotBytes ? requested : 1;
+  while (kept > 1 && !fitsSharedMemory(spawn, 1, slots, kept, chip))
+    --kept;
+  int64_t instances = unpipelined;
+  Chip target = chip ? *chip : Chip::getDefault();
+  std::optional<StagesOccupancy> best;
+  for (int64_t candidate = unpipelined; kept > 1 && candidate >= 1;
+       candidate /= 2) {
+    if (candidate < vx::kWarpSize && best && best->threads >= vx::kWarpSize)
+      break;
+    if (!fitsSharedMemory(spawn, candidate, slots, kept, chip))
+      continue;
+    PipelinedCTA cta{candidate, candidate,
+                     getSharedMemoryLayout(spawn, candidate).totalBytes};
+    StagesOccupancy occupancy = getStagesOccupancy(slots, cta, kept, target);
+    if (!best || occupancy.isBetterThan(*best, target)) {
+      best = occupancy;
+      instances = candidate;
+    }
+  }
+  if (best && instances < unpipelined)
     spawn.emitRemark("runs ")
-        << threads << " instances per CTA instead of " << unpipelined
-        << " so that the " << requested << " stages of its transfers ("
-        << slots.slotBytes << " bytes per slot) fit the " << limit
-        << " bytes of dynamic shared memory that "
-        << (chip ? "'" + chip->getName().str() + "'" : std::string("any chip"))
-        << " gives a CTA";
-  return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), threads,
+        << instances << " instances per CTA instead of " << unpipelined
+        << " so that its transfers pipeline in " << kept << " stages ("
+        << requested << " requested, " << slots.slotBytes
+        << " bytes per slot) and occupy an SM of '" << target.getName()
+        << "' best: " << best->threadsPerSM << " threads per SM, in CTAs of "
+        << best->sharedBytes << " bytes of shared memory, " << best->ctasPerSM
+        << " per SM";
+  return LaunchPlanAttr::get(spawn.getContext(), plan.getKernel(), instances,
                              /*cooperative=*/false, /*mapped=*/false,
                              /*stages=*/0);
 }

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -116,6 +117,89 @@ static void buildArbitraryLoops(RewriterBase &rewriter, Location loc,
     coords[dim] = loop.getInductionVar();
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   }
+}
+
+/// Whether `condition` is `iv == size - 1` for `loop`, which steps by 1 up
+/// to size: how a spawn body says "at the last arbitrary step".
+static bool isLastStep(Value condition, scf::ForOp loop) {
+  if (getConstantIntValue(loop.getStep()) != 1)
+    return false;
+  auto compare = condition.getDefiningOp<arith::CmpIOp>();
+  if (!compare || compare.getPredicate() != arith::CmpIPredicate::eq)
+    return false;
+  Value iv = loop.getInductionVar();
+  Value last = compare.getLhs() == iv   ? compare.getRhs()
+               : compare.getRhs() == iv ? compare.getLhs()
+                                        : Value();
+  if (!last)
+    return false;
+  Value size = loop.getUpperBound();
+  std::optional<int64_t> staticSize = getConstantIntValue(size);
+  if (std::optional<int64_t> staticLast = getConstantIntValue(last))
+    return staticSize && *staticLast == *staticSize - 1;
+  auto minusOne = last.getDefiningOp<arith::SubIOp>();
+  if (!minusOne || getConstantIntValue(minusOne.getRhs()) != 1)
+    return false;
+  return minusOne.getLhs() == size ||
+         (staticSize && getConstantIntValue(minusOne.getLhs()) == staticSize);
+}
+
+/// Moves the last step's epilogue of `loop` (in a kernel: the steps along
+/// an arbitrary dimension) after it: a trailing `scf.if` on the last step
+/// (SGEMM's store of its accumulators) runs once the loop is done, under
+/// `size > lower bound`, as a CUDA kernel stores after its K loop. Left in
+/// the loop, its invariant address arithmetic (the 8 row addresses of C)
+/// is hoisted by LLVM to the preheader and stays live across every step
+/// (16 registers; NVPTX cannot fold a hoisted offset back into the store).
+/// The values of the body that the epilogue uses are recomputed after the
+/// loop (the step's index is then size - 1); the epilogue stays where it
+/// is when one of them is not pure.
+static void sinkLastStep(RewriterBase &rewriter, scf::ForOp loop) {
+  if (loop.getNumResults())
+    return;
+  Block *body = loop.getBody();
+  Operation *beforeYield = body->getTerminator()->getPrevNode();
+  auto epilogue = dyn_cast_or_null<scf::IfOp>(beforeYield);
+  if (!epilogue || epilogue.getNumResults() ||
+      !epilogue.getElseRegion().empty() ||
+      !isLastStep(epilogue.getCondition(), loop))
+    return;
+  // The body's ops whose results the epilogue needs, transitively.
+  llvm::SetVector<Operation *> needed;
+  SmallVector<Value> worklist;
+  epilogue.getThenRegion().walk(
+      [&](Operation *op) { llvm::append_range(worklist, op->getOperands()); });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value.getParentBlock() == body && isa<BlockArgument>(value) &&
+        value != loop.getInductionVar())
+      return;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != body || needed.contains(def))
+      continue;
+    if (def->getNumRegions() || !isMemoryEffectFree(def))
+      return;
+    needed.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  Location loc = epilogue.getLoc();
+  rewriter.setInsertionPointAfter(loop);
+  Value size = loop.getUpperBound();
+  IRMapping mapping;
+  mapping.map(
+      loop.getInductionVar(),
+      arith::SubIOp::create(rewriter, loc, size,
+                            arith::ConstantIndexOp::create(rewriter, loc, 1)));
+  for (Operation &op : body->without_terminator())
+    if (needed.contains(&op))
+      rewriter.clone(op, mapping);
+  Value ran = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                    size, loop.getLowerBound());
+  auto sunk = scf::IfOp::create(rewriter, loc, ran);
+  rewriter.setInsertionPointToStart(sunk.thenBlock());
+  for (Operation &op : epilogue.thenBlock()->without_terminator())
+    rewriter.clone(op, mapping);
+  rewriter.eraseOp(epilogue);
 }
 
 /// Marks the float arithmetic of `spawn` contractible, so that a multiply
@@ -509,7 +593,15 @@ struct ConvertVxToGPUPass
     patterns.add<SpawnToLaunch>(context);
     populateMemRefCopyToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Innermost first: an epilogue may hold loops of its own.
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](gpu::LaunchOp launch) {
+      launch.getBody().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    });
+    IRRewriter rewriter(context);
+    for (scf::ForOp loop : loops)
+      sinkLastStep(rewriter, loop);
   }
 
   /// The share of a transfer that the threads of a CTA copy together

@@ -67,7 +67,7 @@ def run_vx(*arguments, **environment):
 # change in the mapping or in the code ptxas gets shows here).
 EXAMPLE_REPORTS = {
     "matmul.mlir": vx.KernelReport("matmul_kernel", (2, 3, 1), (256, 1, 1),
-                                   1, 8192, 1, 177, 0, 0),
+                                   1, 8192, 1, 128, 0, 0),
     "softmax.mlir": vx.KernelReport("softmax_kernel", (6, 1, 1), (256, 1, 1),
                                     1, 160, 1, 23, 0, 0),
     "attention.mlir": vx.KernelReport("attention_kernel", (1, 2, 2),
@@ -112,7 +112,7 @@ def test_report_on_the_command_line():
         "kernel         grid   block    instances/CTA  shared bytes  stages  "
         "registers  spill bytes  stack bytes",
         "matmul_kernel  2x3x1  256x1x1  1              24576         3       "
-        "166        0            0"]
+        "128        0            0"]
 
 
 CUDA_REPORT_CLIENT = """

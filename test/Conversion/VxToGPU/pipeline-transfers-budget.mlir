@@ -90,13 +90,16 @@ func.func @row_tiles(%in: memref<1024xf32>) {
 // The mbarriers of TMA (8 bytes per slot) are static shared memory; the
 // limit leaves 128 bytes of it (up to 16 slots), and the pipeline counts
 // the rest: 450 slots of 512 bytes need 450 x 512 + 112 - 512 bytes more
-// than the scratch and 3584 of mbarriers beyond the 128, 446 fit (453
-// without the mbarriers).
+// than the scratch and 3584 of mbarriers beyond the 128, 447 fit (453
+// without the mbarriers), and 447 are used. They leave one CTA of one
+// thread per SM, where 12 would keep the 32 KiB in flight that hide the
+// memory latency with 32 CTAs per SM: a second remark says so.
 // CHECK-LABEL: func.func @many_barriers
 // CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 447>
 func.func @many_barriers(%in: memref<8x16384xf32>) {
   %c16 = arith.constant 16 : index
   // expected-remark @below {{pipelines its transfers in 447 stages instead of 450: 450 slots of 512 bytes need 233472 bytes of shared memory more than the scratch, and the CTA has 231808 left}}
+  // expected-remark @below {{pipelines its transfers in 447 stages at a cost in occupancy on 'sm_90': its CTAs of 232320 bytes of shared memory fit 1 per SM, where `stages 12` would fit 32 (CTAs of 6144 bytes) and keep 180224 bytes of transfers in flight per SM, at least the 32768 that hide the memory latency}}
   vx.spawn on tensor_core grid [1024] semantics [arbitrary] threads 1 stages 450 {
     %tile = vx.scratch smem : memref<8x16xf32>
     %k = vx.grid_index 0

@@ -369,9 +369,9 @@ private:
     return std::nullopt;
   }
 
-  /// "'memref.load' (line 9) may read an element of the scratch at ...
-  /// that 'memref.store' (line 5) wrote on another thread (RAW, threads 1
-  /// and 0)".
+  /// "'memref.load' (line 9) may read an element that 'memref.store'
+  /// (line 5) wrote on another thread (RAW, thread 0 then thread 1) in the
+  /// scratch at ...".
   static std::string describeConflict(const PendingAccess &earlier,
                                       const Access &later,
                                       const MemoryRoot &root,
@@ -380,9 +380,9 @@ private:
     std::string text;
     llvm::raw_string_ostream os(text);
     os << describeOp(later.op) << " may "
-       << (later.isWrite() ? "write" : "read") << " an element of "
-       << root.describe() << " that " << describeOp(first.op) << " "
-       << (first.isWrite() ? "wrote" : "read") << " on another thread";
+       << (later.isWrite() ? "write" : "read") << " an element that "
+       << describeOp(first.op) << " " << (first.isWrite() ? "wrote" : "read")
+       << " on another thread";
     if (earlier.earlierStep)
       os << " in an earlier step";
     else if (!earlier.earlierIterationOf.empty())
@@ -391,8 +391,9 @@ private:
     os << " (" << (first.isWrite() ? (later.isWrite() ? "WAW" : "RAW") : "WAR");
     if (result.kind == CollisionResult::Collision && result.thread0 &&
         result.thread1)
-      os << ", threads " << *result.thread0 << " and " << *result.thread1;
-    os << ")";
+      os << ", thread " << *result.thread0 << " then thread "
+         << *result.thread1;
+    os << ") in " << root.describe();
     if (result.kind == CollisionResult::Unknown)
       os << "; the address model cannot tell: " << result.reason;
     return text;

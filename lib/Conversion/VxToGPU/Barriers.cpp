@@ -434,14 +434,14 @@ vx::planBarriers(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads,
                            : BarrierCondition::UnlessPipelined});
   for (auto &[op, reason] : pipelined)
     if (!plain.contains(op))
-      planned.push_back(
-          {op, std::move(reason), BarrierCondition::IfPipelined});
+      planned.push_back({op, std::move(reason), BarrierCondition::IfPipelined});
   return planned;
 }
 
 void vx::remarkBarrier(gpu::BarrierOp barrier, const Twine &reason) {
-  remark::analysis(barrier.getLoc(), remark::RemarkOpts::name("barrier")
-                                         .category(kBarrierRemarkCategory))
+  remark::analysis(
+      barrier.getLoc(),
+      remark::RemarkOpts::name("barrier").category(kBarrierRemarkCategory))
       << reason.str();
 }
 

@@ -268,8 +268,7 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
   threadId.setUpperBoundAttr(rewriter.getIndexAttr(numThreads));
   for (PlannedBarrier &planned : barriers) {
     rewriter.setInsertionPoint(planned.before);
-    auto barrier =
-        gpu::BarrierOp::create(rewriter, planned.before->getLoc());
+    auto barrier = gpu::BarrierOp::create(rewriter, planned.before->getLoc());
     switch (planned.condition) {
     case BarrierCondition::Always:
       remarkBarrier(barrier, planned.reason);

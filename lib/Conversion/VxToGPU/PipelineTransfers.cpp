@@ -559,7 +559,7 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
 }
 
 SmallVector<TransferAsyncOp> vx::getPipelinableTransfers(SpawnOp spawn,
-                                                        const Chip *chip) {
+                                                         const Chip *chip) {
   if (spawn.getArbitraryDims().empty())
     return {};
   return llvm::map_to_vector(
@@ -653,8 +653,8 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
     planned += transfer->hasAttr(kPipelinableAttrName);
   });
   bool asPlanned = planned == static_cast<int64_t>(transfers.size()) &&
-                   llvm::all_of(transfers, [](const PipelinedTransfer &p) {
-                     return p.transfer->hasAttr(kPipelinableAttrName);
+                   llvm::all_of(transfers, [](const PipelinedTransfer &each) {
+                     return each.transfer->hasAttr(kPipelinableAttrName);
                    });
   return {TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
               .build(),

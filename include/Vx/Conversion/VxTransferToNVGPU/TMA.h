@@ -98,8 +98,8 @@ Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count);
 /// loads (fenceBeforeTMALoads), followed by a barrier so that every thread
 /// of the CTA (which all reach it) sees them initialized, which it returns.
 gpu::BarrierOp initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
-                     int64_t count, int64_t arrivals, Value elected,
-                     ValueRange descriptors);
+                               int64_t count, int64_t arrivals, Value elected,
+                               ValueRange descriptors);
 
 /// Makes what the CTA did before, in the generic proxy, visible to the TMA
 /// loads that the thread where `elected` holds issues next (they run in

@@ -657,14 +657,16 @@ void CombinedSystem::addThreadRelation() {
       differ(*linear[0], *linear[1]);
     return;
   }
-  // The thread of each side: its iteration mod N, or any thread for code
-  // outside thread loops.
+  // The thread of each side: its iteration mod N, or for code outside
+  // thread loops any thread (thread 0 where it runs there alone).
   Int threads(relation.numThreads);
   LinearForm thread[2];
   for (unsigned side : {0u, 1u}) {
     if (!linear[side]) {
       thread[side] =
-          LinearForm::getColumn(addOwnColumn(Int(0), threads - Int(1)));
+          relation.onThreadZero[side]
+              ? LinearForm::getConstant(Int(0))
+              : LinearForm::getColumn(addOwnColumn(Int(0), threads - Int(1)));
       continue;
     }
     unsigned quotient = addOwnColumn(std::nullopt, std::nullopt);

@@ -477,13 +477,30 @@ std::optional<Int> IntegerModel::getConstantTripCount(Operation *loop,
   std::optional<int64_t> lowerConstant = getConstantIntValue(lower),
                          upperConstant = getConstantIntValue(upper),
                          stepConstant = getConstantIntValue(step);
-  if (!lowerConstant || !upperConstant || !stepConstant || *stepConstant <= 0)
+  if (!stepConstant || *stepConstant <= 0)
     return std::nullopt;
-  if (isUnsignedLoop(loop) && (*lowerConstant < 0 || *upperConstant < 0))
+  if (lowerConstant && upperConstant) {
+    if (isUnsignedLoop(loop) && (*lowerConstant < 0 || *upperConstant < 0))
+      return std::nullopt;
+    if (*upperConstant <= *lowerConstant)
+      return Int(0);
+    return Int(
+        llvm::divideCeil(*upperConstant - *lowerConstant, *stepConstant));
+  }
+  // Bounds that move together (`j to j + 8`, j an enclosing loop's counter):
+  // their difference is constant.
+  bool isSigned = !isUnsignedLoop(loop);
+  std::optional<Term> lowerTerm = getBoundTerm(*this, lower, isSigned);
+  std::optional<Term> upperTerm = getBoundTerm(*this, upper, isSigned);
+  if (!lowerTerm || !upperTerm)
     return std::nullopt;
-  if (*upperConstant <= *lowerConstant)
+  LinearForm extent = difference(upperTerm->linear, lowerTerm->linear);
+  if (!extent.isConstant())
+    return std::nullopt;
+  if (extent.constant <= 0)
     return Int(0);
-  return Int(llvm::divideCeil(*upperConstant - *lowerConstant, *stepConstant));
+  Int stepInt(*stepConstant);
+  return (extent.constant + stepInt - Int(1)) / stepInt;
 }
 
 //===----------------------------------------------------------------------===//

@@ -207,7 +207,8 @@ CollisionResult SpawnAnalysis::findIterationConflict(const Access &first,
 CollisionResult SpawnAnalysis::findCrossThreadDependence(
     const Access &earlier, const Access &later, const MemoryRoot &root,
     unsigned numThreads, bool acrossSteps,
-    ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops) {
+    ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops,
+    std::array<bool, 2> onThreadZero) {
   PairRelation relation = PairRelation::sameInstance();
   if (acrossSteps) {
     relation.grid = PairRelation::Grid::LaterArbitraryStep;
@@ -217,6 +218,7 @@ CollisionResult SpawnAnalysis::findCrossThreadDependence(
   if (numThreads) {
     relation.threads = PairRelation::Threads::DifferentThreads;
     relation.numThreads = numThreads;
+    relation.onThreadZero = onThreadZero;
   } else {
     relation.threads = PairRelation::Threads::DifferentLinearIterations;
   }

@@ -37,6 +37,7 @@
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -224,6 +225,10 @@ struct PairRelation {
   Threads threads = Threads::Any;
   scf::ParallelOp threadLoop;
   unsigned numThreads = 0;
+  /// DifferentThreads: the side (0: first, 1: second) runs on thread 0
+  /// alone where it is outside thread loops (a write of memory the threads
+  /// share, which the CTA mapping guards on thread 0).
+  std::array<bool, 2> onThreadZero = {false, false};
 
   static PairRelation differentParallelPoints() { return {}; }
   static PairRelation alongDimension(unsigned dim, bool sameParallelPoint) {
@@ -361,11 +366,13 @@ public:
   /// the same instance, or in a later arbitrary step when `acrossSteps`)
   /// touch one element of `root` from different threads, with
   /// `numThreads` threads (0: any)? `loops` relates their iterations of
-  /// the loops around them (default: the same iteration).
+  /// the loops around them (default: the same iteration). `onThreadZero`
+  /// (earlier, later): the side runs on thread 0 alone outside thread loops.
   CollisionResult findCrossThreadDependence(
       const Access &earlier, const Access &later, const MemoryRoot &root,
       unsigned numThreads, bool acrossSteps,
-      ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops = {});
+      ArrayRef<std::pair<Operation *, PairRelation::Loop>> loops = {},
+      std::array<bool, 2> onThreadZero = {false, false});
 
   /// Whether `first` and `second` can both run, for executions related by
   /// `relation` (their addresses aside).

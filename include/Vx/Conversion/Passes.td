@@ -92,7 +92,13 @@ def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
     becomes a CTA-wide reduction (warp shuffles and shared memory) that
     every thread sees, the body's other code runs on every thread with its
     stores to memory other threads see made by thread 0, `gpu.barrier`
-    goes where threads exchange data (from the address model), private
+    goes where threads exchange data (from the address model, which puts
+    the stores made outside thread loops on thread 0; each barrier's reason
+    is an analysis remark of category `vx-barriers`, shown with
+    `--remarks-filter=vx-barriers`; where the transfers that
+    `vx-pipeline-transfers` would take change the plan, the barriers that
+    hold only with or without their pipelining carry `vx.if_pipelined` or
+    `vx.unless_pipelined`, and the transfers `vx.pipelinable`), private
     scratch owned by threads keeps only each thread's part, an alloca
     outside thread loops that a thread loop writes (memory of the whole
     instance) becomes scratch (private where owned, smem otherwise; one of
@@ -199,7 +205,10 @@ def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
     `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
     requires between generic-proxy accesses and TMA. The plan gets the
     stages used (`stages = 1`: nothing pipelined); the transfers it issues
-    in a cooperative body are marked `vx.copy_threads`.
+    in a cooperative body are marked `vx.copy_threads`. A cooperative body
+    gets one barrier per step, after the wait: of the conditional barriers
+    of `vx-map-cta` it keeps those that hold for what it did (both kinds
+    where it pipelined other transfers than the `vx.pipelinable` ones).
 
     Example: `vx-opt --vx-plan-launch --vx-map-cta
     --vx-pipeline-transfers="stages=3 chip=sm_80"`.

@@ -20,6 +20,17 @@
 // iteration's accesses meet the next one's. Accesses from earlier
 // iterations are asked about as such (`Later`), so that a thread loop that
 // only rereads what its own threads wrote in the previous step needs none.
+// Writes outside thread loops run on thread 0 alone (the mapping guards
+// them), so a later access of the same element on thread 0 needs none.
+//
+// Transfers that vx-pipeline-transfers will take are modelled the way it
+// schedules them: at the first one, a wait for the step's copies and a
+// barrier (its own); nothing else of theirs is pending (a copy writes a slot
+// that no thread touches until that wait, after the barrier that ends the
+// reads of the slot it refills). Where the plan differs from the plain one,
+// its barriers carry the condition they hold under, which the pipelining
+// resolves. Each barrier's reason is an analysis remark (category
+// `vx-barriers`: `--remarks-filter=vx-barriers`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +38,8 @@
 #include "Vx/Analysis/SpawnAnalysis.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/SetVector.h"
+#include "mlir/IR/Remarks.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -109,17 +121,42 @@ static void collectTransfers(Value token, SpawnOp spawn,
   spawn.walk([&](TransferAsyncOp transfer) { transfers.insert(transfer); });
 }
 
+/// `'memref.store' (line 12)`: an op for a remark.
+static std::string describeOp(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "'";
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " (line " << fileLoc.getLine() << ")";
+  return text;
+}
+
 namespace {
+/// The ops before which barriers go, each with its reason.
+using BarrierSet = llvm::MapVector<Operation *, std::string>;
+
 class BarrierPlanner {
 public:
-  BarrierPlanner(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads)
-      : spawn(spawn), analysis(analysis), numThreads(numThreads) {
+  /// With `pipelined` (in program order), plans for the schedule that
+  /// vx-pipeline-transfers gives them.
+  BarrierPlanner(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads,
+                 ArrayRef<Operation *> onceEffects,
+                 ArrayRef<TransferAsyncOp> pipelined)
+      : spawn(spawn), analysis(analysis), numThreads(numThreads),
+        onceEffects(onceEffects.begin(), onceEffects.end()) {
     for (const Access &access : analysis.getAccesses())
       if (access.threadLoop)
         threadLoopAccesses[access.threadLoop].push_back(&access);
+    for (TransferAsyncOp transfer : pipelined) {
+      pipelinedOps.insert(transfer);
+      for (Operation *user : transfer.getToken().getUsers())
+        pipelinedOps.insert(user);
+    }
+    if (!pipelined.empty())
+      pipelineStart = pipelined.front();
   }
 
-  SmallVector<Operation *> run() {
+  BarrierSet run() {
     Block &body = spawn.getBody().front();
     if (spawn.getArbitraryDims().empty())
       walkBlock(body, {});
@@ -127,15 +164,19 @@ public:
       walkRepeated(spawn, {}, [&](Pending pending) {
         return walkBlock(body, std::move(pending));
       });
-    return barriers.takeVector();
+    return std::move(barriers);
   }
 
 private:
   /// Walks `block` from `pending`; returns what is pending at its end.
   Pending walkBlock(Block &block, Pending pending) {
     for (Operation &op : block) {
-      if (barriers.contains(&op) || isa<gpu::BarrierOp>(op))
+      if (barriers.contains(&op) || isa<gpu::BarrierOp>(op) ||
+          &op == pipelineStart)
         pending.clear();
+      // The pipeline's wait and barrier order its copies.
+      if (pipelinedOps.contains(&op))
+        continue;
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         visitThreadLoop(loop, pending);
         continue;
@@ -186,7 +227,10 @@ private:
         break;
       end = std::move(newEnd);
       if (walks + 1 == kMaxLoopWalks) {
-        requireBarrierBefore(&loop->getRegion(0).front().front(), end);
+        requireBarrierBefore(&loop->getRegion(0).front().front(), end,
+                             "what one iteration leaves for the next did not "
+                             "settle in " +
+                                 std::to_string(kMaxLoopWalks) + " walks");
         end = walk(before);
         break;
       }
@@ -219,16 +263,24 @@ private:
         found != threadLoopAccesses.end())
       accesses = found->second;
     bool sharedReduction = reducesThroughSharedMemory(loop, numThreads);
-    bool needed = llvm::any_of(pending, [&](const PendingAccess &entry) {
+    std::optional<std::string> reason;
+    for (const PendingAccess &entry : pending) {
       // The reduction's slots, read by the previous run of this loop.
-      if (entry.reduction)
-        return sharedReduction && entry.reduction == loop;
-      return llvm::any_of(accesses, [&](const Access *access) {
-        return mayConflict(entry, *access);
-      });
-    });
-    if (needed)
-      requireBarrierBefore(loop, pending);
+      if (entry.reduction) {
+        if (sharedReduction && entry.reduction == loop)
+          reason = "the thread loop " + describeOp(loop) +
+                   " reduces through the shared slots that its previous "
+                   "run read";
+      } else {
+        for (const Access *access : accesses)
+          if ((reason = findConflict(entry, *access)))
+            break;
+      }
+      if (reason)
+        break;
+    }
+    if (reason)
+      requireBarrierBefore(loop, pending, *reason);
     if (sharedReduction) {
       // The reduction's own barrier orders everything before it.
       pending.clear();
@@ -241,13 +293,16 @@ private:
 
   void visitAccesses(Operation *op, ArrayRef<const Access *> accesses,
                      Pending &pending) {
-    bool needed = llvm::any_of(pending, [&](const PendingAccess &entry) {
-      return llvm::any_of(accesses, [&](const Access *access) {
-        return mayConflict(entry, *access);
-      });
-    });
-    if (needed)
-      requireBarrierBefore(op, pending);
+    for (const PendingAccess &entry : pending) {
+      std::optional<std::string> reason;
+      for (const Access *access : accesses)
+        if ((reason = findConflict(entry, *access)))
+          break;
+      if (reason) {
+        requireBarrierBefore(op, pending, *reason);
+        break;
+      }
+    }
     for (const Access *access : accesses)
       pending.push_back({access, nullptr, {}, false});
   }
@@ -267,23 +322,36 @@ private:
         }
   }
 
-  void requireBarrierBefore(Operation *op, Pending &pending) {
-    barriers.insert(op);
+  void requireBarrierBefore(Operation *op, Pending &pending,
+                            std::string reason) {
+    barriers.insert({op, std::move(reason)});
     pending.clear();
   }
 
-  /// Whether `later` may touch an element that `earlier` touched on another
-  /// thread, one of them a write.
-  bool mayConflict(const PendingAccess &earlier, const Access &later) {
-    if (!earlier.access)
+  /// Whether `access` runs on thread 0 alone: outside thread loops, in an
+  /// op that the mapping guards on thread 0.
+  bool isOnThreadZero(const Access &access) const {
+    if (access.threadLoop)
       return false;
+    for (Operation *op = access.op; op && op != spawn; op = op->getParentOp())
+      if (onceEffects.contains(op))
+        return true;
+    return false;
+  }
+
+  /// Why `later` may touch an element that `earlier` touched on another
+  /// thread, one of them a write; nothing where it cannot.
+  std::optional<std::string> findConflict(const PendingAccess &earlier,
+                                          const Access &later) {
+    if (!earlier.access)
+      return std::nullopt;
     const Access &first = *earlier.access;
     if (!first.isWrite() && !later.isWrite())
-      return false;
+      return std::nullopt;
     if (first.kind == AccessKind::AtomicUpdate &&
         later.kind == AccessKind::AtomicUpdate &&
         first.atomicKind == later.atomicKind)
-      return false; // Updates of one kind commute.
+      return std::nullopt; // Updates of one kind commute.
     SmallVector<std::pair<Operation *, PairRelation::Loop>> loops;
     for (Operation *loop : earlier.earlierIterationOf)
       if (loop->isAncestor(later.op))
@@ -293,22 +361,110 @@ private:
       if (!isSharedByThreads(root) || !later.touches(root))
         continue;
       CollisionResult result = analysis.findCrossThreadDependence(
-          first, later, root, numThreads, earlier.earlierStep, loops);
+          first, later, root, numThreads, earlier.earlierStep, loops,
+          {isOnThreadZero(first), isOnThreadZero(later)});
       if (result.kind != CollisionResult::Disjoint)
-        return true;
+        return describeConflict(earlier, later, root, result);
     }
-    return false;
+    return std::nullopt;
+  }
+
+  /// "'memref.load' (line 9) may read an element that 'memref.store'
+  /// (line 5) wrote on another thread (RAW, thread 0 then thread 1) in the
+  /// scratch at ...".
+  static std::string describeConflict(const PendingAccess &earlier,
+                                      const Access &later,
+                                      const MemoryRoot &root,
+                                      const CollisionResult &result) {
+    const Access &first = *earlier.access;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << describeOp(later.op) << " may "
+       << (later.isWrite() ? "write" : "read") << " an element that "
+       << describeOp(first.op) << " " << (first.isWrite() ? "wrote" : "read")
+       << " on another thread";
+    if (earlier.earlierStep)
+      os << " in an earlier step";
+    else if (!earlier.earlierIterationOf.empty())
+      os << " in an earlier iteration of "
+         << describeOp(earlier.earlierIterationOf.front());
+    os << " (" << (first.isWrite() ? (later.isWrite() ? "WAW" : "RAW") : "WAR");
+    if (result.kind == CollisionResult::Collision && result.thread0 &&
+        result.thread1)
+      os << ", thread " << *result.thread0 << " then thread "
+         << *result.thread1;
+    os << ") in " << root.describe();
+    if (result.kind == CollisionResult::Unknown)
+      os << "; the address model cannot tell: " << result.reason;
+    return text;
   }
 
   SpawnOp spawn;
   SpawnAnalysis &analysis;
   int64_t numThreads;
+  SmallPtrSet<Operation *, 8> onceEffects;
+  /// The pipelined transfers and their awaits, and the first transfer,
+  /// where the pipeline's barrier goes.
+  SmallPtrSet<Operation *, 4> pipelinedOps;
+  Operation *pipelineStart = nullptr;
   DenseMap<scf::ParallelOp, SmallVector<const Access *>> threadLoopAccesses;
-  llvm::SetVector<Operation *> barriers;
+  BarrierSet barriers;
 };
 } // namespace
 
-SmallVector<Operation *>
-vx::planBarriers(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads) {
-  return BarrierPlanner(spawn, analysis, numThreads).run();
+SmallVector<PlannedBarrier>
+vx::planBarriers(SpawnOp spawn, SpawnAnalysis &analysis, int64_t numThreads,
+                 ArrayRef<Operation *> onceEffects,
+                 ArrayRef<TransferAsyncOp> pipelinable) {
+  BarrierSet plain =
+      BarrierPlanner(spawn, analysis, numThreads, onceEffects, {}).run();
+  SmallVector<PlannedBarrier> planned;
+  if (pipelinable.empty()) {
+    for (auto &[op, reason] : plain)
+      planned.push_back({op, std::move(reason), BarrierCondition::Always});
+    return planned;
+  }
+  BarrierSet pipelined =
+      BarrierPlanner(spawn, analysis, numThreads, onceEffects, pipelinable)
+          .run();
+  for (auto &[op, reason] : plain)
+    planned.push_back({op, std::move(reason),
+                       pipelined.contains(op)
+                           ? BarrierCondition::Always
+                           : BarrierCondition::UnlessPipelined});
+  for (auto &[op, reason] : pipelined)
+    if (!plain.contains(op))
+      planned.push_back({op, std::move(reason), BarrierCondition::IfPipelined});
+  return planned;
+}
+
+void vx::remarkBarrier(gpu::BarrierOp barrier, const Twine &reason) {
+  remark::analysis(
+      barrier.getLoc(),
+      remark::RemarkOpts::name("barrier").category(kBarrierRemarkCategory))
+      << reason.str();
+}
+
+void vx::resolvePipelineBarriers(SpawnOp spawn, bool pipelined,
+                                 bool asPlanned) {
+  spawn.getBody().walk([&](Operation *op) {
+    if (isa<TransferAsyncOp>(op))
+      op->removeAttr(kPipelinableAttrName);
+    auto barrier = dyn_cast<gpu::BarrierOp>(op);
+    if (!barrier)
+      return;
+    for (auto [name, dropped] :
+         {std::pair{kIfPipelinedAttrName, !pipelined},
+          std::pair{kUnlessPipelinedAttrName, pipelined && asPlanned}}) {
+      auto reason = barrier->getAttrOfType<StringAttr>(name);
+      if (!reason)
+        continue;
+      if (dropped) {
+        barrier.erase();
+        return;
+      }
+      barrier->removeAttr(name);
+      remarkBarrier(barrier, reason.getValue());
+    }
+  });
 }

@@ -14,6 +14,7 @@
 
 #include "CTAMapping.h"
 #include "LaunchPlan.h"
+#include "PipelineTransfers.h"
 #include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
@@ -227,7 +228,8 @@ static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
+LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
+                                     const Chip *chip) {
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
@@ -244,7 +246,10 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   if (failed(checkOwnedScratch(spawn, analysis, numThreads)) ||
       failed(collectOnceEffects(spawn, analysis, onceEffects)))
     return failure();
-  SmallVector<Operation *> barriers = planBarriers(spawn, analysis, numThreads);
+  SmallVector<TransferAsyncOp> pipelinable =
+      getPipelinableTransfers(spawn, chip);
+  SmallVector<PlannedBarrier> barriers =
+      planBarriers(spawn, analysis, numThreads, onceEffects, pipelinable);
   OwnedScratchSplit owned(spawn, analysis, numThreads);
   SmallVector<scf::ParallelOp> threadLoops = getThreadLoops(spawn);
   spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -261,10 +266,24 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads) {
   auto threadId =
       gpu::ThreadIdOp::create(rewriter, spawn.getLoc(), gpu::Dimension::x);
   threadId.setUpperBoundAttr(rewriter.getIndexAttr(numThreads));
-  for (Operation *op : barriers) {
-    rewriter.setInsertionPoint(op);
-    gpu::BarrierOp::create(rewriter, op->getLoc());
+  for (PlannedBarrier &planned : barriers) {
+    rewriter.setInsertionPoint(planned.before);
+    auto barrier = gpu::BarrierOp::create(rewriter, planned.before->getLoc());
+    switch (planned.condition) {
+    case BarrierCondition::Always:
+      remarkBarrier(barrier, planned.reason);
+      break;
+    case BarrierCondition::IfPipelined:
+    case BarrierCondition::UnlessPipelined:
+      barrier->setAttr(planned.condition == BarrierCondition::IfPipelined
+                           ? kIfPipelinedAttrName
+                           : kUnlessPipelinedAttrName,
+                       rewriter.getStringAttr(planned.reason));
+      break;
+    }
   }
+  for (TransferAsyncOp transfer : pipelinable)
+    transfer->setAttr(kPipelinableAttrName, rewriter.getUnitAttr());
   guardOnThreadZero(rewriter, onceEffects, threadId);
   // The threads of the CTA share each thread-loop execution's id.
   spawn.getBody().walk([&](RaceThreadLoopOp start) {
@@ -299,7 +318,7 @@ LogicalResult vx::mapSpawnsOntoCTAs(ModuleOp module, const Chip *chip) {
       continue;
     }
     if (plan.getCooperative() &&
-        failed(mapInstanceOntoCTA(spawn, plan.getThreads()))) {
+        failed(mapInstanceOntoCTA(spawn, plan.getThreads(), chip))) {
       valid = false;
       continue;
     }

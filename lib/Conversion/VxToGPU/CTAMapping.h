@@ -14,8 +14,10 @@
 #define LIB_CONVERSION_VXTOGPU_CTAMAPPING_H
 
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
+#include "Vx/Target/Chip.h"
 #include "Vx/VxOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include <vector>
@@ -39,8 +41,10 @@ bool isSharedByThreads(const MemoryRoot &root);
 /// Rewrites the body of `spawn` (a device spawn with thread loops) into the
 /// code each of its CTA's `numThreads` threads runs. Transfers that the
 /// threads now copy together get `vx.copy_threads = numThreads`. Reports
-/// what cannot be mapped (the pass then fails).
-LogicalResult mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads);
+/// what cannot be mapped (the pass then fails). The barriers are planned
+/// for the transfers that vx-pipeline-transfers would pipeline on `chip`.
+LogicalResult mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
+                                 const Chip *chip);
 
 /// Marks `transfer` as copied by the `numThreads` threads of its CTA
 /// together (`vx.copy_threads`).
@@ -75,12 +79,50 @@ Value distributeThreadLoop(RewriterBase &rewriter, SpawnOp spawn,
 // Barriers (Barriers.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The ops of `spawn`'s body before which a `gpu.barrier` must run (a
-/// block's terminator for its end): where an access may touch an element
-/// that another thread accessed since the last barrier, one of them a write,
-/// also across the iterations of loops and arbitrary steps.
-SmallVector<Operation *> planBarriers(SpawnOp spawn, SpawnAnalysis &analysis,
-                                      int64_t numThreads);
+/// When a planned barrier holds: always, or only where vx-pipeline-transfers
+/// does (or does not) take the transfers it was planned around.
+enum class BarrierCondition { Always, IfPipelined, UnlessPipelined };
+
+/// A `gpu.barrier` that the CTA mapping places, and why.
+struct PlannedBarrier {
+  /// The op of the body before which it runs (a block's terminator for its
+  /// end).
+  Operation *before;
+  /// The dependence it orders, for its remark.
+  std::string reason;
+  BarrierCondition condition;
+};
+
+/// The barriers of `spawn`'s body: before each access that may touch an
+/// element that another thread accessed since the last barrier, one of them
+/// a write, also across the iterations of loops and arbitrary steps.
+/// `onceEffects` are the ops outside thread loops that run on thread 0
+/// alone. With `pipelinable` (the transfers that vx-pipeline-transfers
+/// would take, in program order), the barriers where the plan for their
+/// pipelined schedule differs from the plain one are conditional.
+SmallVector<PlannedBarrier> planBarriers(SpawnOp spawn, SpawnAnalysis &analysis,
+                                         int64_t numThreads,
+                                         ArrayRef<Operation *> onceEffects,
+                                         ArrayRef<TransferAsyncOp> pipelinable);
+
+/// The remark category of the barriers' reasons
+/// (`--remarks-filter=vx-barriers`).
+inline constexpr StringLiteral kBarrierRemarkCategory = "vx-barriers";
+/// On a `gpu.barrier` of the CTA mapping that holds only where the
+/// pipelining takes (does not take) the marked transfers: its reason.
+inline constexpr StringLiteral kIfPipelinedAttrName = "vx.if_pipelined";
+inline constexpr StringLiteral kUnlessPipelinedAttrName = "vx.unless_pipelined";
+/// On the transfers that the conditional barriers were planned around.
+inline constexpr StringLiteral kPipelinableAttrName = "vx.pipelinable";
+
+/// An analysis remark at `barrier` saying why it is there.
+void remarkBarrier(gpu::BarrierOp barrier, const Twine &reason);
+
+/// After vx-pipeline-transfers on `spawn`: keeps the conditional barriers
+/// that hold (`pipelined`: it pipelined transfers; `asPlanned`: exactly the
+/// marked ones; where it pipelined others, both kinds stay), with their
+/// remarks, and drops the marks.
+void resolvePipelineBarriers(SpawnOp spawn, bool pipelined, bool asPlanned);
 
 //===----------------------------------------------------------------------===//
 // Owned private scratch (OwnedScratch.cpp)

@@ -368,8 +368,11 @@ public:
           llvm::map_to_vector(slotBuffers, [](const SlotBuffer &buffer) {
             return buffer.descriptor;
           });
-      initTMABarriers(builder, loc, barriers, stages, transfers.size(), elected,
-                      descriptors);
+      gpu::BarrierOp published =
+          initTMABarriers(builder, loc, barriers, stages, transfers.size(),
+                          elected, descriptors);
+      remarkBarrier(published, "every thread waits on the mbarriers that "
+                               "thread 0 initialized in the first step");
     }
     if (stages > 1) {
       auto first = scf::ForOp::create(builder, loc, zero, distance, one);
@@ -381,7 +384,9 @@ public:
     // which the previous step has left after the barrier.
     if (stages == 1) {
       if (sharedByThreads)
-        gpu::BarrierOp::create(builder, loc);
+        remarkBarrier(gpu::BarrierOp::create(builder, loc),
+                      "the step's TMA loads overwrite the slot that every "
+                      "thread read in the previous step");
       fenceBeforeTMALoads(builder, loc, elected);
       issue(builder, loc, step);
     }
@@ -400,7 +405,13 @@ public:
     }
     if (stages > 1) {
       if (sharedByThreads)
-        gpu::BarrierOp::create(builder, loc);
+        remarkBarrier(gpu::BarrierOp::create(builder, loc),
+                      tma ? "the step refills the slot that every thread "
+                            "read in the previous step"
+                          : "the step's slots, which each thread waited "
+                            "for its own copies of, become visible to "
+                            "every thread, and the step refills the slot "
+                            "that every thread read in the previous step");
       // The loads overwrite the slot that the previous step accessed.
       if (tma)
         fenceBeforeTMALoads(builder, loc, elected);
@@ -629,6 +640,15 @@ StagesOccupancy vx::chooseStages(const SlotCost &cost, const PipelinedCTA &cta,
   return best;
 }
 
+SmallVector<TransferAsyncOp> vx::getPipelinableTransfers(SpawnOp spawn,
+                                                         const Chip *chip) {
+  if (spawn.getArbitraryDims().empty())
+    return {};
+  return llvm::map_to_vector(
+      collectTransfers(spawn, chip, /*reportRefusals=*/false),
+      [](const PipelinedTransfer &pipelined) { return pipelined.transfer; });
+}
+
 SlotCost vx::getAsyncCopySlotCost(SpawnOp spawn, const Chip *chip) {
   if (spawn.getArbitraryDims().empty())
     return {};
@@ -739,9 +759,18 @@ PipelinedSpawn vx::pipelineTransfers(SpawnOp spawn,
   // slot of its alignment).
   if (stages == 1 && (!tma || extraBytes(1) > target.freeSharedBytes))
     return {};
+  // The CTA mapping planned its barriers for these transfers' schedule.
+  int64_t planned = 0;
+  spawn.getBody().walk([&](TransferAsyncOp transfer) {
+    planned += transfer->hasAttr(kPipelinableAttrName);
+  });
+  bool asPlanned = planned == static_cast<int64_t>(transfers.size()) &&
+                   llvm::all_of(transfers, [](const PipelinedTransfer &each) {
+                     return each.transfer->hasAttr(kPipelinableAttrName);
+                   });
   return {TransferPipeline(spawn, transfers, stages, target.sharedByThreads)
               .build(),
-          stages};
+          stages, /*pipelined=*/true, asPlanned};
 }
 
 /// What the plan of `spawn` tells the pipelining.
@@ -803,6 +832,7 @@ LogicalResult vx::pipelineSpawnTransfers(ModuleOp module, int64_t stages,
     });
     if (unswizzled.wasInterrupted())
       return failure();
+    resolvePipelineBarriers(spawn, pipelined.pipelined, pipelined.asPlanned);
     if (plan.getCooperative())
       for (Operation *transfer : pipelined.transfers)
         setCopyThreads(transfer, plan.getThreads());

@@ -50,8 +50,17 @@ struct PipelinedSpawn {
   SmallVector<Operation *> transfers;
   /// The stages chosen: 1 where nothing is pipelined.
   int64_t stages = 1;
+  /// Whether it pipelined transfers (also TMA with one stage), and whether
+  /// they are exactly those the CTA mapping planned its barriers for.
+  bool pipelined = false;
+  bool asPlanned = false;
 };
 PipelinedSpawn pipelineTransfers(SpawnOp spawn, const PipelineTarget &target);
+
+/// The transfers of `spawn` that pipelineTransfers would pipeline on `chip`
+/// (any chip with cp.async, when null), in program order. Quiet.
+SmallVector<TransferAsyncOp> getPipelinableTransfers(SpawnOp spawn,
+                                                     const Chip *chip);
 
 /// The shared memory that the slots of pipelined transfers take beyond the
 /// scratch they replace.

@@ -290,7 +290,9 @@ struct CTAReducer {
     } else {
       memref::StoreOp::create(rewriter, loc, value, scratch, slot);
     }
-    gpu::BarrierOp::create(rewriter, loc);
+    remarkBarrier(gpu::BarrierOp::create(rewriter, loc),
+                  "the reduction's partial values in shared memory become "
+                  "visible to every thread");
     if (shuffles && llvm::isPowerOf2_64(slots)) {
       // Every warp finishes by itself: lane i reads warp i mod W's value and
       // a butterfly over W lanes combines them (one load per thread).

@@ -329,9 +329,9 @@ struct SpawnToLaunch : public OpConversionPattern<SpawnOp> {
     buildArbitraryLoops(rewriter, loc, spawn, sizes, coords);
     spawn.inlineBody(rewriter, coords, sizes);
     if (gridLoop && plan.getCooperative() && smem.totalBytes) {
-      // The CTA's next parallel point reuses the shared memory.
       rewriter.setInsertionPoint(gridLoop.getBody()->getTerminator());
-      gpu::BarrierOp::create(rewriter, loc);
+      remarkBarrier(gpu::BarrierOp::create(rewriter, loc),
+                    "the CTA's next parallel point reuses the shared memory");
     }
     return success();
   }

@@ -283,9 +283,10 @@ Value vx::createTMABarriers(OpBuilder &builder, Location loc, int64_t count) {
   return nvgpu::MBarrierCreateOp::create(builder, loc, type);
 }
 
-void vx::initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
-                         int64_t count, int64_t arrivals, Value elected,
-                         ValueRange descriptors) {
+gpu::BarrierOp vx::initTMABarriers(OpBuilder &builder, Location loc,
+                                   Value barriers, int64_t count,
+                                   int64_t arrivals, Value elected,
+                                   ValueRange descriptors) {
   Value arrivalCount = arith::ConstantIndexOp::create(builder, loc, arrivals);
   for (int64_t index = 0; index < count; ++index)
     nvgpu::MBarrierInitOp::create(
@@ -294,7 +295,7 @@ void vx::initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
   // The CUDA C++ Programming Guide's TMA example: the initialized barriers
   // made visible to the async proxy, which completes their transactions.
   fenceBeforeTMALoads(builder, loc, elected, descriptors);
-  gpu::BarrierOp::create(builder, loc);
+  return gpu::BarrierOp::create(builder, loc);
 }
 
 void vx::fenceBeforeTMALoads(OpBuilder &builder, Location loc, Value elected,

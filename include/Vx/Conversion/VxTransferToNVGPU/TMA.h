@@ -16,6 +16,7 @@
 #ifndef VX_CONVERSION_VXTRANSFERTONVGPU_TMA_H
 #define VX_CONVERSION_VXTRANSFERTONVGPU_TMA_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -103,10 +104,10 @@ Value createTMABarriers(OpBuilder &builder, Location loc, int64_t count);
 /// per phase (one per load of a phase) from the thread where `elected`
 /// holds, which then fences them and the tensor maps `descriptors` for its
 /// loads (fenceBeforeTMALoads), followed by a barrier so that every thread
-/// of the CTA (which all reach it) sees them initialized.
-void initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
-                     int64_t count, int64_t arrivals, Value elected,
-                     ValueRange descriptors);
+/// of the CTA (which all reach it) sees them initialized, which it returns.
+gpu::BarrierOp initTMABarriers(OpBuilder &builder, Location loc, Value barriers,
+                               int64_t count, int64_t arrivals, Value elected,
+                               ValueRange descriptors);
 
 /// Makes what the CTA did before, in the generic proxy, visible to the TMA
 /// loads that the thread where `elected` holds issues next (they run in

@@ -7,6 +7,9 @@
 #include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Analysis/SpawnAnalysis.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::vx;
 
@@ -49,4 +52,53 @@ LogicalResult vx::checkInstanceAllocas(SpawnAnalysis &analysis) {
     valid = false;
   }
   return success(valid);
+}
+
+bool vx::isSharedByThreads(const MemoryRoot &root) {
+  if (root.isShared())
+    return true;
+  if (root.kind != MemoryRoot::Kind::Scratch)
+    return false;
+  return cast<ScratchOp>(root.value.getDefiningOp()).getPlacement() ==
+         Memory::smem;
+}
+
+LogicalResult vx::checkOnceWriteRoots(SpawnOp spawn) {
+  WalkResult result =
+      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        // The checker sees affine.parallel thread loops that the mapping
+        // has lowered to scf.parallel.
+        if (isa<scf::ParallelOp, affine::AffineParallelOp>(op))
+          return WalkResult::skip();
+        auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effecting)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        effecting.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &effect : effects) {
+          Value memref = effect.getValue();
+          if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
+              !isa<BaseMemRefType>(memref.getType()))
+            continue;
+          std::optional<MemoryRoot> shared, perThread;
+          for (const Access::Candidate &candidate :
+               traceMemoryRoots(memref, spawn))
+            (isSharedByThreads(candidate.root) ? shared : perThread) =
+                candidate.root;
+          if (!shared || !perThread)
+            continue;
+          InFlightDiagnostic diag =
+              op->emitOpError(
+                  "outside thread loops writes through a memref that may be "
+                  "memory each thread has its own copy of (")
+              << perThread->describe() << ") or memory the threads share ("
+              << shared->describe()
+              << "): neither one thread nor every thread can do it; write "
+                 "each memory in its own op";
+          diag.attachNote(memref.getLoc()) << "the memref is chosen here";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  return failure(result.wasInterrupted());
 }

@@ -129,8 +129,13 @@ public:
     checkReadsOfWrites();
     checkThreadLoops();
     checkOwnership();
-    // Instance allocas the mapping could not place (InstanceMemory.h).
+    // Instance allocas the mapping could not place, and writes outside
+    // thread loops it could not give to one thread or to every thread
+    // (InstanceMemory.h).
     failed |= !succeeded(checkInstanceAllocas(analysis));
+    if (spawn.getTopology() != Topology::host &&
+        !analysis.getThreadLoops().empty())
+      failed |= !succeeded(checkOnceWriteRoots(spawn));
     checkTokens();
     remarkOrderFreeDims();
     if (spawn.getTopology() != Topology::host &&

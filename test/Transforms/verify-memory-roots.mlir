@@ -196,3 +196,36 @@ func.func @external_call_above(%v: f32) {
   }
   return
 }
+
+// -----
+
+// A store outside thread loops through a memref that is private scratch
+// (one copy per thread) or smem (one for the CTA): neither thread 0 alone
+// nor every thread can do it. The checker refuses it as the CTA mapping
+// does (test/Conversion/VxToGPU/vx-to-gpu-cta-invalid.mlir).
+func.func @once_write_private_or_smem(%flag: i1, %out: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %g = vx.grid_index 0
+    %private = vx.scratch : memref<8xf32>
+    %shared = vx.scratch smem : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      memref.store %one, %private[%t] : memref<8xf32>
+      memref.store %one, %shared[%t] : memref<8xf32>
+      scf.reduce
+    }
+    // expected-note @below {{the memref is chosen here}}
+    %either = arith.select %flag, %private, %shared : memref<8xf32>
+    // expected-error @below {{outside thread loops writes through a memref that may be memory each thread has its own copy of (the scratch at}}
+    memref.store %one, %either[%c0] : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %shared[%t] : memref<8xf32>
+      memref.store %x, %out[%g, %t] : memref<2x8xf32>
+      scf.reduce
+    }
+  }
+  return
+}

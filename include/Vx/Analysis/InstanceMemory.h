@@ -21,6 +21,8 @@
 namespace mlir {
 namespace vx {
 class SpawnAnalysis;
+class SpawnOp;
+struct MemoryRoot;
 
 /// The instance allocas of the analysis's spawn, in program order: the
 /// memref.alloca ops outside its thread loops that a write in a thread
@@ -30,6 +32,22 @@ SmallVector<memref::AllocaOp> getInstanceAllocas(SpawnAnalysis &analysis);
 /// Reports each instance alloca that cannot be placed as scratch: one of
 /// dynamic shape, with a layout or a memory space.
 LogicalResult checkInstanceAllocas(SpawnAnalysis &analysis);
+
+/// Whether several threads of a CTA see the memory of `root`: captured
+/// memory and smem scratch. Private scratch keeps each thread's part; the
+/// allocas left after the mapping places the instance allocas as scratch
+/// are per iteration of a thread loop, or accessed only by code outside
+/// thread loops, which every thread runs alike on its own copy.
+bool isSharedByThreads(const MemoryRoot &root);
+
+/// Refuses the ops outside the thread loops of a device spawn with thread
+/// loops (stores, copies, transfers, ...) that write through a memref whose
+/// candidate roots include memory each thread has its own copy of and
+/// memory the threads share: thread 0 alone would write only its own copy,
+/// and every thread would repeat the shared write. The checker and the CTA
+/// mapping both apply it, so that the check accepts nothing the mapping
+/// refuses.
+LogicalResult checkOnceWriteRoots(SpawnOp spawn);
 
 } // namespace vx
 } // namespace mlir

@@ -44,64 +44,12 @@ SmallVector<scf::ParallelOp> vx::getThreadLoops(SpawnOp spawn) {
   return loops;
 }
 
-bool vx::isSharedByThreads(const MemoryRoot &root) {
-  if (root.isShared())
-    return true;
-  if (root.kind != MemoryRoot::Kind::Scratch)
-    return false;
-  return cast<ScratchOp>(root.value.getDefiningOp()).getPlacement() ==
-         Memory::smem;
-}
-
 /// Whether `memref`, in `spawn`, may be memory that other threads see.
 static bool mayBeSharedByThreads(Value memref, SpawnOp spawn) {
   return llvm::any_of(traceMemoryRoots(memref, spawn),
                       [](const Access::Candidate &candidate) {
                         return isSharedByThreads(candidate.root);
                       });
-}
-
-/// Refuses the ops outside thread loops (stores, copies, transfers, ...)
-/// that write through a memref whose candidate roots include memory each
-/// thread has its own copy of and memory the threads share: thread 0 alone
-/// would write only its own copy, and every thread would repeat the shared
-/// write.
-static LogicalResult checkOnceWriteRoots(SpawnOp spawn) {
-  WalkResult result =
-      spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (isa<scf::ParallelOp>(op))
-          return WalkResult::skip();
-        auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
-        if (!effecting)
-          return WalkResult::advance();
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        effecting.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &effect : effects) {
-          Value memref = effect.getValue();
-          if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
-              !isa<BaseMemRefType>(memref.getType()))
-            continue;
-          std::optional<MemoryRoot> shared, perThread;
-          for (const Access::Candidate &candidate :
-               traceMemoryRoots(memref, spawn))
-            (isSharedByThreads(candidate.root) ? shared : perThread) =
-                candidate.root;
-          if (!shared || !perThread)
-            continue;
-          InFlightDiagnostic diag =
-              op->emitOpError(
-                  "outside thread loops writes through a memref that may be "
-                  "memory each thread has its own copy of (")
-              << perThread->describe() << ") or memory the threads share ("
-              << shared->describe()
-              << "): neither one thread nor every thread can do it; write "
-                 "each memory in its own op";
-          diag.attachNote(memref.getLoc()) << "the memref is chosen here";
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
-      });
-  return failure(result.wasInterrupted());
 }
 
 /// Rewrites the memref.copy ops outside thread loops whose target other

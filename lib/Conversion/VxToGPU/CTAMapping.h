@@ -13,6 +13,7 @@
 #ifndef LIB_CONVERSION_VXTOGPU_CTAMAPPING_H
 #define LIB_CONVERSION_VXTOGPU_CTAMAPPING_H
 
+#include "Vx/Analysis/InstanceMemory.h"
 #include "Vx/Conversion/VxToSCF/VxToSCF.h"
 #include "Vx/Target/Chip.h"
 #include "Vx/VxOps.h"
@@ -30,13 +31,6 @@ struct MemoryRoot;
 /// The thread loops of `spawn`: its scf.parallel ops that are not inside
 /// another scf.parallel of the body, in program order.
 SmallVector<scf::ParallelOp> getThreadLoops(SpawnOp spawn);
-
-/// Whether several threads of a CTA see the memory of `root`: captured
-/// memory and smem scratch. Private scratch keeps each thread's part; the
-/// allocas left after the mapping places the instance allocas as scratch
-/// are per iteration of a thread loop, or accessed only by code outside
-/// thread loops, which every thread runs alike on its own copy.
-bool isSharedByThreads(const MemoryRoot &root);
 
 /// Rewrites the body of `spawn` (a device spawn with thread loops) into the
 /// code each of its CTA's `numThreads` threads runs. Transfers that the

@@ -104,6 +104,18 @@ def shared_accesses(lines):
     return accesses
 
 
+def _addressed_wavefronts(lanes, text, width, lane_count=None):
+    """The (wavefronts, phases) of the access whose operands are `text`,
+    from the first `lane_count` lanes' addresses; (None, None) where the
+    address register's lane values are unknown."""
+    address = ADDRESS.search(text)
+    base = lanes.get(address.group(1)) if address else None
+    if base is None:
+        return None, None
+    offset = int(address.group(2) or 0)
+    return _wavefronts([value + offset for value in base[:lane_count]], width)
+
+
 def _walk(lines, lanes):
     accesses = []
     for index, line in enumerate(lines):
@@ -117,13 +129,8 @@ def _walk(lines, lanes):
             # rows of the N 8x8 matrices, eight rows (one matrix) a phase.
             count = next(int(part[1:]) for part in parts
                          if re.fullmatch(r"x[124]", part))
-            address = ADDRESS.search(text)
-            base = lanes.get(address.group(1)) if address else None
-            wavefronts = phases = None
-            if base is not None:
-                offset = int(address.group(2) or 0)
-                wavefronts, phases = _wavefronts(
-                    [value + offset for value in base[:8 * count]], 16)
+            wavefronts, phases = _addressed_wavefronts(lanes, text, 16,
+                                                       8 * count)
             accesses.append((index, "ld", 16, wavefronts, phases))
             for register in re.findall(r"%\w+", text.split("[")[0]):
                 lanes.values.pop(register, None)
@@ -132,13 +139,7 @@ def _walk(lines, lanes):
             vector = next((int(part[1:]) for part in parts
                            if re.fullmatch(r"v\d", part)), 1)
             width = vector * _bits(parts) // 8
-            address = ADDRESS.search(text)
-            base = lanes.get(address.group(1)) if address else None
-            wavefronts = phases = None
-            if base is not None:
-                offset = int(address.group(2) or 0)
-                wavefronts, phases = _wavefronts(
-                    [value + offset for value in base], width)
+            wavefronts, phases = _addressed_wavefronts(lanes, text, width)
             accesses.append((index, parts[0], width, wavefronts, phases))
             if parts[0] == "ld":
                 for register in re.findall(r"%\w+", text.split("[")[0]):

@@ -272,9 +272,7 @@ private:
                    " reduces through the shared slots that its previous "
                    "run read";
       } else {
-        for (const Access *access : accesses)
-          if ((reason = findConflict(entry, *access)))
-            break;
+        reason = findConflict(entry, accesses);
       }
       if (reason)
         break;
@@ -293,16 +291,11 @@ private:
 
   void visitAccesses(Operation *op, ArrayRef<const Access *> accesses,
                      Pending &pending) {
-    for (const PendingAccess &entry : pending) {
-      std::optional<std::string> reason;
-      for (const Access *access : accesses)
-        if ((reason = findConflict(entry, *access)))
-          break;
-      if (reason) {
+    for (const PendingAccess &entry : pending)
+      if (std::optional<std::string> reason = findConflict(entry, accesses)) {
         requireBarrierBefore(op, pending, *reason);
         break;
       }
-    }
     for (const Access *access : accesses)
       pending.push_back({access, nullptr, {}, false});
   }
@@ -337,6 +330,16 @@ private:
       if (onceEffects.contains(op))
         return true;
     return false;
+  }
+
+  /// Why one of `accesses` may touch an element that `earlier` touched on
+  /// another thread (the first such); nothing where none can.
+  std::optional<std::string> findConflict(const PendingAccess &earlier,
+                                          ArrayRef<const Access *> accesses) {
+    for (const Access *access : accesses)
+      if (std::optional<std::string> reason = findConflict(earlier, *access))
+        return reason;
+    return std::nullopt;
   }
 
   /// Why `later` may touch an element that `earlier` touched on another

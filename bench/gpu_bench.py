@@ -70,6 +70,62 @@ TESTS = [
                    ("ragged", 70, ()))]},
 ]
 
+# The tile-op kernels on the tensor cores (VX_SPEC 2.3) beside the expert
+# kernels of bench/cuda they are compared with: compiled for the expert's
+# chip, timed on the GPU at the expert entries' sizes (bench/cuda/expert.py)
+# and checked on the simulator at their sources' own sizes. GEMM: (M, N, K)
+# in tiles of 128 x 256 x 64; attention: (batch, heads, sequence, sequence,
+# d) in blocks of 64 queries and 64 keys.
+TENSOR_CORE_KERNELS = [
+    {"name": "vx_gemm_bf16", "source": "examples/gemm_bf16.mlir",
+     "function": "gemm_bf16", "op": "gemm", "chip": "sm_90a",
+     "shape": [4096, 4096, 4096], "simulate_shape": [256, 512, 512]},
+] + [
+    {"name": f"vx_attention_d{dim}_{chip}",
+     "source": "bench/kernels/flash_attention.mlir",
+     "function": f"flash_attention{dim}", "op": "attention", "chip": chip,
+     "shape": [4, 16, 4096, 4096, dim], "simulate_shape": [1, 4, 256, 256, dim]}
+    for dim in (64, 128) for chip in ("sm_80", "sm_90a")]
+
+
+def size_forms(op, shape):
+    """The text in a tensor-core source that states its problem size: the
+    argument types (less the output's element type), the row pitch of the
+    subviews and the grid."""
+    if op == "gemm":
+        m, n, k = shape
+        return [f"memref<{m}x{k}xbf16>", f"memref<{n}x{k}xbf16>",
+                f"memref<{m}x{n}x", f"strided<[{k}, 1]",
+                f"grid [{m // 128}, {n // 256}, {k // 64}]"]
+    batch, heads, queries, keys, dim = shape
+    assert queries == keys
+    return [f"memref<{batch}x{heads}x{queries}x{dim}x",
+            f"grid [{batch}, {heads}, {queries // 64}, {keys // 64}]"]
+
+
+def tensor_core_source(entry, shape):
+    """The module of entry's function alone (its source's attribute aliases
+    kept), its size changed from simulate_shape to `shape`: every form of
+    size_forms must occur in it, so a source whose sizes are written
+    otherwise is refused rather than half resized."""
+    with open(os.path.join(ROOT, entry["source"])) as source:
+        text = source.read()
+    start = text.index(f"func.func @{entry['function']}(")
+    end = text.find("\nfunc.func @", start)
+    header = text[:text.index("func.func @")]
+    body = text[start:] if end < 0 else text[start:end + 1]
+    old = size_forms(entry["op"], entry["simulate_shape"])
+    new = size_forms(entry["op"], shape)
+    missing = [form for form in old if form not in body]
+    if missing:
+        sys.exit(f"gpu-bench: {entry['source']} @{entry['function']} does not "
+                 f"state its size as {missing}")
+    replacements = dict(zip(old, new))
+    body = re.sub("|".join(map(re.escape, old)),
+                  lambda found: replacements[found.group(0)], body)
+    return header + body
+
+
 SIGNATURE = re.compile(r"func\.func @(\w+)\(([^)]*)\)", re.S)
 MEMREF = re.compile(r"memref<([0-9x]+)xf32>")
 
@@ -142,6 +198,7 @@ def prepare(directory, target, chip):
                                     kind="test", library=library,
                                     options=dict(options, chip=chip)))
     if target == "cuda":
+        entries += prepare_tensor_core(vx, libraries)
         entries += prepare_expert(libraries)
     with open(os.path.join(directory, "manifest.json"), "w") as manifest:
         json.dump({"target": target, "chip": chip, "entries": entries},
@@ -154,6 +211,31 @@ def prepare(directory, target, chip):
     for name in ("__init__.py", "_config.py", "runtime.py",
                  vx.runtime.PTX_SIM):
         shutil.copy(os.path.join(os.path.dirname(vx.__file__), name), package)
+    return entries
+
+
+def prepare_tensor_core(vx, libraries):
+    """The entries of TENSOR_CORE_KERNELS: DIR/lib/<name>.so at the timed
+    size, and DIR/lib/<name>_f16.so at the checked size with f16 in place of
+    bf16 for the simulator (numpy has no bf16: the same tensor-core code
+    but for the instructions' type, as test_tile_ops.py runs them)."""
+    entries = []
+    for entry in TENSOR_CORE_KERNELS:
+        timed = tensor_core_source(entry, entry["shape"])
+        checked = tensor_core_source(entry, entry["simulate_shape"])
+        output_type = re.search(r"func\.func @\w+\([^)]*x(\w+)>\)",
+                                timed).group(1)
+        libraries_of = {}
+        # The type bf16, not the names that spell it (@gemm_bf16).
+        twin = re.sub(r"(?<![\w@])bf16|(?<=\dx)bf16", "f16", checked)
+        for suffix, text in (("", timed), ("_f16", twin)):
+            libraries_of[suffix] = compile_library(
+                vx, text, entry["source"], "cuda",
+                os.path.join(libraries, entry["name"] + suffix + ".so"),
+                functions=[entry["function"]], chip=entry["chip"])
+        entries.append(dict(entry, kind="tensor_core", library=libraries_of[""],
+                            simulate_library=libraries_of["_f16"],
+                            output_type=output_type))
     return entries
 
 

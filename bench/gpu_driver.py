@@ -470,9 +470,10 @@ def table(results):
             return "error"
         return f"{1e3 * value['seconds']:.4f}"
 
-    experts = [row for row in results["kernels"] if row["kind"] == "expert"]
+    tensor_core = [row for row in results["kernels"]
+                   if row["kind"] in ("tensor_core", "expert")]
     for row in results["kernels"]:
-        if row["kind"] == "expert":
+        if row["kind"] in ("tensor_core", "expert"):
             continue
         seconds = row.get("vx_seconds")
         bandwidth = rate(row.get("bytes"), seconds)
@@ -488,9 +489,10 @@ def table(results):
             f"{flops / 1e9:.1f}" if flops else "-",
             percent(flops, peaks.get("fp32")),
             milliseconds(row, "torch"), milliseconds(row, "triton")))
-    if experts:
-        lines += ["", "Expert tensor-core kernels (bench/cuda) against torch:",
-                  ""] + expert_module().table(experts)
+    if tensor_core:
+        lines += ["", "Tensor-core kernels, vx's (vx_*) and the expert ones of "
+                  "bench/cuda (expert_*), against torch:",
+                  ""] + expert_module().table(tensor_core)
     copy = results.get("copy")
     if copy:
         lines.append(f"\n{machine['device']} copy, {copy['bytes'] / 2**20:.0f} MiB read + written: "
@@ -517,12 +519,63 @@ def expert_module():
 
 def run_expert(entry, backend, mode, options):
     """The row of an expert tensor-core entry (DIR/expert.py)."""
+    return expert_module().run(entry, mode, HERE, options, backend)
+
+
+def run_tensor_core(entry, backend, mode, options):
+    """The row of a vx tensor-core entry: on the simulator its f16 twin at
+    simulate_shape against numpy; on a GPU the bf16 library at `shape`,
+    checked and timed against torch as the expert kernels are."""
     expert = expert_module()
-    try:
-        return expert.run(entry, mode, HERE, options, backend)
-    except Exception as error:
-        return {"name": entry["name"], "kind": entry["kind"],
-                "check": f"FAILED: {type(error).__name__}: {error}"}
+    row = {"name": entry["name"], "kind": entry["kind"]}
+    op, tolerance = entry["op"], expert.TOLERANCE[entry["op"]]
+    if mode == "simulate":
+        np = backend.np
+        shape = entry["simulate_shape"]
+        if op == "gemm":
+            m, n, k = shape
+            sizes, output_shape = [(m, k), (n, k)], (m, n)
+        else:
+            batch, heads, queries, keys, dim = shape
+            sizes = [(batch, heads, queries, dim)] + [(batch, heads, keys, dim)] * 2
+            output_shape = sizes[0]
+        inputs = [backend.rng.standard_normal(size).astype(np.float16)
+                  for size in sizes]
+        # The f16 twin's output: bf16 became f16.
+        output = np.zeros(output_shape, {"f32": np.float32, "bf16": np.float16}[
+            entry["output_type"]])
+        load_library(entry["simulate_library"], True).function(
+            entry["function"])(*inputs, output)
+        wide = [a.astype(np.float64) for a in inputs]
+        if op == "gemm":
+            expected = wide[0] @ wide[1].T
+        else:
+            scores = np.einsum("bhqd,bhkd->bhqk", wide[0], wide[1]) * dim ** -0.5
+            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            expected = np.einsum("bhqk,bhkd->bhqd", weights / weights.sum(
+                axis=-1, keepdims=True), wide[2])
+        error = backend.error(output, expected)
+        return dict(row, check="ok" if error <= tolerance else "WRONG",
+                    error=error, shape=shape)
+    torch = backend.torch
+    shape = entry["shape"]
+    problem = expert.torch_problem(op, shape, backend)
+    output = torch.empty(*(shape[:2] if op == "gemm" else shape[:3] + shape[4:]),
+                         device="cuda", dtype={"f32": torch.float32,
+                                               "bf16": torch.bfloat16}[
+                                                   entry["output_type"]])
+    function = load_library(entry["library"], False).function(entry["function"])
+    arguments = problem["inputs"] + [output]
+    backend.call(function, arguments)
+    error = backend.error(problem["checked"](output), problem["expected"]())
+    row.update(check="ok" if error <= tolerance else "WRONG", error=error,
+               shape=shape, flops=expert.flops(entry))
+    if row["check"] != "ok" or options.once:
+        return row
+    stream = torch.cuda.current_stream().cuda_stream
+    expert.time_against_torch(row, function.bind(*arguments, stream=stream),
+                              problem, backend, options)
+    return row
 
 
 def run_one(manifest, index, mode, options):
@@ -530,8 +583,14 @@ def run_one(manifest, index, mode, options):
     (JSON) as the last line."""
     entry = manifest["entries"][index]
     backend = make_backend(mode)
-    if entry["kind"] == "expert":
-        print(json.dumps(run_expert(entry, backend, mode, options)))
+    if entry["kind"] in ("expert", "tensor_core"):
+        run = run_expert if entry["kind"] == "expert" else run_tensor_core
+        try:
+            row = run(entry, backend, mode, options)
+        except Exception as error:
+            row = {"name": entry["name"], "kind": entry["kind"],
+                   "check": f"FAILED: {type(error).__name__}: {error}"}
+        print(json.dumps(row))
         return 0
     try:
         library = load_library(entry["library"], mode == "simulate")
@@ -639,6 +698,9 @@ def main():
         for entry in manifest["entries"]:
             if entry["kind"] == "expert":
                 run_expert(entry, backend, mode, options)
+                continue
+            if entry["kind"] == "tensor_core":
+                run_tensor_core(entry, backend, mode, options)
                 continue
             backend.call(load_library(entry["library"], False)
                          .function(entry["function"]), arguments_of(backend, entry))

@@ -5,7 +5,8 @@
 #       integration test to libraries, plus the driver, into DIR (a few MiB);
 #       with nvcc, also the expert tensor-core kernels of bench/cuda (entries
 #       expert_*: timed against torch.matmul bf16 and scaled_dot_product_
-#       attention's flash backend; bench/cuda/expert.py)
+#       attention's flash backend; bench/cuda/expert.py) and vx's tile-op
+#       tensor-core kernels at the same sizes (entries vx_*)
 #   scripts/gpu-bench.sh run DIR --simulate [--only PATTERN ...]
 #       here, before any GPU time is spent: runs the prepared CUDA libraries
 #       on the PTX simulator (libvx_ptx_sim, in DIR/python/vx) and checks

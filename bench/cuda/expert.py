@@ -273,6 +273,60 @@ def _simulated(entry, directory):
 TOLERANCE = {"gemm": 2**-7, "attention": 2**-6, "attention_wgmma": 2**-6}
 
 
+def torch_problem(op, shape, backend):
+    """A problem of `op` ("gemm" or an attention op) at `shape` on the GPU:
+    its bf16 inputs, the float64 reference of the part of the output that
+    is checked (a callable), that part of an output, and torch's kernel
+    for it ((label, call, context manager or None))."""
+    torch = backend.torch
+    generator = backend.generator
+
+    def normal(*size):
+        return torch.randn(*size, generator=generator, device="cuda",
+                           dtype=torch.bfloat16)
+    functional = torch.nn.functional
+    if op == "gemm":
+        m, n, k = shape
+        a, b = normal(m, k), normal(n, k)
+        return {"inputs": [a, b],
+                "expected": lambda: a.double() @ b.double().t(),
+                "checked": lambda output: output,
+                "baseline": ("torch.matmul bf16 (cuBLAS)",
+                             lambda: torch.matmul(a, b.t()), None)}
+    batch, heads, queries, keys, dim = shape
+    q = normal(batch, heads, queries, dim)
+    k, v = normal(batch, heads, keys, dim), normal(batch, heads, keys, dim)
+    scale = dim ** -0.5
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    # The float64 reference of the first two heads (all of them would take
+    # tens of GiB of scores).
+    return {"inputs": [q, k, v],
+            "expected": lambda: functional.scaled_dot_product_attention(
+                q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(),
+                scale=scale),
+            "checked": lambda output: output[:1, :2],
+            "baseline": ("torch scaled_dot_product_attention (flash backend)",
+                         lambda: functional.scaled_dot_product_attention(
+                             q, k, v, scale=scale),
+                         lambda: sdpa_kernel(SDPBackend.FLASH_ATTENTION))}
+
+
+def time_against_torch(row, launch, problem, backend, options):
+    """Times `launch` (row["seconds"]) and torch's kernel for the same
+    problem (row["torch"])."""
+    row["seconds"] = backend.time(launch, options.warmup, options.repeats)
+    what, call, context = problem["baseline"]
+    try:
+        if context:
+            with context():
+                seconds = backend.time(call, options.warmup, options.repeats)
+        else:
+            seconds = backend.time(call, options.warmup, options.repeats)
+        row["torch"] = {"op": what, "seconds": seconds}
+    except Exception as error:
+        row["torch"] = {"op": what, "error": f"{type(error).__name__}: {error}"}
+
+
 def run(entry, mode, directory, options, backend=None):
     """The driver's row of an expert entry: checked (and on a GPU timed
     against torch) in `mode` ("cuda" or "simulate")."""
@@ -287,72 +341,37 @@ def run(entry, mode, directory, options, backend=None):
                                 entry["kernel"])
     stream = torch.cuda.current_stream().cuda_stream
     shape = entry["shape"]
-    generator = backend.generator
-
-    def normal(*size):
-        return torch.randn(*size, generator=generator, device="cuda",
-                           dtype=torch.bfloat16)
-    functional = torch.nn.functional
+    problem = torch_problem(entry["op"], shape, backend)
+    output = torch.empty(*(shape[:2] if entry["op"] == "gemm" else
+                           shape[:3] + shape[4:]),
+                         device="cuda", dtype=torch.bfloat16)
+    addresses = [t.data_ptr() for t in problem["inputs"] + [output]]
     if entry["op"] == "gemm":
-        m, n, k = shape
-        a, b = normal(m, k), normal(n, k)
-        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        launch = gemm_launcher(runtime, function, a.data_ptr(), b.data_ptr(),
-                               c.data_ptr(), shape, stream)
-        output, expected = c, lambda: a.double() @ b.double().t()
-        baseline = ("torch.matmul bf16 (cuBLAS)",
-                    lambda: torch.matmul(a, b.t()), None)
+        launch = gemm_launcher(runtime, function, *addresses, shape, stream)
     else:
-        batch, heads, queries, keys, dim = shape
-        q = normal(batch, heads, queries, dim)
-        k, v = normal(batch, heads, keys, dim), normal(batch, heads, keys, dim)
-        o = torch.empty_like(q)
-        scale = dim ** -0.5
-        launch = LAUNCHERS[entry["op"]](runtime, function, q.data_ptr(),
-                                        k.data_ptr(), v.data_ptr(),
-                                        o.data_ptr(), shape, scale, stream)
-        # The float64 reference of the first two heads (all of them would
-        # take tens of GiB of scores).
-        output = o[:1, :2]
-        expected = lambda: functional.scaled_dot_product_attention(  # noqa
-            q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(),
-            scale=scale)
-        from torch.nn.attention import SDPBackend, sdpa_kernel
-        baseline = ("torch scaled_dot_product_attention (flash backend)",
-                    lambda: functional.scaled_dot_product_attention(
-                        q, k, v, scale=scale),
-                    lambda: sdpa_kernel(SDPBackend.FLASH_ATTENTION))
+        launch = LAUNCHERS[entry["op"]](runtime, function, *addresses, shape,
+                                        shape[-1] ** -0.5, stream)
     launch()
     runtime.check(entry["kernel"])
     torch.cuda.synchronize()
-    error = backend.error(output, expected())
+    error = backend.error(problem["checked"](output), problem["expected"]())
     row.update(check="ok" if error <= TOLERANCE[entry["op"]] else "WRONG",
                error=error, shape=shape, flops=flops(entry))
     if row["check"] != "ok" or options.once:
         return row
-    row["expert_seconds"] = backend.time(launch, options.warmup,
-                                         options.repeats)
+    time_against_torch(row, launch, problem, backend, options)
     runtime.check(entry["kernel"])
-    what, call, context = baseline
-    try:
-        if context:
-            with context():
-                seconds = backend.time(call, options.warmup, options.repeats)
-        else:
-            seconds = backend.time(call, options.warmup, options.repeats)
-        row["torch"] = {"op": what, "seconds": seconds}
-    except Exception as error:
-        row["torch"] = {"op": what, "error": f"{type(error).__name__}: {error}"}
     return row
 
 
 def table(rows):
-    """The expert rows of results.json as markdown lines."""
-    lines = ["| expert kernel | shape | check | ms | TFLOP/s | torch (ms) | "
-             "torch TFLOP/s | expert / torch throughput |",
+    """The tensor-core rows of results.json (the expert kernels and vx's)
+    as markdown lines."""
+    lines = ["| kernel | shape | check | ms | TFLOP/s | torch (ms) | "
+             "torch TFLOP/s | kernel / torch throughput |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for row in rows:
-        seconds = row.get("expert_seconds")
+        seconds = row.get("seconds")
         torch_seconds = (row.get("torch") or {}).get("seconds")
         amount = row.get("flops")
 

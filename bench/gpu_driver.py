@@ -546,14 +546,8 @@ def run_tensor_core(entry, backend, mode, options):
             entry["output_type"]])
         load_library(entry["simulate_library"], True).function(
             entry["function"])(*inputs, output)
-        wide = [a.astype(np.float64) for a in inputs]
-        if op == "gemm":
-            expected = wide[0] @ wide[1].T
-        else:
-            scores = np.einsum("bhqd,bhkd->bhqk", wide[0], wide[1]) * dim ** -0.5
-            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            expected = np.einsum("bhqk,bhkd->bhqd", weights / weights.sum(
-                axis=-1, keepdims=True), wide[2])
+        expected = expert.numpy_reference(
+            op, [a.astype(np.float64) for a in inputs])
         error = backend.error(output, expected)
         return dict(row, check="ok" if error <= tolerance else "WRONG",
                     error=error, shape=shape)

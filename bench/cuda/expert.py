@@ -255,17 +255,22 @@ def _simulated(entry, directory):
         for array in arrays:
             runtime.lib.mgpuMemHostUnregister(array.ctypes.data)
     wide = [from_bf16(array).astype(np.float64) for array in arrays]
-    if entry["op"] == "gemm":
-        expected = wide[0] @ wide[1].T
-    else:
-        scores = (np.einsum("bhqd,bhkd->bhqk", wide[0], wide[1]) *
-                  shape[-1] ** -0.5)
-        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        expected = np.einsum("bhqk,bhkd->bhqd",
-                             weights / weights.sum(axis=-1, keepdims=True),
-                             wide[2])
+    expected = numpy_reference(entry["op"], wide[:-1])
     scale = max(1.0, np.abs(expected).max())
     return float(np.abs(wide[-1] - expected).max() / scale)
+
+
+def numpy_reference(op, inputs):
+    """numpy's float64 result of `op` on float64 inputs: A B^T, or the
+    attention of Q, K, V ([batch][heads][sequence][d]) scaled by d^-1/2."""
+    import numpy as np
+    if op == "gemm":
+        return inputs[0] @ inputs[1].T
+    q, k, v = inputs
+    scores = np.einsum("bhqd,bhkd->bhqk", q, k) * q.shape[-1] ** -0.5
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.einsum("bhqk,bhkd->bhqd",
+                     weights / weights.sum(axis=-1, keepdims=True), v)
 
 
 # bf16 output (8-bit mantissa) and, for attention, P in bf16: the error

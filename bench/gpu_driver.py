@@ -572,31 +572,30 @@ def run_tensor_core(entry, backend, mode, options):
     return row
 
 
+def run_row(entry, backend, mode, options):
+    """The row of one entry (an exception is the caller's)."""
+    if entry["kind"] == "expert":
+        return run_expert(entry, backend, mode, options)
+    if entry["kind"] == "tensor_core":
+        return run_tensor_core(entry, backend, mode, options)
+    try:
+        library = load_library(entry["library"], mode == "simulate")
+    except Exception as error:
+        return {"name": entry["name"], "kind": entry["kind"],
+                "check": "NOT LOADED",
+                "load_error": f"{type(error).__name__}: {error}"}
+    return run_entry(backend, library, entry, options)
+
+
 def run_one(manifest, index, mode, options):
     """`--entry INDEX`: runs one entry in this process and prints its row
     (JSON) as the last line."""
     entry = manifest["entries"][index]
-    backend = make_backend(mode)
-    if entry["kind"] in ("expert", "tensor_core"):
-        run = run_expert if entry["kind"] == "expert" else run_tensor_core
-        try:
-            row = run(entry, backend, mode, options)
-        except Exception as error:
-            row = {"name": entry["name"], "kind": entry["kind"],
-                   "check": f"FAILED: {type(error).__name__}: {error}"}
-        print(json.dumps(row))
-        return 0
     try:
-        library = load_library(entry["library"], mode == "simulate")
+        row = run_row(entry, make_backend(mode), mode, options)
     except Exception as error:
         row = {"name": entry["name"], "kind": entry["kind"],
-               "check": "NOT LOADED", "load_error": f"{type(error).__name__}: {error}"}
-    else:
-        try:
-            row = run_entry(backend, library, entry, options)
-        except Exception as error:
-            row = {"name": entry["name"], "kind": entry["kind"],
-                   "check": f"FAILED: {type(error).__name__}: {error}"}
+               "check": f"FAILED: {type(error).__name__}: {error}"}
     print(json.dumps(row))
     return 0
 

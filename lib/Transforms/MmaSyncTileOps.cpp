@@ -649,11 +649,11 @@ void vx::chooseSharedLayouts(RewriterBase &rewriter,
                              const TileOpsOptions &options) {
   SetVector<ScratchOp> tiles;
   for (linalg::MatmulOp matmul : matmuls)
-        for (Value input : matmul.getInputs())
-          if (auto scratch = input.getDefiningOp<ScratchOp>();
-              scratch && scratch.getPlacement() == Memory::smem &&
-              scratch.getType().getLayout().isIdentity())
-            tiles.insert(scratch);
+    for (Value input : matmul.getInputs())
+      if (auto scratch = input.getDefiningOp<ScratchOp>();
+          scratch && scratch.getPlacement() == Memory::smem &&
+          scratch.getType().getLayout().isIdentity())
+        tiles.insert(scratch);
   for (ScratchOp tile : tiles) {
     MemRefType type = tile.getType();
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
@@ -694,6 +694,20 @@ void vx::chooseSharedLayouts(RewriterBase &rewriter,
   }
 }
 
+/// Remarks on each operand of `matmul` in memory that `ldmatrix` cannot
+/// read, with the reason.
+static void remarkOnElementLoads(linalg::MatmulOp matmul, SpawnOp spawn) {
+  for (int64_t operand : {0, 1}) {
+    if (!getPrivateTiles(matmul->getOperand(operand), spawn).empty())
+      continue; // Registers.
+    if (std::optional<std::string> reason =
+            getLdmatrixReason(matmul->getOpOperand(operand)))
+      matmul.emitRemark("operand ")
+          << (operand == 0 ? "A" : "B")
+          << " is loaded element by element, not with ldmatrix: " << *reason;
+  }
+}
+
 /// Replaces `acc`'s scratch by one in the fragment layout and its ops by
 /// thread loops over the lanes.
 static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
@@ -727,6 +741,40 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
   rewriter.eraseOp(acc.scratch);
 }
 
+void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
+                             ArrayRef<Operation *> tileOps,
+                             const TileOpsOptions &options,
+                             DenseMap<Operation *, std::string> &reasons) {
+  int64_t ctaSize = spawn.getCTASize(
+      options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
+  SmallVector<FragmentGroup> groups =
+      planFragmentGroups(spawn, tileOps, options, ctaSize, reasons);
+  SmallVector<linalg::MatmulOp> matmuls;
+  for (const FragmentGroup &group : groups)
+    llvm::append_range(matmuls, group.getMatmuls());
+  chooseSharedLayouts(rewriter, matmuls, options);
+  if (options.remarkOnMatmuls) {
+    for (const FragmentGroup &group : groups) {
+      for (linalg::MatmulOp matmul : group.getMatmuls()) {
+        int64_t columns = matmul.getStaticLoopRanges()[1];
+        bool registerA =
+            !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
+        matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 "
+                          "on ")
+            << group.warpsM << " warps (" << group.warpsM << "x1), "
+            << group.fragsM * kMmaM << "x" << columns
+            << " of the accumulator per warp, with the row and elementwise "
+               "tile ops of its "
+            << group.tiles.size() << " private tiles in the fragment layout"
+            << (registerA ? "; A from registers" : "");
+        remarkOnElementLoads(matmul, spawn);
+      }
+    }
+  }
+  for (const FragmentGroup &group : groups)
+    rewriteFragmentGroup(rewriter, group);
+}
+
 void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
                                ArrayRef<Operation *> tileOps,
                                const TileOpsOptions &options) {
@@ -734,17 +782,14 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   SmallVector<Accumulator> accumulators;
   DenseMap<Operation *, std::string> reasons;
-  SmallVector<FragmentGroup> groups =
-      planFragmentGroups(spawn, tileOps, options, ctaSize, reasons);
-  auto findGroup = [&](Operation *op) {
-    return llvm::find_if(groups, [&](const FragmentGroup &group) {
-      return llvm::is_contained(group.ops, op);
-    });
-  };
+  lowerFragmentGroups(rewriter, spawn, tileOps, options, reasons);
+  // The groups' ops are thread loops now.
+  SmallVector<Operation *> rest = getTileOps(spawn);
+  tileOps = rest;
   for (Operation *op : tileOps) {
     auto matmul = dyn_cast<linalg::MatmulOp>(op);
     if (!matmul || !getTensorCoreKind(matmul, options.tf32) ||
-        reasons.contains(op) || findGroup(op) != groups.end())
+        reasons.contains(op))
       continue;
     ScratchOp scratch = getMatmulAccumulator(matmul);
     std::optional<std::string> reason =
@@ -787,8 +832,6 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
     for (Operation *op : acc.ops)
       if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
         matmuls.push_back(matmul);
-  for (const FragmentGroup &group : groups)
-    llvm::append_range(matmuls, group.getMatmuls());
   chooseSharedLayouts(rewriter, matmuls, options);
   for (Operation *op : tileOps) {
     auto matmul = dyn_cast<linalg::MatmulOp>(op);
@@ -802,37 +845,17 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
                                 << it->second << ": computed with FMA code";
       continue;
     }
-    if (auto *group = findGroup(op); group != groups.end()) {
-      int64_t columns = matmul.getStaticLoopRanges()[1];
-      bool registerA = !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
-      matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 on ")
-          << group->warpsM << " warps (" << group->warpsM << "x1), "
-          << group->fragsM * kMmaM << "x" << columns
-          << " of the accumulator per warp, in the fragment layout with "
-          << group->ops.size() - 1 << " other tile ops of its group"
-          << (registerA ? "; A from registers (FlashAttention-2's P)" : "");
-    } else {
-      const Accumulator &acc =
-          *llvm::find_if(accumulators, [&](const Accumulator &acc) {
-            return llvm::is_contained(acc.ops, op);
-          });
-      matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 on ")
-          << acc.tiling.warpsM * acc.tiling.warpsN << " warps ("
-          << acc.tiling.warpsM << "x" << acc.tiling.warpsN << "), "
-          << acc.tiling.getWarpRows() << "x" << acc.tiling.getWarpColumns()
-          << " of the accumulator per warp";
-    }
-    for (int64_t operand : {0, 1})
-      if (!getPrivateTiles(matmul->getOperand(operand), spawn).empty())
-        continue;
-      else if (std::optional<std::string> reason =
-              getLdmatrixReason(matmul->getOpOperand(operand)))
-        matmul.emitRemark("operand ")
-            << (operand == 0 ? "A" : "B")
-            << " is loaded element by element, not with ldmatrix: " << *reason;
+    const Accumulator &acc =
+        *llvm::find_if(accumulators, [&](const Accumulator &acc) {
+          return llvm::is_contained(acc.ops, op);
+        });
+    matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 on ")
+        << acc.tiling.warpsM * acc.tiling.warpsN << " warps ("
+        << acc.tiling.warpsM << "x" << acc.tiling.warpsN << "), "
+        << acc.tiling.getWarpRows() << "x" << acc.tiling.getWarpColumns()
+        << " of the accumulator per warp";
+    remarkOnElementLoads(matmul, spawn);
   }
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc);
-  for (const FragmentGroup &group : groups)
-    rewriteFragmentGroup(rewriter, group);
 }

@@ -118,8 +118,9 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
     Value tile = ScratchOp(tiles[next]).getResult();
     for (Operation *user : tile.getUsers()) {
       if (!llvm::is_contained(tileOps, user))
-        return fail(("its tile is also used by '" +
-                     user->getName().getStringRef() + "', not a tile op")
+        return fail(("the accumulator's group of private tiles is also used "
+                     "by '" +
+                     user->getName().getStringRef() + "' (not a tile op)")
                         .str());
       ops.insert(user);
       for (Value operand : user->getOperands()) {
@@ -295,8 +296,10 @@ vx::planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
     if (!matmul || !getTensorCoreKind(matmul, options.tf32) ||
         isPlanned(matmul))
       continue;
+    // A matmul that does not fit by itself gets the reason from the
+    // accumulator lowering.
     ScratchOp acc = getMatmulAccumulator(matmul);
-    if (!acc)
+    if (!acc || getMmaSyncMatmulReason(matmul, spawn, options, true))
       continue;
     // A group only where the accumulators' own layout does not do.
     SmallVector<Operation *> uses;

@@ -94,13 +94,15 @@ def attention_reference(q, k, v):
     return np.einsum("bhqk,bhkd->bhqd", weights, v)
 
 
+# The register form (S and P in the MMA fragment layout on the GPU routes)
+# and the form with S and P staged in shared memory (wgmma on sm_90a).
+@pytest.mark.parametrize("example", ["flash_attention.mlir",
+                                     "flash_attention_smem.mlir"])
 @pytest.mark.parametrize("options", ROUTES)
-def test_flash_attention_against_numpy(options):
+def test_flash_attention_against_numpy(options, example):
     # numpy has no bf16: the same kernel with f16 tiles. P is rounded to
     # f16 for P V (the tensor cores' A operand), as FlashAttention does.
-    module = vx.parse(
-        read_example("flash_attention.mlir").replace("bf16", "f16"),
-        "flash_attention.mlir")
+    module = vx.parse(read_example(example).replace("bf16", "f16"), example)
     rng = np.random.default_rng(23)
     q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
                for _ in range(3))

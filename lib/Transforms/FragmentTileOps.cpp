@@ -106,8 +106,7 @@ private:
 } // namespace
 
 FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
-                                            int64_t ctaSize,
-                                            std::string &why) {
+                                            int64_t ctaSize, std::string &why) {
   auto fail = [&](std::string reason) -> FailureOr<FragmentGroup> {
     why = std::move(reason);
     return failure();
@@ -191,8 +190,7 @@ std::optional<std::string> GroupPlanner::checkOp(Operation *op) {
   return checkElementwise(op);
 }
 
-std::optional<std::string>
-GroupPlanner::checkMatmul(linalg::MatmulOp matmul) {
+std::optional<std::string> GroupPlanner::checkMatmul(linalg::MatmulOp matmul) {
   auto describe = [](const Twine &why) {
     return ("a matmul of its group " + why).str();
   };
@@ -219,8 +217,7 @@ GroupPlanner::checkMatmul(linalg::MatmulOp matmul) {
   return std::nullopt;
 }
 
-std::optional<std::string>
-GroupPlanner::checkReduce(linalg::ReduceOp reduce) {
+std::optional<std::string> GroupPlanner::checkReduce(linalg::ReduceOp reduce) {
   if (reduce.getInputs().size() != 1 ||
       reduce.getDimensions() != ArrayRef<int64_t>{1})
     return std::string("a reduction of its group is not one row reduction");
@@ -362,8 +359,8 @@ public:
   /// does not use); its yielded values.
   SmallVector<Value> apply(Block &body, ArrayRef<Value> arguments) {
     IRMapping mapping;
-    for (auto [argument, value] : llvm::zip_equal(body.getArguments(),
-                                                  arguments))
+    for (auto [argument, value] :
+         llvm::zip_equal(body.getArguments(), arguments))
       if (value)
         mapping.map(argument, value);
     for (Operation &op : body.without_terminator())
@@ -380,11 +377,9 @@ private:
     if (Value parts = fragments.lookup(memref)) {
       Value index =
           rowVector
-              ? buildSum(b, loc, {{point.fm, kRowsPerLane}, {point.half, 1}},
-                         0)
+              ? buildSum(b, loc, {{point.fm, kRowsPerLane}, {point.half, 1}}, 0)
               : getTileIndex(point, type.getShape()[1] / kMmaN);
-      return {parts,
-              {lane.warpM, lane.warpN, lane.group, lane.pair, index}};
+      return {parts, {lane.warpM, lane.warpN, lane.group, lane.pair, index}};
     }
     Value row = buildSum(b, loc,
                          {{lane.warpM, group.fragsM * kMmaM},
@@ -409,17 +404,17 @@ private:
 
 /// Loops over the lane's points of a tile of `columns` columns (none: a row
 /// vector, fn and e zero).
-static void buildPointLoops(
-    OpBuilder &b, Location loc, const FragmentGroup &group,
-    std::optional<int64_t> columns,
-    function_ref<void(OpBuilder &, GroupLaneBuilder::Point)> body) {
+static void
+buildPointLoops(OpBuilder &b, Location loc, const FragmentGroup &group,
+                std::optional<int64_t> columns,
+                function_ref<void(OpBuilder &, GroupLaneBuilder::Point)> body) {
   SmallVector<int64_t> counts = {group.fragsM, kRowsPerLane};
   if (columns)
     counts.append({*columns / kMmaN, 2});
   buildLoops(b, loc, counts, [&](OpBuilder &nested, ValueRange ivs) {
     Value zero = arith::ConstantIndexOp::create(nested, loc, 0);
-    body(nested, {ivs[0], columns ? ivs[2] : zero, ivs[1],
-                  columns ? ivs[3] : zero});
+    body(nested,
+         {ivs[0], columns ? ivs[2] : zero, ivs[1], columns ? ivs[3] : zero});
   });
 }
 
@@ -429,9 +424,9 @@ static void buildElementwise(OpBuilder &b, Location loc, Operation *op,
                              const FragmentGroup &group,
                              const DenseMap<Value, Value> &fragments,
                              const Lane &lane) {
-  auto shape = cast<MemRefType>(op->getOperand(op->getNumOperands() - 1)
-                                    .getType())
-                   .getShape();
+  auto shape =
+      cast<MemRefType>(op->getOperand(op->getNumOperands() - 1).getType())
+          .getShape();
   std::optional<int64_t> columns;
   if (shape.size() == 2)
     columns = shape[1];
@@ -452,8 +447,7 @@ static void buildElementwise(OpBuilder &b, Location loc, Operation *op,
               ? Value()
               : builder.load(operand.get(), point));
     }
-    SmallVector<Value> results =
-        builder.apply(*linalgOp.getBlock(), arguments);
+    SmallVector<Value> results = builder.apply(*linalgOp.getBlock(), arguments);
     builder.store(results.front(), linalgOp.getDpsInits()[0], point);
   });
 }
@@ -466,50 +460,51 @@ static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
                            const DenseMap<Value, Value> &fragments,
                            const Lane &lane) {
   Value input = reduce.getInputs()[0], init = reduce.getInits()[0];
-  int64_t fragsN =
-      cast<MemRefType>(input.getType()).getShape()[1] / kMmaN;
+  int64_t fragsN = cast<MemRefType>(input.getType()).getShape()[1] / kMmaN;
   Block &combiner = reduce.getCombiner().front();
-  buildPointLoops(b, loc, group, std::nullopt, [&](OpBuilder &nested,
-                                                   auto row) {
-    GroupLaneBuilder builder(nested, loc, group, fragments, lane);
-    auto combine = [&](OpBuilder &at, Value value, Value partial) {
-      GroupLaneBuilder inner(at, loc, group, fragments, lane);
-      return inner.apply(combiner, {value, partial}).front();
-    };
-    auto valueAt = [&](OpBuilder &at, Value fn, int64_t column) {
-      GroupLaneBuilder inner(at, loc, group, fragments, lane);
-      return inner.load(input, {row.fm, fn, row.half,
-                                arith::ConstantIndexOp::create(at, loc,
-                                                               column)});
-    };
-    Value first = row.fn; // Zero: a row's first fragment column.
-    Value partial = combine(nested, valueAt(nested, first, 1),
-                            valueAt(nested, first, 0));
-    if (fragsN > 1) {
-      auto loop = scf::ForOp::create(
-          nested, loc, arith::ConstantIndexOp::create(nested, loc, 1),
-          arith::ConstantIndexOp::create(nested, loc, fragsN),
-          arith::ConstantIndexOp::create(nested, loc, 1), ValueRange{partial},
-          [&](OpBuilder &body, Location, Value fn, ValueRange carried) {
-            Value next = carried.front();
-            for (int64_t column : {0, 1})
-              next = combine(body, valueAt(body, fn, column), next);
-            scf::YieldOp::create(body, loc, next);
-          });
-      partial = loop.getResult(0);
-    }
-    // The four lanes of a quad hold the row: lanes 4g + t, t < 4.
-    for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
-      auto shuffle = gpu::ShuffleOp::create(nested, loc, partial, offset,
-                                            kWarpSize, gpu::ShuffleMode::XOR);
-      // Placed by the compiler in whole warps: the spawn-body op check and
-      // the memory model take it as registers only.
-      shuffle->setAttr(VxDialect::kTensorCoreAttrName, nested.getUnitAttr());
-      partial = combine(nested, shuffle.getShuffleResult(), partial);
-    }
-    builder.store(combine(nested, partial, builder.load(init, row)), init,
-                  row);
-  });
+  buildPointLoops(
+      b, loc, group, std::nullopt, [&](OpBuilder &nested, auto row) {
+        GroupLaneBuilder builder(nested, loc, group, fragments, lane);
+        auto combine = [&](OpBuilder &at, Value value, Value partial) {
+          GroupLaneBuilder inner(at, loc, group, fragments, lane);
+          return inner.apply(combiner, {value, partial}).front();
+        };
+        auto valueAt = [&](OpBuilder &at, Value fn, int64_t column) {
+          GroupLaneBuilder inner(at, loc, group, fragments, lane);
+          return inner.load(input,
+                            {row.fm, fn, row.half,
+                             arith::ConstantIndexOp::create(at, loc, column)});
+        };
+        Value first = row.fn; // Zero: a row's first fragment column.
+        Value partial = combine(nested, valueAt(nested, first, 1),
+                                valueAt(nested, first, 0));
+        if (fragsN > 1) {
+          auto loop = scf::ForOp::create(
+              nested, loc, arith::ConstantIndexOp::create(nested, loc, 1),
+              arith::ConstantIndexOp::create(nested, loc, fragsN),
+              arith::ConstantIndexOp::create(nested, loc, 1),
+              ValueRange{partial},
+              [&](OpBuilder &body, Location, Value fn, ValueRange carried) {
+                Value next = carried.front();
+                for (int64_t column : {0, 1})
+                  next = combine(body, valueAt(body, fn, column), next);
+                scf::YieldOp::create(body, loc, next);
+              });
+          partial = loop.getResult(0);
+        }
+        // The four lanes of a quad hold the row: lanes 4g + t, t < 4.
+        for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
+          auto shuffle = gpu::ShuffleOp::create(
+              nested, loc, partial, offset, kWarpSize, gpu::ShuffleMode::XOR);
+          // Placed by the compiler in whole warps: the spawn-body op check and
+          // the memory model take it as registers only.
+          shuffle->setAttr(VxDialect::kTensorCoreAttrName,
+                           nested.getUnitAttr());
+          partial = combine(nested, shuffle.getShuffleResult(), partial);
+        }
+        builder.store(combine(nested, partial, builder.load(init, row)), init,
+                      row);
+      });
 }
 
 void vx::rewriteFragmentGroup(RewriterBase &rewriter,
@@ -524,9 +519,9 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
     rewriter.setInsertionPoint(tile);
     fragments[tile.getResult()] = ScratchOp::create(
         rewriter, tile.getLoc(),
-        MemRefType::get({group.warpsM, 1, kWarpSize / kLanesPerRow,
-                         kLanesPerRow, values},
-                        type.getElementType()),
+        MemRefType::get(
+            {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
+            type.getElementType()),
         tile.getMemoryAttr());
   }
   auto getTiling = [&](Value tile) {
@@ -556,8 +551,8 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
         std::array<bool, 2> ldmatrix = {
             !registerA && !getLdmatrixReason(matmul->getOpOperand(0)),
             !getLdmatrixReason(matmul->getOpOperand(1))};
-        buildMmaSync(b, loc, matmul, getTiling(acc), ldmatrix,
-                     fragments[acc], lane, registerA);
+        buildMmaSync(b, loc, matmul, getTiling(acc), ldmatrix, fragments[acc],
+                     lane, registerA);
       } else if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
         buildRowReduce(b, loc, reduce, group, fragments, lane);
       } else {

@@ -97,8 +97,7 @@ vx::getTensorCoreMatmulReason(linalg::MatmulOp matmul,
 
 std::optional<std::string>
 vx::getMmaSyncMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
-                           const TileOpsOptions &options,
-                           bool allowPrivateA) {
+                           const TileOpsOptions &options, bool allowPrivateA) {
   if (options.chip->getSMNumber() < 80)
     return ("'" + options.chip->getName() +
             "' has no mma.sync.m16n8k16 (sm_80 and newer)")
@@ -214,7 +213,7 @@ Value vx::buildSum(OpBuilder &b, Location loc,
 /// On any CTA whose size is a multiple of 32 iteration i runs on a thread
 /// whose lane is the one the fragment layout assumes.
 void vx::buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
-                          function_ref<void(OpBuilder &, Lane)> body) {
+                       function_ref<void(OpBuilder &, Lane)> body) {
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
@@ -469,19 +468,19 @@ static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
   for (int64_t j = 0; j < 4; ++j) {
     SmallVector<Value> pair;
     for (int64_t element : {0, 1}) {
-      Value index = buildSum(
-          b, loc,
-          {{fm, tiling.fragsN * kValuesPerFragment},
-           {kStep, 2 * kValuesPerFragment}},
-          (j / 2) * kValuesPerFragment + (j % 2) * 2 + element);
+      Value index =
+          buildSum(b, loc,
+                   {{fm, tiling.fragsN * kValuesPerFragment},
+                    {kStep, 2 * kValuesPerFragment}},
+                   (j / 2) * kValuesPerFragment + (j % 2) * 2 + element);
       pair.push_back(memref::LoadOp::create(
           b, loc, operand.fragments,
           ValueRange{lane.warpM, lane.warpN, lane.group, lane.pair, index}));
     }
-    registers.push_back(packRegister(
-        b, loc,
-        vector::FromElementsOp::create(b, loc, VectorType::get({2}, type),
-                                       pair)));
+    registers.push_back(
+        packRegister(b, loc,
+                     vector::FromElementsOp::create(
+                         b, loc, VectorType::get({2}, type), pair)));
   }
   return registers;
 }
@@ -757,8 +756,7 @@ void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
     for (const FragmentGroup &group : groups) {
       for (linalg::MatmulOp matmul : group.getMatmuls()) {
         int64_t columns = matmul.getStaticLoopRanges()[1];
-        bool registerA =
-            !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
+        bool registerA = !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
         matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 "
                           "on ")
             << group.warpsM << " warps (" << group.warpsM << "x1), "

@@ -238,10 +238,8 @@ std::optional<std::string> GroupPlanner::checkElementwise(Operation *op) {
     return ("'" + name + "' of its group " + why).str();
   };
   if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    if (copy.getSource().getType() != copy.getTarget().getType() &&
-        cast<MemRefType>(copy.getSource().getType()).getShape() !=
-            cast<MemRefType>(copy.getTarget().getType()).getShape())
-      return describe("copies between shapes");
+    if (cast<MemRefType>(copy.getTarget().getType()).getShape()[0] != rows)
+      return describe("has other rows than its tiles");
     if (!tiles.contains(getPrivateScratch(copy.getTarget())) &&
         isRowVector(copy.getTarget()))
       return describe("writes a row vector outside it (the quad holds each "
@@ -475,7 +473,7 @@ static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
                             {row.fm, fn, row.half,
                              arith::ConstantIndexOp::create(at, loc, column)});
         };
-        Value first = row.fn; // Zero: a row's first fragment column.
+        Value first = arith::ConstantIndexOp::create(nested, loc, 0);
         Value partial = combine(nested, valueAt(nested, first, 1),
                                 valueAt(nested, first, 0));
         if (fragsN > 1) {

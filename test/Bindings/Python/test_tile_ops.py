@@ -114,8 +114,9 @@ def test_flash_attention_against_numpy(options, example):
 
 @pytest.mark.parametrize("options", ROUTES)
 def test_flash_attention_head_dim_128_against_numpy(options):
-    # bench/kernels' head-dim-128 variant at the example's sizes (its
-    # 256-byte tile rows take FMA code on sm_90a, mma.sync on sm_80).
+    # bench/kernels' head-dim-128 variant at the example's sizes (the
+    # register form: mma.sync with S and P in the fragment layout on both
+    # chips, P V's accumulator 16x128 per warp).
     with open(os.path.join(ROOT, "bench", "kernels",
                            "flash_attention.mlir")) as source:
         text = source.read().replace("bf16", "f16")

@@ -275,7 +275,8 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
   if (swizzle)
     return swizzleTileWriterLoop(rewriter, threadLoop, swizzledTile,
                                  swizzle.getInt(), ctaSize);
-  if (byRows)
+  // A full reduction has no parallel loop: no thread loop to split.
+  if (byRows && threadLoop)
     distributeByRows(rewriter, threadLoop);
   return success();
 }

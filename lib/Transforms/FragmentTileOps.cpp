@@ -158,7 +158,7 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
 std::optional<std::string> GroupPlanner::checkTiles() {
   for (ScratchOp tile : tiles) {
     MemRefType type = tile.getType();
-    if (!type.hasStaticShape() || type.getRank() > 2)
+    if (!type.hasStaticShape() || type.getRank() == 0 || type.getRank() > 2)
       return std::string("a private tile of its group is not a static tile "
                          "or row vector");
     if (rows && type.getShape()[0] != rows)

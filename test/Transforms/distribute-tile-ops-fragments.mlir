@@ -206,3 +206,4 @@ func.func @narrow_tile(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>,
   }
   return
 }
+

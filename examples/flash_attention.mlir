@@ -3,16 +3,15 @@
 // 64, one grid instance per (batch, head, block of 64 queries) on a CTA of
 // 128 threads (one warpgroup), KV blocks of 64 keys along the arbitrary
 // last dimension, the online softmax in base 2. Each step stages the bf16
-// Q, K and V tiles in shared memory; S = Q K^T is a linalg.matmul whose
-// indexing map transposes K (K-major B), into a private f32 accumulator
-// copied to shared memory; the row max, exp2 and row sums read it there;
-// P, converted to bf16, is written to shared memory as the A operand of
-// the second matmul, P V, whose private accumulator is copied out and
-// added to the running output after rescaling it by a row broadcast. The
-// row statistics are in shared memory, so no private tile is read across
-// its elements and the running output keeps the elementwise distribution
-// (32 values per thread, in registers). The scores are scaled inside exp2
-// (max(c s) = c max(s) for c > 0).
+// Q, K and V tiles in shared memory. S = Q K^T is a linalg.matmul whose
+// indexing map transposes K (K-major B) into a private f32 accumulator;
+// the row max, exp2, the row sums and P (S converted to bf16) are tile ops
+// on private tiles and row vectors, and P V accumulates into the running
+// output after rescaling it by a row broadcast. On mma.sync (sm_80) all of
+// them stay in the registers of the MMA fragment layout, as in
+// FlashAttention-2: row reductions by quad shuffles, P as the register A
+// operand of P V. The scores are scaled inside exp2 (max(c s) = c max(s)
+// for c > 0).
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flash_attention(%q: memref<1x2x128x64xbf16>,
@@ -30,16 +29,13 @@ func.func @flash_attention(%q: memref<1x2x128x64xbf16>,
     %q_tile = vx.scratch smem : memref<64x64xbf16>
     %k_tile = vx.scratch smem : memref<64x64xbf16>
     %v_tile = vx.scratch smem : memref<64x64xbf16>
-    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T
-    %s_tile = vx.scratch smem : memref<64x64xf32>  // S, then exp2 of it
-    %p_tile = vx.scratch smem : memref<64x64xbf16> // P, the A of P V
-    %pv_acc = vx.scratch : memref<64x64xf32>     // P V
-    %pv_tile = vx.scratch smem : memref<64x64xf32>
+    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T, then exp2 of it
+    %p = vx.scratch : memref<64x64xbf16>         // P, the A of P V
     %acc = vx.scratch : memref<64x64xf32>        // the running output
-    %m = vx.scratch smem : memref<64xf32>        // running row max of S
-    %m_new = vx.scratch smem : memref<64xf32>
-    %alpha = vx.scratch smem : memref<64xf32>    // rescaling of earlier blocks
-    %l = vx.scratch smem : memref<64xf32>        // running row sum
+    %m = vx.scratch : memref<64xf32>             // running row max of S
+    %m_new = vx.scratch : memref<64xf32>
+    %alpha = vx.scratch : memref<64xf32>         // rescaling of earlier blocks
+    %l = vx.scratch : memref<64xf32>             // running row sum
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
@@ -82,10 +78,9 @@ func.func @flash_attention(%q: memref<1x2x128x64xbf16>,
                          affine_map<(d0, d1, d2) -> (d0, d1)>]
         ins(%q_tile, %k_tile : memref<64x64xbf16>, memref<64x64xbf16>)
         outs(%s_acc : memref<64x64xf32>)
-    memref.copy %s_acc, %s_tile : memref<64x64xf32> to memref<64x64xf32>
     // The new row max, and the factor that rescales the earlier blocks.
     memref.copy %m, %m_new : memref<64xf32> to memref<64xf32>
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%m_new : memref<64xf32>) dimensions = [1]
       (%s: f32, %mx: f32) {
         %max = arith.maximumf %s, %mx : f32
@@ -100,11 +95,10 @@ func.func @flash_attention(%q: memref<1x2x128x64xbf16>,
         linalg.yield %factor : f32
       }
     // exp2 of the scaled S less its row max, the running row sums, and P.
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%s_tile, %m_new : memref<64x64xf32>, memref<64xf32>)
-        outs(%s_tile : memref<64x64xf32>) {
-      ^bb0(%s: f32, %mx: f32, %out: f32):
+        ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
+      ^bb0(%mx: f32, %s: f32):
         %d = arith.subf %s, %mx : f32
         %scaled = arith.mulf %d, %scale : f32
         %e = math.exp2 %scaled : f32
@@ -116,33 +110,27 @@ func.func @flash_attention(%q: memref<1x2x128x64xbf16>,
         %scaled = arith.mulf %sum, %factor : f32
         linalg.yield %scaled : f32
       }
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%l : memref<64xf32>) dimensions = [1]
       (%e: f32, %sum: f32) {
         %n = arith.addf %e, %sum : f32
         linalg.yield %n : f32
       }
-    linalg.map ins(%s_tile : memref<64x64xf32>)
-        outs(%p_tile : memref<64x64xbf16>)
+    linalg.map ins(%s_acc : memref<64x64xf32>) outs(%p : memref<64x64xbf16>)
       (%e: f32, %unused: bf16) {
-        %p = arith.truncf %e : f32 to bf16
-        linalg.yield %p : bf16
+        %pe = arith.truncf %e : f32 to bf16
+        linalg.yield %pe : bf16
       }
-    // P V on the tensor cores, added to the output rescaled to the new max.
-    linalg.fill ins(%zero : f32) outs(%pv_acc : memref<64x64xf32>)
-    linalg.matmul ins(%p_tile, %v_tile : memref<64x64xbf16>,
-                                         memref<64x64xbf16>)
-                  outs(%pv_acc : memref<64x64xf32>)
-    memref.copy %pv_acc, %pv_tile : memref<64x64xf32> to memref<64x64xf32>
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    // The output rescaled to the new max, plus P V on the tensor cores.
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%pv_tile, %alpha : memref<64x64xf32>, memref<64xf32>)
-        outs(%acc : memref<64x64xf32>) {
-      ^bb0(%pv: f32, %factor: f32, %a: f32):
+        ins(%alpha : memref<64xf32>) outs(%acc : memref<64x64xf32>) {
+      ^bb0(%factor: f32, %a: f32):
         %scaled = arith.mulf %a, %factor : f32
-        %n = arith.addf %scaled, %pv : f32
-        linalg.yield %n : f32
+        linalg.yield %scaled : f32
     }
+    linalg.matmul ins(%p, %v_tile : memref<64x64xbf16>, memref<64x64xbf16>)
+                  outs(%acc : memref<64x64xf32>)
     memref.copy %m_new, %m : memref<64xf32> to memref<64xf32>
     %last = arith.subi %nkv, %c1 : index
     %is_last = arith.cmpi eq, %kvb, %last : index

@@ -2,10 +2,10 @@
 // bf16 flash attention written with tile ops for batch 1, 4 heads,
 // sequence 256, one grid instance per block of 64 queries on a CTA of 128
 // threads, KV blocks of 64 keys along the arbitrary last dimension. S = Q
-// K^T (a transposing indexing map) and P V (P in shared memory as bf16) on
-// the tensor cores: mma.sync on sm_80, wgmma on sm_90a where the tiles'
-// rows are at most 128 bytes (head dim 64; head dim 128 falls back to FMA
-// code with a remark).
+// K^T (a transposing indexing map) and P V on the tensor cores, with the
+// softmax's row max, exp2, row sums and P in the registers of the MMA
+// fragment layout (mma.sync on sm_80 and sm_90a; P the register A operand
+// of P V).
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
@@ -23,16 +23,13 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
     %q_tile = vx.scratch smem : memref<64x64xbf16>
     %k_tile = vx.scratch smem : memref<64x64xbf16>
     %v_tile = vx.scratch smem : memref<64x64xbf16>
-    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T
-    %s_tile = vx.scratch smem : memref<64x64xf32>  // S, then exp2 of it
-    %p_tile = vx.scratch smem : memref<64x64xbf16> // P, the A of P V
-    %pv_acc = vx.scratch : memref<64x64xf32>     // P V
-    %pv_tile = vx.scratch smem : memref<64x64xf32>
+    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T, then exp2 of it
+    %p = vx.scratch : memref<64x64xbf16>         // P, the A of P V
     %acc = vx.scratch : memref<64x64xf32>        // the running output
-    %m = vx.scratch smem : memref<64xf32>        // running row max of S
-    %m_new = vx.scratch smem : memref<64xf32>
-    %alpha = vx.scratch smem : memref<64xf32>    // rescaling of earlier blocks
-    %l = vx.scratch smem : memref<64xf32>        // running row sum
+    %m = vx.scratch : memref<64xf32>             // running row max of S
+    %m_new = vx.scratch : memref<64xf32>
+    %alpha = vx.scratch : memref<64xf32>         // rescaling of earlier blocks
+    %l = vx.scratch : memref<64xf32>             // running row sum
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
@@ -75,10 +72,9 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
                          affine_map<(d0, d1, d2) -> (d0, d1)>]
         ins(%q_tile, %k_tile : memref<64x64xbf16>, memref<64x64xbf16>)
         outs(%s_acc : memref<64x64xf32>)
-    memref.copy %s_acc, %s_tile : memref<64x64xf32> to memref<64x64xf32>
     // The new row max, and the factor that rescales the earlier blocks.
     memref.copy %m, %m_new : memref<64xf32> to memref<64xf32>
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%m_new : memref<64xf32>) dimensions = [1]
       (%s: f32, %mx: f32) {
         %max = arith.maximumf %s, %mx : f32
@@ -93,11 +89,10 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
         linalg.yield %factor : f32
       }
     // exp2 of the scaled S less its row max, the running row sums, and P.
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%s_tile, %m_new : memref<64x64xf32>, memref<64xf32>)
-        outs(%s_tile : memref<64x64xf32>) {
-      ^bb0(%s: f32, %mx: f32, %out: f32):
+        ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
+      ^bb0(%mx: f32, %s: f32):
         %d = arith.subf %s, %mx : f32
         %scaled = arith.mulf %d, %scale : f32
         %e = math.exp2 %scaled : f32
@@ -109,33 +104,27 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
         %scaled = arith.mulf %sum, %factor : f32
         linalg.yield %scaled : f32
       }
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%l : memref<64xf32>) dimensions = [1]
       (%e: f32, %sum: f32) {
         %n = arith.addf %e, %sum : f32
         linalg.yield %n : f32
       }
-    linalg.map ins(%s_tile : memref<64x64xf32>)
-        outs(%p_tile : memref<64x64xbf16>)
+    linalg.map ins(%s_acc : memref<64x64xf32>) outs(%p : memref<64x64xbf16>)
       (%e: f32, %unused: bf16) {
-        %p = arith.truncf %e : f32 to bf16
-        linalg.yield %p : bf16
+        %pe = arith.truncf %e : f32 to bf16
+        linalg.yield %pe : bf16
       }
-    // P V on the tensor cores, added to the output rescaled to the new max.
-    linalg.fill ins(%zero : f32) outs(%pv_acc : memref<64x64xf32>)
-    linalg.matmul ins(%p_tile, %v_tile : memref<64x64xbf16>,
-                                         memref<64x64xbf16>)
-                  outs(%pv_acc : memref<64x64xf32>)
-    memref.copy %pv_acc, %pv_tile : memref<64x64xf32> to memref<64x64xf32>
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    // The output rescaled to the new max, plus P V on the tensor cores.
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%pv_tile, %alpha : memref<64x64xf32>, memref<64xf32>)
-        outs(%acc : memref<64x64xf32>) {
-      ^bb0(%pv: f32, %factor: f32, %a: f32):
+        ins(%alpha : memref<64xf32>) outs(%acc : memref<64x64xf32>) {
+      ^bb0(%factor: f32, %a: f32):
         %scaled = arith.mulf %a, %factor : f32
-        %n = arith.addf %scaled, %pv : f32
-        linalg.yield %n : f32
+        linalg.yield %scaled : f32
     }
+    linalg.matmul ins(%p, %v_tile : memref<64x64xbf16>, memref<64x64xbf16>)
+                  outs(%acc : memref<64x64xf32>)
     memref.copy %m_new, %m : memref<64xf32> to memref<64xf32>
     %last = arith.subi %nkv, %c1 : index
     %is_last = arith.cmpi eq, %kvb, %last : index
@@ -171,16 +160,13 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
     %q_tile = vx.scratch smem : memref<64x128xbf16>
     %k_tile = vx.scratch smem : memref<64x128xbf16>
     %v_tile = vx.scratch smem : memref<64x128xbf16>
-    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T
-    %s_tile = vx.scratch smem : memref<64x64xf32>  // S, then exp2 of it
-    %p_tile = vx.scratch smem : memref<64x64xbf16> // P, the A of P V
-    %pv_acc = vx.scratch : memref<64x128xf32>     // P V
-    %pv_tile = vx.scratch smem : memref<64x128xf32>
-    %acc = vx.scratch : memref<64x128xf32>        // the running output
-    %m = vx.scratch smem : memref<64xf32>        // running row max of S
-    %m_new = vx.scratch smem : memref<64xf32>
-    %alpha = vx.scratch smem : memref<64xf32>    // rescaling of earlier blocks
-    %l = vx.scratch smem : memref<64xf32>        // running row sum
+    %s_acc = vx.scratch : memref<64x64xf32>      // S = Q K^T, then exp2 of it
+    %p = vx.scratch : memref<64x64xbf16>         // P, the A of P V
+    %acc = vx.scratch : memref<64x128xf32>       // the running output
+    %m = vx.scratch : memref<64xf32>             // running row max of S
+    %m_new = vx.scratch : memref<64xf32>
+    %alpha = vx.scratch : memref<64xf32>         // rescaling of earlier blocks
+    %l = vx.scratch : memref<64xf32>             // running row sum
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
@@ -223,10 +209,9 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
                          affine_map<(d0, d1, d2) -> (d0, d1)>]
         ins(%q_tile, %k_tile : memref<64x128xbf16>, memref<64x128xbf16>)
         outs(%s_acc : memref<64x64xf32>)
-    memref.copy %s_acc, %s_tile : memref<64x64xf32> to memref<64x64xf32>
     // The new row max, and the factor that rescales the earlier blocks.
     memref.copy %m, %m_new : memref<64xf32> to memref<64xf32>
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%m_new : memref<64xf32>) dimensions = [1]
       (%s: f32, %mx: f32) {
         %max = arith.maximumf %s, %mx : f32
@@ -241,11 +226,10 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
         linalg.yield %factor : f32
       }
     // exp2 of the scaled S less its row max, the running row sums, and P.
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%s_tile, %m_new : memref<64x64xf32>, memref<64xf32>)
-        outs(%s_tile : memref<64x64xf32>) {
-      ^bb0(%s: f32, %mx: f32, %out: f32):
+        ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
+      ^bb0(%mx: f32, %s: f32):
         %d = arith.subf %s, %mx : f32
         %scaled = arith.mulf %d, %scale : f32
         %e = math.exp2 %scaled : f32
@@ -257,33 +241,28 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
         %scaled = arith.mulf %sum, %factor : f32
         linalg.yield %scaled : f32
       }
-    linalg.reduce ins(%s_tile : memref<64x64xf32>)
+    linalg.reduce ins(%s_acc : memref<64x64xf32>)
         outs(%l : memref<64xf32>) dimensions = [1]
       (%e: f32, %sum: f32) {
         %n = arith.addf %e, %sum : f32
         linalg.yield %n : f32
       }
-    linalg.map ins(%s_tile : memref<64x64xf32>)
-        outs(%p_tile : memref<64x64xbf16>)
+    linalg.map ins(%s_acc : memref<64x64xf32>) outs(%p : memref<64x64xbf16>)
       (%e: f32, %unused: bf16) {
-        %p = arith.truncf %e : f32 to bf16
-        linalg.yield %p : bf16
+        %pe = arith.truncf %e : f32 to bf16
+        linalg.yield %pe : bf16
       }
-    // P V on the tensor cores, added to the output rescaled to the new max.
-    linalg.fill ins(%zero : f32) outs(%pv_acc : memref<64x128xf32>)
-    linalg.matmul ins(%p_tile, %v_tile : memref<64x64xbf16>,
-                                         memref<64x128xbf16>)
-                  outs(%pv_acc : memref<64x128xf32>)
-    memref.copy %pv_acc, %pv_tile : memref<64x128xf32> to memref<64x128xf32>
-    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+    // The output rescaled to the new max, plus P V on the tensor cores.
+    linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%pv_tile, %alpha : memref<64x128xf32>, memref<64xf32>)
-        outs(%acc : memref<64x128xf32>) {
-      ^bb0(%pv: f32, %factor: f32, %a: f32):
+        ins(%alpha : memref<64xf32>) outs(%acc : memref<64x128xf32>) {
+      ^bb0(%factor: f32, %a: f32):
         %scaled = arith.mulf %a, %factor : f32
-        %n = arith.addf %scaled, %pv : f32
-        linalg.yield %n : f32
+        linalg.yield %scaled : f32
     }
+    linalg.matmul ins(%p, %v_tile : memref<64x64xbf16>,
+                                  memref<64x128xbf16>)
+                  outs(%acc : memref<64x128xf32>)
     memref.copy %m_new, %m : memref<64xf32> to memref<64xf32>
     %last = arith.subi %nkv, %c1 : index
     %is_last = arith.cmpi eq, %kvb, %last : index

@@ -275,7 +275,8 @@ static LogicalResult distributeTileOp(RewriterBase &rewriter,
   if (swizzle)
     return swizzleTileWriterLoop(rewriter, threadLoop, swizzledTile,
                                  swizzle.getInt(), ctaSize);
-  if (byRows)
+  // A full reduction has no parallel loop: no thread loop to split.
+  if (byRows && threadLoop)
     distributeByRows(rewriter, threadLoop);
   return success();
 }
@@ -291,9 +292,14 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     return failure();
   if (options.chip) {
     // sm_90a's warpgroup MMA; plain sm_90 has no wgmma (VX_SPEC 2.3).
-    if (options.chip->hasWgmma())
+    // The tile ops in the fragment layout are built for mma.sync's, which
+    // sm_90a has too: its groups take it, wgmma the other matmuls.
+    if (options.chip->hasWgmma()) {
+      DenseMap<Operation *, std::string> groupReasons;
+      lowerFragmentGroups(rewriter, spawn, ops, options, groupReasons);
+      ops = getTileOps(spawn);
       lowerMatmulsToWgmma(rewriter, spawn, ops, options);
-    else
+    } else
       lowerMatmulsToMmaSync(rewriter, spawn, ops, options);
     // The thread loops over the lanes make the body a CTA body still.
     ops = getTileOps(spawn);

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaSyncFragments.h"
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/TileOps.h"
@@ -34,27 +35,10 @@ using namespace mlir;
 using namespace mlir::vx;
 
 namespace {
-/// The shape of one `mma.sync` (m16n8k16) and of a lane's share of it.
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-constexpr int64_t kLanesPerRow = 4;
-/// Accumulator values of one fragment per lane (two rows, two columns).
-constexpr int64_t kValuesPerFragment = 4;
 /// `ldmatrix` reads 8x8 matrices of 16-bit elements, a row of 16 bytes per
 /// lane address; shared memory has 32 banks of 4 bytes (128 bytes a row).
 constexpr int64_t kMatrixRows = 8, kMatrixRowBytes = 16;
 constexpr int64_t kBankRowBytes = 128;
-
-/// How the warps of the CTA cover an M x N accumulator: a warpsM x warpsN
-/// grid of warps, each owning fragsM x fragsN fragments of 16x8.
-struct MmaTiling {
-  int64_t warpsM, warpsN, fragsM, fragsN;
-
-  int64_t getWarpRows() const { return fragsM * kMmaM; }
-  int64_t getWarpColumns() const { return fragsN * kMmaN; }
-  int64_t getValuesPerLane() const {
-    return fragsM * fragsN * kValuesPerFragment;
-  }
-};
 
 /// A private accumulator computed on the tensor cores, with the tile ops
 /// that touch it.
@@ -64,11 +48,6 @@ struct Accumulator {
   MmaTiling tiling;
 };
 
-/// A lane of the MMA thread loop: its warp's coordinates in the warp grid,
-/// its row in a fragment (lane / 4) and its pair of columns (lane % 4).
-struct Lane {
-  Value warpM, warpN, group, pair;
-};
 } // namespace
 
 /// The element types of `matmul`, named for the remarks, when they would
@@ -116,11 +95,9 @@ vx::getTensorCoreMatmulReason(linalg::MatmulOp matmul,
   return std::nullopt;
 }
 
-/// Why `matmul` cannot be one on `mma.sync.m16n8k16` by itself (its
-/// types, shape, operands and the chip), or nothing.
-static std::optional<std::string>
-getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
-                const TileOpsOptions &options) {
+std::optional<std::string>
+vx::getMmaSyncMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
+                           const TileOpsOptions &options, bool allowPrivateA) {
   if (options.chip->getSMNumber() < 80)
     return ("'" + options.chip->getName() +
             "' has no mma.sync.m16n8k16 (sm_80 and newer)")
@@ -136,7 +113,7 @@ getMatmulReason(linalg::MatmulOp matmul, SpawnOp spawn,
     return ("N (" + Twine(n) + ") is not a multiple of " + Twine(kMmaN)).str();
   if (k % kMmaK != 0)
     return ("K (" + Twine(k) + ") is not a multiple of " + Twine(kMmaK)).str();
-  for (Value operand : matmul.getInputs())
+  for (Value operand : matmul.getInputs().drop_front(allowPrivateA ? 1 : 0))
     if (!getPrivateTiles(operand, spawn).empty())
       return std::string("an operand is private scratch (A and B are read "
                          "from shared or global memory)");
@@ -233,12 +210,10 @@ Value vx::buildSum(OpBuilder &b, Location loc,
   return sum;
 }
 
-/// Builds the thread loop over the lanes of the tiling's warps, ivs (warp
-/// m, warp n, lane / 4, lane % 4): iteration i (row-major) is lane i mod 32
-/// of warp i / 32, so on any CTA whose size is a multiple of 32 it runs on
-/// a thread whose lane is the one the fragment layout assumes.
-static void buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
-                          function_ref<void(OpBuilder &, Lane)> body) {
+/// On any CTA whose size is a multiple of 32 iteration i runs on a thread
+/// whose lane is the one the fragment layout assumes.
+void vx::buildLaneLoop(OpBuilder &b, Location loc, const MmaTiling &tiling,
+                       function_ref<void(OpBuilder &, Lane)> body) {
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
@@ -329,9 +304,8 @@ static SmallVector<Value> getOperandIndices(linalg::MatmulOp matmul,
   return indices;
 }
 
-/// One A or B register of `mma.sync` from its pair of 16-bit elements, as
-/// the PTX ISA lays a register out (the first element in the low half).
-static Value packRegister(OpBuilder &b, Location loc, Value pair) {
+/// As the PTX ISA lays a register out: the first element in the low half.
+Value vx::packRegister(OpBuilder &b, Location loc, Value pair) {
   // nvvm.mma.sync takes bf16 pairs as i32 and f16 pairs as vector<2xf16>.
   if (!getElementTypeOrSelf(pair.getType()).isBF16())
     return pair;
@@ -479,6 +453,38 @@ private:
 };
 } // namespace
 
+/// A's four registers of M fragment `fm` at K step `kStep` from the
+/// fragments of a private tile (FlashAttention-2's P): the m16n8k16 A
+/// fragment is the lane's C-fragment values of the tile's N fragments
+/// 2 kStep (a0: row g, a1: row g + 8) and 2 kStep + 1 (a2, a3), each pair of
+/// columns 2t, 2t + 1 packed into one register.
+static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
+                                        const RegisterOperand &operand,
+                                        const Lane &lane, Value fm,
+                                        Value kStep) {
+  const MmaTiling &tiling = operand.tiling;
+  Type type = getElementTypeOrSelf(operand.fragments.getType());
+  SmallVector<Value> registers;
+  for (int64_t j = 0; j < 4; ++j) {
+    SmallVector<Value> pair;
+    for (int64_t element : {0, 1}) {
+      Value index =
+          buildSum(b, loc,
+                   {{fm, tiling.fragsN * kValuesPerFragment},
+                    {kStep, 2 * kValuesPerFragment}},
+                   (j / 2) * kValuesPerFragment + (j % 2) * 2 + element);
+      pair.push_back(memref::LoadOp::create(
+          b, loc, operand.fragments,
+          ValueRange{lane.warpM, lane.warpN, lane.group, lane.pair, index}));
+    }
+    registers.push_back(
+        packRegister(b, loc,
+                     vector::FromElementsOp::create(
+                         b, loc, VectorType::get({2}, type), pair)));
+  }
+  return registers;
+}
+
 /// The body of the matmul's thread loop for `lane`: loops along K in steps
 /// of 16, over the warp's M fragments and over its N fragments in pairs
 /// (one at a time when there is an odd number), each iteration loading its
@@ -487,9 +493,10 @@ private:
 /// checker and the ownership proof reason on them symbolically; the
 /// ownership rewrite unrolls them, after which LLVM merges the loads that
 /// repeat across fragments (each A and B register is loaded once a step).
-static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
-                         const MmaTiling &tiling, std::array<bool, 2> ldmatrix,
-                         Value fragments, const Lane &lane) {
+void vx::buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
+                      const MmaTiling &tiling, std::array<bool, 2> ldmatrix,
+                      Value fragments, const Lane &lane,
+                      const std::optional<RegisterOperand> &registerA) {
   int64_t k = matmul.getStaticLoopRanges()[2];
   Type elementType = getElementTypeOrSelf(matmul.getInputs()[0].getType());
   NVVM::MMATypes ptxType =
@@ -507,7 +514,9 @@ static void buildMmaSync(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
                               lane, ldmatrix[1]);
         Value row = buildSum(
             nested, loc, {{lane.warpM, tiling.getWarpRows()}, {fm, kMmaM}}, 0);
-        SmallVector<Value> aRegisters = aLoader.load(row, kStep, kAGroup);
+        SmallVector<Value> aRegisters =
+            registerA ? loadRegisterA(nested, loc, *registerA, lane, fm, ivs[0])
+                      : aLoader.load(row, kStep, kAGroup);
         Value column = buildSum(nested, loc,
                                 {{lane.warpN, tiling.getWarpColumns()},
                                  {bIndex, fragsPerB * kMmaN}},
@@ -593,10 +602,9 @@ static ScratchOp getSharedScratch(Value value) {
   return nullptr;
 }
 
-/// Why `ldmatrix` cannot read `operand`, A or B of a matmul: every lane
-/// gives the address of a row of 16 bytes, in shared memory, 16-byte
-/// aligned.
-static std::optional<std::string> getLdmatrixReason(OpOperand &operand) {
+/// Every lane gives the address of a row of 16 bytes, in shared memory,
+/// 16-byte aligned.
+std::optional<std::string> vx::getLdmatrixReason(OpOperand &operand) {
   if (!getSharedScratch(operand.get()))
     return std::string("it is not shared-memory scratch");
   auto type = cast<MemRefType>(operand.get().getType());
@@ -635,18 +643,16 @@ static bool hasTMAWriter(ScratchOp tile) {
 /// A tile that a TMA copy may write (on chips with TMA) keeps the dense
 /// layout that TMA writes.
 /// Remarks name the layout of each tile.
-static void chooseSharedLayouts(RewriterBase &rewriter,
-                                ArrayRef<Accumulator> accumulators,
-                                const TileOpsOptions &options) {
+void vx::chooseSharedLayouts(RewriterBase &rewriter,
+                             ArrayRef<linalg::MatmulOp> matmuls,
+                             const TileOpsOptions &options) {
   SetVector<ScratchOp> tiles;
-  for (const Accumulator &acc : accumulators)
-    for (Operation *op : acc.ops)
-      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
-        for (Value input : matmul.getInputs())
-          if (auto scratch = input.getDefiningOp<ScratchOp>();
-              scratch && scratch.getPlacement() == Memory::smem &&
-              scratch.getType().getLayout().isIdentity())
-            tiles.insert(scratch);
+  for (linalg::MatmulOp matmul : matmuls)
+    for (Value input : matmul.getInputs())
+      if (auto scratch = input.getDefiningOp<ScratchOp>();
+          scratch && scratch.getPlacement() == Memory::smem &&
+          scratch.getType().getLayout().isIdentity())
+        tiles.insert(scratch);
   for (ScratchOp tile : tiles) {
     MemRefType type = tile.getType();
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
@@ -687,6 +693,20 @@ static void chooseSharedLayouts(RewriterBase &rewriter,
   }
 }
 
+/// Remarks on each operand of `matmul` in memory that `ldmatrix` cannot
+/// read, with the reason.
+static void remarkOnElementLoads(linalg::MatmulOp matmul, SpawnOp spawn) {
+  for (int64_t operand : {0, 1}) {
+    if (!getPrivateTiles(matmul->getOperand(operand), spawn).empty())
+      continue; // Registers.
+    if (std::optional<std::string> reason =
+            getLdmatrixReason(matmul->getOpOperand(operand)))
+      matmul.emitRemark("operand ")
+          << (operand == 0 ? "A" : "B")
+          << " is loaded element by element, not with ldmatrix: " << *reason;
+  }
+}
+
 /// Replaces `acc`'s scratch by one in the fragment layout and its ops by
 /// thread loops over the lanes.
 static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
@@ -709,7 +729,8 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
         std::array<bool, 2> ldmatrix;
         for (int64_t operand : {0, 1})
           ldmatrix[operand] = !getLdmatrixReason(matmul->getOpOperand(operand));
-        buildMmaSync(b, opLoc, matmul, tiling, ldmatrix, fragments, lane);
+        buildMmaSync(b, opLoc, matmul, tiling, ldmatrix, fragments, lane,
+                     std::nullopt);
       } else {
         buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
       }
@@ -719,6 +740,39 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
   rewriter.eraseOp(acc.scratch);
 }
 
+void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
+                             ArrayRef<Operation *> tileOps,
+                             const TileOpsOptions &options,
+                             DenseMap<Operation *, std::string> &reasons) {
+  int64_t ctaSize = spawn.getCTASize(
+      options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
+  SmallVector<FragmentGroup> groups =
+      planFragmentGroups(spawn, tileOps, options, ctaSize, reasons);
+  SmallVector<linalg::MatmulOp> matmuls;
+  for (const FragmentGroup &group : groups)
+    llvm::append_range(matmuls, group.getMatmuls());
+  chooseSharedLayouts(rewriter, matmuls, options);
+  if (options.remarkOnMatmuls) {
+    for (const FragmentGroup &group : groups) {
+      for (linalg::MatmulOp matmul : group.getMatmuls()) {
+        int64_t columns = matmul.getStaticLoopRanges()[1];
+        bool registerA = !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
+        matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 "
+                          "on ")
+            << group.warpsM << " warps (" << group.warpsM << "x1), "
+            << group.fragsM * kMmaM << "x" << columns
+            << " of the accumulator per warp, with the row and elementwise "
+               "tile ops of its "
+            << group.tiles.size() << " private tiles in the fragment layout"
+            << (registerA ? "; A from registers" : "");
+        remarkOnElementLoads(matmul, spawn);
+      }
+    }
+  }
+  for (const FragmentGroup &group : groups)
+    rewriteFragmentGroup(rewriter, group);
+}
+
 void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
                                ArrayRef<Operation *> tileOps,
                                const TileOpsOptions &options) {
@@ -726,12 +780,18 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   SmallVector<Accumulator> accumulators;
   DenseMap<Operation *, std::string> reasons;
+  lowerFragmentGroups(rewriter, spawn, tileOps, options, reasons);
+  // The groups' ops are thread loops now.
+  SmallVector<Operation *> rest = getTileOps(spawn);
+  tileOps = rest;
   for (Operation *op : tileOps) {
     auto matmul = dyn_cast<linalg::MatmulOp>(op);
-    if (!matmul || !getTensorCoreKind(matmul, options.tf32))
+    if (!matmul || !getTensorCoreKind(matmul, options.tf32) ||
+        reasons.contains(op))
       continue;
     ScratchOp scratch = getMatmulAccumulator(matmul);
-    std::optional<std::string> reason = getMatmulReason(matmul, spawn, options);
+    std::optional<std::string> reason =
+        getMmaSyncMatmulReason(matmul, spawn, options, false);
     if (!reason && !scratch)
       reason = "the accumulator is not a private scratch tile";
     if (!reason && ctaSize % vx::kWarpSize != 0)
@@ -765,7 +825,12 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
       }
     return false;
   });
-  chooseSharedLayouts(rewriter, accumulators, options);
+  SmallVector<linalg::MatmulOp> matmuls;
+  for (const Accumulator &acc : accumulators)
+    for (Operation *op : acc.ops)
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+        matmuls.push_back(matmul);
+  chooseSharedLayouts(rewriter, matmuls, options);
   for (Operation *op : tileOps) {
     auto matmul = dyn_cast<linalg::MatmulOp>(op);
     if (!matmul || !options.remarkOnMatmuls)
@@ -787,12 +852,7 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
         << acc.tiling.warpsM << "x" << acc.tiling.warpsN << "), "
         << acc.tiling.getWarpRows() << "x" << acc.tiling.getWarpColumns()
         << " of the accumulator per warp";
-    for (int64_t operand : {0, 1})
-      if (std::optional<std::string> reason =
-              getLdmatrixReason(matmul->getOpOperand(operand)))
-        matmul.emitRemark("operand ")
-            << (operand == 0 ? "A" : "B")
-            << " is loaded element by element, not with ldmatrix: " << *reason;
+    remarkOnElementLoads(matmul, spawn);
   }
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc);

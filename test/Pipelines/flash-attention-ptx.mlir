@@ -1,49 +1,67 @@
 // examples/flash_attention.mlir (bf16, head dim 64) compiled for both
-// chips: S = Q K^T (K-major B through the transposing map) and P V (P a
-// bf16 smem tile written by a tile op) run on mma.sync.m16n8k16 on sm_80
-// (32 per warp and matmul per KV step) and on wgmma.mma_async.m64n64k16 on
-// sm_90a (4 per matmul and step, Q, K and V loaded by TMA, P written in
-// the 128B swizzle and fenced for the async proxy). ptxas reports neither
-// spills nor stack, and the checker proves the spawn without a warning.
-// At head dim 128 (bench/kernels/flash_attention.mlir) the tiles' rows
-// are 256 bytes, two 128B swizzle panels: sm_90a keeps wgmma (Q, K and V
-// in panels, a TMA box each; P V as m64n128k16), sm_80 keeps mma.sync.
+// chips in the register form: S = Q K^T (K-major B through the
+// transposing map) and P V on mma.sync.m16n8k16, 32 per warp and matmul
+// per KV step, with the row max, exp2, the row sums, the rescaling and P
+// in the registers of the fragment layout (four warps of 16 rows each):
+// the row reductions are two butterfly shuffles per row and reduction,
+// P is the register A operand of P V, and neither S nor P touches shared
+// memory (no ld.shared / st.shared: the tiles are read by ldmatrix only).
+// sm_90a takes the same mma.sync path (wgmma's fragment layout has no row
+// reductions yet); examples/flash_attention_smem.mlir, the form with S and
+// P staged in shared memory, keeps both matmuls on wgmma there. ptxas
+// reports neither spills nor stack, and the checker proves every spawn
+// without a warning. bench/kernels/flash_attention.mlir (head dims 64 and
+// 128) takes the register form on both chips as well.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-ptx="chip=sm_80" -o %t/sm80.mlir 2>&1 | FileCheck %s --check-prefix=REMARK80 --implicit-check-not=warning
+// RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-ptx="chip=sm_80" -o %t/sm80.mlir 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=warning
 // RUN: %extract_ptx %t/sm80.mlir %t/sm80
-// RUN: FileCheck %s --check-prefix=PTX80 --implicit-check-not=.local < %t/sm80/flash_attention_kernel.ptx
+// RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=.local < %t/sm80/flash_attention_kernel.ptx
 // RUN: %ptxas -arch=sm_80 -v %t/sm80/flash_attention_kernel.ptx -o %t/sm80.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-ptx="chip=sm_90a" -o %t/sm90a.mlir 2>&1 | FileCheck %s --check-prefix=REMARK90 --implicit-check-not=warning
+// RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-ptx="chip=sm_90a" -o %t/sm90a.mlir 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=warning
 // RUN: %extract_ptx %t/sm90a.mlir %t/sm90a
-// RUN: FileCheck %s --check-prefix=PTX90 --implicit-check-not=.local < %t/sm90a/flash_attention_kernel.ptx
+// RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=.local < %t/sm90a/flash_attention_kernel.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/flash_attention_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE90
-// RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_80" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE80
+// RUN: vx-opt %S/../../examples/flash_attention_smem.mlir --vx-to-ptx="chip=sm_90a" -o %t/smem90a.mlir 2>&1 | FileCheck %s --check-prefix=SMEM90 --implicit-check-not=warning
+// RUN: %extract_ptx %t/smem90a.mlir %t/smem90a
+// RUN: FileCheck %s --check-prefix=PTXSMEM90 --implicit-check-not=.local < %t/smem90a/flash_attention_kernel.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/smem90a/flash_attention_kernel.ptx -o %t/smem90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-ptx="chip=sm_80" -o %t/bench80.mlir 2>&1 | FileCheck %s --check-prefix=WIDE --implicit-check-not=warning
+// RUN: %extract_ptx %t/bench80.mlir %t/bench80
+// RUN: %ptxas -arch=sm_80 -v %t/bench80/flash_attention64_kernel.ptx -o %t/bench80_64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_80 -v %t/bench80/flash_attention128_kernel.ptx -o %t/bench80_128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE --implicit-check-not=warning
 
-// REMARK80: flash_attention.mlir:79:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), 32x32 of the accumulator per warp
-// REMARK80: flash_attention.mlir:133:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), 32x32 of the accumulator per warp
-// PTX80-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// PTX80-NOT: mma.sync
+// REMARK: flash_attention.mlir:75:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout{{$}}
+// REMARK: flash_attention.mlir:132:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers{{$}}
+// The KV step: S = Q K^T (Q's 16x16 fragment and four pairs of K's 8-column
+// fragments per K step), the row max by shuffles, the row sums, P V with V
+// through ldmatrix.trans; no shared-memory access besides ldmatrix.
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-COUNT-4: shfl.sync.bfly.b32
+// PTX: ex2.approx
+// PTX-COUNT-4: shfl.sync.bfly.b32
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+// PTX-NOT: {{ld|st}}.shared
+// PTX-NOT: shfl
 
-// REMARK90: flash_attention.mlir:79:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
-// REMARK90: flash_attention.mlir:133:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
-// PTX90: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// PTX90-COUNT-3: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
+// SMEM90: flash_attention_smem.mlir:82:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
+// SMEM90: flash_attention_smem.mlir:136:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
+// PTXSMEM90: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// PTXSMEM90-COUNT-3: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
 // S = Q K^T: both operands K-major.
-// PTX90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
-// PTX90: wgmma.wait_group.sync.aligned 0;
+// PTXSMEM90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// PTXSMEM90: wgmma.wait_group.sync.aligned 0;
 // P's writes are fenced before P V reads them; V is MN-major.
-// PTX90: fence.proxy.async.shared::cta;
-// PTX90: bar.sync
-// PTX90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
-// PTX90-NOT: wgmma.mma_async
+// PTXSMEM90: fence.proxy.async.shared::cta;
+// PTXSMEM90: bar.sync
+// PTXSMEM90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// PTXSMEM90-NOT: wgmma.mma_async
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16
-// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16
-// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 {{.*}}; A in 2 panels of 64 columns, a TMA box each; B in 2 panels of 64 columns, a TMA box each
-// WIDE90: remark: computed on the tensor cores: wgmma.mma_async.m64n128k16 {{.*}}; B in 2 panels of 64 columns, a TMA box each
-// WIDE80-COUNT-3: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2)
-// WIDE80: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (1x4), 64x32 of the accumulator per warp
+// WIDE-COUNT-3: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp
+// WIDE: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x128 of the accumulator per warp, {{.*}}; A from registers

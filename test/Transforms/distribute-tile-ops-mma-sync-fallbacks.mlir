@@ -57,7 +57,7 @@ func.func @accumulator_in_thread_loop(%a: memref<16x16xbf16>,
   %c16 = arith.constant 16 : index
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
     %acc = vx.scratch : memref<16x16xf32>
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the accumulator is also used by 'memref.load' (not a tile op): computed with FMA code}}
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the accumulator's group of private tiles is also used by 'memref.load' (not a tile op): computed with FMA code}}
     linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x16xbf16>)
                   outs(%acc : memref<16x16xf32>)
     scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
@@ -94,14 +94,20 @@ func.func @partial_warp(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>) {
 
 // -----
 
-// A private A operand (P x V in attention) is distributed by rows.
-func.func @private_operand(%b: memref<16x16xbf16>) {
+// A private A operand (P x V in attention) is read from the registers of
+// the fragment layout (distribute-tile-ops-fragments.mlir), but not
+// transposed: the A fragment is the C fragment of P as it is.
+func.func @private_operand_transposed(%b: memref<16x16xbf16>) {
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
     %p = vx.scratch : memref<16x16xbf16>
     %acc = vx.scratch : memref<16x16xf32>
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but an operand is private scratch (A and B are read from shared or global memory): computed with FMA code}}
-    linalg.matmul ins(%p, %b : memref<16x16xbf16>, memref<16x16xbf16>)
-                  outs(%acc : memref<16x16xf32>)
+    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but a matmul of its group reads a private A transposed: computed with FMA code}}
+    linalg.matmul
+        indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>,
+                         affine_map<(d0, d1, d2) -> (d2, d1)>,
+                         affine_map<(d0, d1, d2) -> (d0, d1)>]
+        ins(%p, %b : memref<16x16xbf16>, memref<16x16xbf16>)
+        outs(%acc : memref<16x16xf32>)
   }
   return
 }

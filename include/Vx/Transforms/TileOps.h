@@ -74,6 +74,17 @@ void lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
                            ArrayRef<Operation *> tileOps,
                            const TileOpsOptions &options);
 
+/// Computes the fragment groups of `spawn`'s tile ops on `mma.sync` (see
+/// docs/design.md, "Tile ops in the fragment layout"): the private tiles
+/// that row reductions, elementwise ops and row broadcasts connect to a
+/// fitting matmul's accumulator, or that a matmul reads as its A operand,
+/// all in the registers of the fragment layout. The matmuls of a group that
+/// cannot take it get their reason in `reasons` and stay.
+void lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
+                         ArrayRef<Operation *> tileOps,
+                         const TileOpsOptions &options,
+                         DenseMap<Operation *, std::string> &reasons);
+
 /// Computes the `linalg.matmul` tile ops of `spawn` whose types, shapes,
 /// operands and accumulator fit on sm_90a's `wgmma.mma_async` (see
 /// docs/design.md, "Tensor cores") as thread loops over the lanes of the

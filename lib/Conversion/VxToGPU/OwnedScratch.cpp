@@ -440,6 +440,9 @@ LogicalResult vx::checkOwnedScratch(SpawnOp spawn, SpawnAnalysis &analysis,
                                     int64_t numThreads) {
   bool owned = true;
   for (ScratchOp scratch : getThreadLoopScratch(spawn)) {
+    // As vx-verify-semantics: each scratch's proof gets the whole sample
+    // budget (a fragment group's tiles have many accesses each).
+    analysis.resetSamples();
     OwnershipResult ownership = analysis.checkOwnership(scratch, numThreads);
     if (ownership.kind == OwnershipResult::OwnedForAnyThreadCount ||
         ownership.kind == OwnershipResult::OwnedForSomeThreadCounts)

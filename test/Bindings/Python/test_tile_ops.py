@@ -94,13 +94,15 @@ def attention_reference(q, k, v):
     return np.einsum("bhqk,bhkd->bhqd", weights, v)
 
 
+# The register form (S and P in the MMA fragment layout on the GPU routes)
+# and the form with S and P staged in shared memory (wgmma on sm_90a).
+@pytest.mark.parametrize("example", ["flash_attention.mlir",
+                                     "flash_attention_smem.mlir"])
 @pytest.mark.parametrize("options", ROUTES)
-def test_flash_attention_against_numpy(options):
+def test_flash_attention_against_numpy(options, example):
     # numpy has no bf16: the same kernel with f16 tiles. P is rounded to
     # f16 for P V (the tensor cores' A operand), as FlashAttention does.
-    module = vx.parse(
-        read_example("flash_attention.mlir").replace("bf16", "f16"),
-        "flash_attention.mlir")
+    module = vx.parse(read_example(example).replace("bf16", "f16"), example)
     rng = np.random.default_rng(23)
     q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
                for _ in range(3))
@@ -112,8 +114,9 @@ def test_flash_attention_against_numpy(options):
 
 @pytest.mark.parametrize("options", ROUTES)
 def test_flash_attention_head_dim_128_against_numpy(options):
-    # bench/kernels' head-dim-128 variant at the example's sizes (its
-    # 256-byte tile rows take FMA code on sm_90a, mma.sync on sm_80).
+    # bench/kernels' head-dim-128 variant at the example's sizes (the
+    # register form: mma.sync with S and P in the fragment layout on both
+    # chips, P V's accumulator 16x128 per warp).
     with open(os.path.join(ROOT, "bench", "kernels",
                            "flash_attention.mlir")) as source:
         text = source.read().replace("bf16", "f16")
@@ -280,3 +283,103 @@ def test_tile_op_of_dynamic_shape_against_numpy(options):
     y = np.full_like(x, np.nan)
     vx.run(module, "twice", x, y, **options)
     np.testing.assert_array_equal(y, 2 * x)
+
+
+# Two 16-row fragments per warp (64 rows on 2 warps), two 8-column ones
+# (16 columns), a max and a sum reduction, a row broadcast, P from
+# registers into an accumulator of 8 columns: the fragment layout's
+# indexing beyond flash attention's shapes (one fragment row per warp).
+FRAGMENT_GROUP = """
+#rows = affine_map<(d0, d1) -> (d0)>
+#tile = affine_map<(d0, d1) -> (d0, d1)>
+func.func @softmax_pv(%a: memref<64x16xf16>, %b: memref<16x16xf16>,
+                      %v: memref<16x8xf16>, %o: memref<64x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %neg_inf = arith.constant 0xFF800000 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
+    %as = vx.scratch smem : memref<64x16xf16>
+    %bs = vx.scratch smem : memref<16x16xf16>
+    %vs = vx.scratch smem : memref<16x8xf16>
+    %s = vx.scratch : memref<64x16xf32>
+    %p = vx.scratch : memref<64x16xf16>
+    %out = vx.scratch : memref<64x8xf32>
+    %m = vx.scratch : memref<64xf32>
+    %l = vx.scratch : memref<64xf32>
+    memref.copy %a, %as : memref<64x16xf16> to memref<64x16xf16>
+    memref.copy %b, %bs : memref<16x16xf16> to memref<16x16xf16>
+    memref.copy %v, %vs : memref<16x8xf16> to memref<16x8xf16>
+    linalg.fill ins(%zero : f32) outs(%s : memref<64x16xf32>)
+    linalg.fill ins(%zero : f32) outs(%out : memref<64x8xf32>)
+    linalg.matmul ins(%as, %bs : memref<64x16xf16>, memref<16x16xf16>)
+                  outs(%s : memref<64x16xf32>)
+    linalg.fill ins(%neg_inf : f32) outs(%m : memref<64xf32>)
+    linalg.reduce ins(%s : memref<64x16xf32>) outs(%m : memref<64xf32>)
+        dimensions = [1]
+      (%x: f32, %acc: f32) {
+        %max = arith.maximumf %x, %acc : f32
+        linalg.yield %max : f32
+      }
+    linalg.generic {indexing_maps = [#rows, #tile],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%m : memref<64xf32>) outs(%s : memref<64x16xf32>) {
+      ^bb0(%mx: f32, %x: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp %d : f32
+        linalg.yield %e : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%l : memref<64xf32>)
+    linalg.reduce ins(%s : memref<64x16xf32>) outs(%l : memref<64xf32>)
+        dimensions = [1]
+      (%x: f32, %acc: f32) {
+        %sum = arith.addf %x, %acc : f32
+        linalg.yield %sum : f32
+      }
+    linalg.map ins(%s : memref<64x16xf32>) outs(%p : memref<64x16xf16>)
+      (%x: f32, %unused: f16) {
+        %t = arith.truncf %x : f32 to f16
+        linalg.yield %t : f16
+      }
+    linalg.matmul ins(%p, %vs : memref<64x16xf16>, memref<16x8xf16>)
+                  outs(%out : memref<64x8xf32>)
+    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%out, %l : memref<64x8xf32>, memref<64xf32>)
+        outs(%o : memref<64x8xf32>) {
+      ^bb0(%x: f32, %sum: f32, %unused: f32):
+        %n = arith.divf %x, %sum : f32
+        linalg.yield %n : f32
+    }
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("options", ROUTES)
+def test_fragment_group_against_numpy(options):
+    module = vx.parse(FRAGMENT_GROUP, "fragment_group.mlir")
+    rng = np.random.default_rng(31)
+    a = rng.standard_normal((64, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    v = rng.standard_normal((16, 8)).astype(np.float16)
+    out = np.full((64, 8), np.nan, dtype=np.float32)
+    vx.run(module, "softmax_pv", a, b, v, out, **options)
+    scores = a.astype(np.float64) @ b
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    expected = (weights.astype(np.float16).astype(np.float64) @ v /
+                weights.sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, expected, rtol=2e-3, atol=2e-3)
+
+
+def test_fragment_group_remarks():
+    module = vx.parse(FRAGMENT_GROUP, "fragment_group.mlir")
+    remarks = [d.message for d in module.lower("gpu", chip="sm_80").diagnostics
+               if d.message.startswith("computed on the tensor cores")]
+    assert remarks == [
+        "computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), "
+        "32x16 of the accumulator per warp, with the row and elementwise "
+        "tile ops of its 5 private tiles in the fragment layout",
+        "computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), "
+        "32x8 of the accumulator per warp, with the row and elementwise "
+        "tile ops of its 5 private tiles in the fragment layout; A from "
+        "registers"]

@@ -612,7 +612,11 @@ def instructions_per_call(command, region, calls):
     result = run(["valgrind", "--tool=callgrind",
                   "--callgrind-out-file=/dev/null", "--collect-atstart=no",
                   "--toggle-collect=" + region] + command, env=environment)
-    return int(CALLGRIND_TOTAL.search(result.stderr).group(1)) / calls
+    total = CALLGRIND_TOTAL.search(result.stderr)
+    if not total or not int(total.group(1)):
+        sys.exit("bench: callgrind counted nothing in %s of %s"
+                 % (region, command[0]))
+    return int(total.group(1)) / calls
 
 
 def vx_aot_binary(vx_opt, kernel, repeats, path):

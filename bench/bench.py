@@ -13,13 +13,16 @@
 3. CPU: each kernel through --vx-to-llvm="openmp=true", run by mlir-runner
    and compiled ahead of time by clang -O3, against bench/cpu/<kernel>.cpp
    through clang++ -O3 -fopenmp, with the same inputs; best and mean wall
-   time over repeated runs, outputs cross-checked.
+   time over repeated runs on all cores, the best on one thread, and the
+   instructions per call (callgrind), which the load does not change;
+   outputs cross-checked.
 4. GPU: the results of scripts/gpu-bench.sh run on a GPU machine
    (bench/gpu-results.json, its DIR/results.json copied), when present.
 
     python3 bench/bench.py VX_OPT [--sizes 10,30,100,200,300,1000]
         [--repeats 3] [--cpu-repeats 10] [--out bench/RESULTS.md]
         [--gpu-results bench/gpu-results.json] [--compile-only]
+        [--cpu-only KERNELS] [--codegen-rows KERNELS] [--no-instructions]
 """
 
 import argparse
@@ -36,6 +39,7 @@ import tempfile
 import time
 
 import bank_conflicts
+import peak_model
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -294,14 +298,17 @@ def fma_fraction(usage):
 
 # Why vx's CPU code is slower where it is (the AOT binary's optimized IR).
 CPU_BEHIND = {
-    "matmul": "scf-to-openmp outlines the thread loop (a nested "
-              "`scf.parallel`) into its own serialized parallel region, and "
-              "in it LLVM unrolls each thread's 8-column multiply-add loop "
-              "into scalar `fmul`/`fadd` that load and store the 64 KB "
-              "accumulator scratch (no vector instructions in the optimized "
-              "IR), where the C++ reference's inner loop runs along a whole "
-              "row of B in 4-wide vectors. The CTA kernel's per-thread "
-              "blocking helps a GPU, not a CPU core.",
+    "matmul": "the CTA kernel's blocking, not its vectorization: each "
+              "thread's 8x8 block of C is 16 four-wide accumulators, which "
+              "LLVM keeps in registers across the kk loop together with 8 "
+              "broadcast values of A and 2 vectors of B, more than the 16 "
+              "xmm registers of x86-64's baseline SSE (no -march on either "
+              "side), so the loop body spends 46 `movaps` copies and 14 "
+              "`shufps` on 16 `mulps` + 16 `addps`; the reference's i-k-j "
+              "loop streams a row of C through memory at about one "
+              "instruction per multiply-add of four lanes. The blocking "
+              "that a GPU thread needs (registers, shared-memory reuse) is "
+              "the kernel's, and vx-to-llvm keeps the kernel's loop order.",
 }
 
 
@@ -348,8 +355,9 @@ def assemble(ptx, kernel, cubin):
     with open(ptx) as text:
         source = text.read()
     usage["fma"] = inner_loop_fma(source, kernel)
-    usage["shared"] = bank_conflicts.summarize(
-        bank_conflicts.shared_accesses(ptx_entry(source, kernel)))
+    usage["shared accesses"] = bank_conflicts.shared_accesses(
+        ptx_entry(source, kernel))
+    usage["shared"] = bank_conflicts.summarize(usage["shared accesses"])
     return usage
 
 
@@ -364,9 +372,9 @@ def dynamic_shared_memory(module):
     return int(value.group(1))
 
 
-def codegen(vx_opt, work):
+def codegen(vx_opt, work, kernels):
     rows = []
-    for kernel in KERNELS:
+    for kernel in kernels:
         lowered = os.path.join(work, kernel + ".ptx.mlir")
         options = vx_gpu_options(kernel)
         run([vx_opt, os.path.join(BENCH, "kernels", kernel + ".mlir"),
@@ -398,11 +406,12 @@ CP_ASYNC_WAIT = re.compile(r"cp\.async\.wait_group\s+(\d+);")
 TMA_LOAD = re.compile(r"cp\.async\.bulk\.tensor")
 
 
-def pipelined(vx_opt, work):
-    """The pipelined kernels at each stage count: ptxas usage, the CTA's
-    dynamic shared memory, and the cp.async copies and waits of the PTX."""
+def pipelined(vx_opt, work, kernels):
+    """The pipelined kernels among `kernels` at each stage count: ptxas
+    usage, the CTA's dynamic shared memory, and the cp.async copies and
+    waits of the PTX."""
     rows = []
-    for kernel in PIPELINED_KERNELS:
+    for kernel in [name for name in PIPELINED_KERNELS if name in kernels]:
         source = os.path.join(BENCH, "kernels", kernel + ".mlir")
         for stages in STAGE_COUNTS:
             options = vx_gpu_options(kernel) + " stages=%d" % stages
@@ -451,6 +460,11 @@ def kernel_signature(kernel):
     return name, shapes
 
 
+def kernel_shapes(kernels):
+    """The argument shapes of each of `kernels`."""
+    return {kernel: kernel_signature(kernel)[1] for kernel in kernels}
+
+
 def num_elements(shape):
     size = 1
     for dim in shape:
@@ -460,9 +474,11 @@ def num_elements(shape):
 
 def mlir_driver(name, shapes, repeats):
     """A main that fills the arguments as bench/cpu/harness.h does, times
-    `repeats` calls after a warm-up one, and prints best and mean seconds and
-    the sum of the last argument."""
+    `repeats` calls after a warm-up one, and prints the best and mean wall
+    seconds, the best processor seconds (`clock()`) and the sum of the last
+    argument."""
     lines = ["func.func private @rtclock() -> f64",
+             "func.func private @clock() -> i64",
              "func.func @main() {",
              "  %c0 = arith.constant 0 : index",
              "  %c1 = arith.constant 1 : index",
@@ -472,6 +488,7 @@ def mlir_driver(name, shapes, repeats):
              "  %half = arith.constant 0.5 : f32",
              "  %inf = arith.constant 1.0e30 : f64",
              "  %fzero = arith.constant 0.0 : f64",
+             "  %clocks_per_second = arith.constant 1.0e6 : f64",
              "  %%repeats = arith.constant %d : index" % repeats,
              "  %%frepeats = arith.constant %d.0 : f64" % repeats]
     arguments = []
@@ -511,15 +528,22 @@ def mlir_driver(name, shapes, repeats):
     last = len(shapes) - 1
     lines += [
         "  " + call,
-        "  %best, %total = scf.for %it = %c0 to %repeats step %c1"
-        " iter_args(%b = %inf, %t = %fzero) -> (f64, f64) {",
+        "  %best, %total, %best_cpu = scf.for %it = %c0 to %repeats"
+        " step %c1 iter_args(%b = %inf, %t = %fzero, %bc = %inf)"
+        " -> (f64, f64, f64) {",
+        "    %cpu_start = func.call @clock() : () -> i64",
         "    %start = func.call @rtclock() : () -> f64",
         "    func." + call,
         "    %end = func.call @rtclock() : () -> f64",
+        "    %cpu_end = func.call @clock() : () -> i64",
+        "    %cpu_ticks = arith.subi %cpu_end, %cpu_start : i64",
+        "    %cpu_f = arith.sitofp %cpu_ticks : i64 to f64",
+        "    %cpu_seconds = arith.divf %cpu_f, %clocks_per_second : f64",
+        "    %bc1 = arith.minimumf %bc, %cpu_seconds : f64",
         "    %seconds = arith.subf %end, %start : f64",
         "    %b1 = arith.minimumf %b, %seconds : f64",
         "    %t1 = arith.addf %t, %seconds : f64",
-        "    scf.yield %b1, %t1 : f64, f64",
+        "    scf.yield %b1, %t1, %bc1 : f64, f64, f64",
         "  }",
         "  %mean = arith.divf %total, %frepeats : f64"]
     lines += [
@@ -533,6 +557,7 @@ def mlir_driver(name, shapes, repeats):
         "  }",
         "  vector.print %best : f64",
         "  vector.print %mean : f64",
+        "  vector.print %best_cpu : f64",
         "  vector.print %sum : f64"]
     for index, flat in enumerate(flats):
         lines.append("  memref.dealloc %%flat%d : %s" % (index, flat))
@@ -540,9 +565,11 @@ def mlir_driver(name, shapes, repeats):
     return "\n".join(lines) + "\n"
 
 
-def three_numbers(text, label):
+def timings(text, label):
+    """The four numbers a timing main prints: best and mean wall seconds per
+    call, best processor seconds per call, the output's sum."""
     numbers = [float(line) for line in text.split()]
-    if len(numbers) != 3:
+    if len(numbers) != 4:
         sys.exit("bench: %s printed %r" % (label, text))
     return numbers
 
@@ -569,37 +596,95 @@ def check_sum(kernel, where, got, expected):
                  % (kernel, got, where, expected))
 
 
-def cpu(vx_opt, repeats, work):
-    environment = dict(os.environ, OMP_NUM_THREADS=str(os.cpu_count()))
+# The functions that callgrind counts in: the body of the kernel's OpenMP
+# parallel region and what it calls (libm's expf, the loop-bound calls), the
+# same work on both sides; vx's regions are LLVM's `<function>..omp_par`,
+# clang's `<function>.omp_outlined`.
+VX_REGION, REFERENCE_REGION = "*..omp_par*", "*.omp_outlined*"
+CALLGRIND_TOTAL = re.compile(r"Collected : (\d+)")
+
+
+def instructions_per_call(command, region, calls):
+    """The instructions that `command` (one OpenMP thread, `calls` kernel
+    calls) executes in `region`, per call, counted by callgrind: a count
+    that the machine's load does not change, where wall time does."""
+    environment = dict(os.environ, OMP_NUM_THREADS="1")
+    result = run(["valgrind", "--tool=callgrind",
+                  "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+                  "--toggle-collect=" + region] + command, env=environment)
+    total = CALLGRIND_TOTAL.search(result.stderr)
+    if not total or not int(total.group(1)):
+        sys.exit("bench: callgrind counted nothing in %s of %s"
+                 % (region, command[0]))
+    return int(total.group(1)) / calls
+
+
+def vx_aot_binary(vx_opt, kernel, repeats, path):
+    """The kernel with a `repeats`-call main through vx-to-llvm, compiled
+    ahead of time by clang -O3; returns the lowered module (for the JIT)."""
+    lowered = run([vx_opt, "--vx-to-llvm=openmp=true"],
+                  input=driven_kernel(kernel, repeats)).stdout
+    llvm_ir = path + ".ll"
+    run([os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir",
+         "-o", llvm_ir], input=lowered)
+    run(["clang-22", "-O3", "-Wno-override-module", llvm_ir, "-o", path,
+         "-L" + LLVM_LIB, "-lmlir_c_runner_utils", "-lmlir_runner_utils",
+         "-lomp", "-lm", "-Wl,-rpath," + LLVM_LIB])
+    return lowered
+
+
+# Runs of each side on one thread, alternating.
+ONE_THREAD_ROUNDS = 3
+
+
+def cpu(vx_opt, repeats, work, kernels, count_instructions):
+    """Per kernel: `timings` on all cores through the JIT, the AOT binary
+    and the C++ reference; the best processor time of a call on one thread
+    (AOT, C++), which other processes do not lengthen by taking the core;
+    instructions per call (AOT, C++) or None. Returns the rows and the
+    1-minute load averages before and after."""
+    all_cores = dict(os.environ, OMP_NUM_THREADS=str(os.cpu_count()))
+    one_thread = dict(os.environ, OMP_NUM_THREADS="1")
     runner = mlir_runner(os.path.join(LLVM_LIB, "libomp.so"))
     rows = []
-    for kernel in KERNELS:
-        source = driven_kernel(kernel, repeats)
-        lowered = run([vx_opt, "--vx-to-llvm=openmp=true"],
-                      input=source).stdout
-        jit = three_numbers(run(runner, input=lowered, env=environment).stdout,
-                            kernel + " (vx, mlir-runner)")
+    load_before = os.getloadavg()[0]
+    for kernel in kernels:
         # The same LLVM IR compiled ahead of time by the reference's compiler
         # and flags: separates vx's code from the JIT's code generation.
-        llvm_ir = os.path.join(work, kernel + "_vx.ll")
-        run([os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir",
-             "-o", llvm_ir], input=lowered)
         aot_binary = os.path.join(work, kernel + "_vx_cpu")
-        run(["clang-22", "-O3", "-Wno-override-module", llvm_ir, "-o",
-             aot_binary, "-L" + LLVM_LIB, "-lmlir_c_runner_utils",
-             "-lmlir_runner_utils", "-lomp", "-lm", "-Wl,-rpath," + LLVM_LIB])
-        aot = three_numbers(run([aot_binary], env=environment).stdout,
-                            kernel + " (vx, clang)")
+        lowered = vx_aot_binary(vx_opt, kernel, repeats, aot_binary)
+        jit = timings(run(runner, input=lowered, env=all_cores).stdout,
+                      kernel + " (vx, mlir-runner)")
         binary = os.path.join(work, kernel + "_cpu")
         run(["clang++-22", "-O3", "-fopenmp",
              os.path.join(BENCH, "cpu", kernel + ".cpp"), "-o", binary])
-        reference = three_numbers(
-            run([binary, str(repeats)], env=environment).stdout,
-            kernel + " (C++)")
-        check_sum(kernel, "through vx and mlir-runner", jit[2], reference[2])
-        check_sum(kernel, "through vx and clang", aot[2], reference[2])
-        rows.append((kernel, jit, aot, reference))
-    return rows
+        row = {"kernel": kernel, "jit": jit}
+        commands = {"aot": [aot_binary], "reference": [binary, str(repeats)]}
+        for label, command in commands.items():
+            row[label] = timings(run(command, env=all_cores).stdout,
+                                 "%s (%s)" % (kernel, label))
+        # One thread, the two sides alternating so that the load weighs on
+        # both alike: the best processor time of a call over the rounds.
+        for _ in range(ONE_THREAD_ROUNDS):
+            for label, command in commands.items():
+                best = timings(run(command, env=one_thread).stdout,
+                               "%s (%s, one thread)" % (kernel, label))[2]
+                row[label + " thread"] = min(
+                    row.get(label + " thread", math.inf), best)
+        check_sum(kernel, "through vx and mlir-runner", jit[3],
+                  row["reference"][3])
+        check_sum(kernel, "through vx and clang", row["aot"][3],
+                  row["reference"][3])
+        row["instructions"] = None
+        if count_instructions:
+            # A warm-up call and one timed call on each side.
+            counted = os.path.join(work, kernel + "_vx_counted")
+            vx_aot_binary(vx_opt, kernel, 1, counted)
+            row["instructions"] = (
+                instructions_per_call([counted], VX_REGION, 2),
+                instructions_per_call([binary, "1"], REFERENCE_REGION, 2))
+        rows.append(row)
+    return rows, (load_before, os.getloadavg()[0])
 
 
 # --- 4. GPU execution -------------------------------------------------------
@@ -676,8 +761,149 @@ def compile_section(compile_rows, repeats):
     return out
 
 
-def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
-           cpu_repeats, stage_rows):
+def codegen_table(codegen_rows):
+    """The rows of section 2's table, one per kernel."""
+    out = []
+
+    def density(usage):
+        if usage["fma"] is None:
+            return "no loop"
+        return "%.0f%% (%d/%d)" % ((100 * fma_fraction(usage),) + usage["fma"])
+
+    for kernel, options, vx, nvcc in codegen_rows:
+        out.append("| %s | `%s` | %d / %d | %s | %d / %d | %s | %d / %d | "
+                   "%d / %d | %d / %d | %s / %s |" % (
+                       kernel, options, vx["registers"], nvcc["registers"],
+                       ratio(vx["registers"], nvcc["registers"]), vx["sass"],
+                       nvcc["sass"], ratio(vx["sass"], nvcc["sass"]),
+                       vx["spills"], nvcc["spills"], vx["stack"],
+                       nvcc["stack"], vx["smem"], nvcc["smem"], density(vx),
+                       density(nvcc)))
+    return out
+
+
+def shared_memory_table(codegen_rows):
+    """The rows of section 2's shared-memory table, one per kernel that
+    reads shared memory."""
+    out = []
+
+    def conflicts(shared):
+        return "%d (%.0fx)" % (shared["conflicted"], shared["worst"])
+
+    def loads_per_fma(usage):
+        ffma = usage["opcodes"].count(FFMA_OPCODE)
+        lds = usage["opcodes"].count(LDS_OPCODE)
+        return "1 per %.1f" % (ffma / lds) if lds and ffma else "-"
+    for kernel, _, vx, nvcc in codegen_rows:
+        if not (vx["shared"]["loads"] or nvcc["shared"]["loads"]):
+            continue
+        out.append("| %s | %d (%d) / %d (%d) | %d / %d | %s / %s | %d / %d "
+                   "| %s / %s |" % (
+                       kernel, vx["shared"]["loads"],
+                       vx["shared"]["wide_loads"], nvcc["shared"]["loads"],
+                       nvcc["shared"]["wide_loads"], vx["shared"]["stores"],
+                       nvcc["shared"]["stores"], conflicts(vx["shared"]),
+                       conflicts(nvcc["shared"]), vx["shared"]["unknown"],
+                       nvcc["shared"]["unknown"], loads_per_fma(vx),
+                       loads_per_fma(nvcc)))
+    return out
+
+
+def stages_table(stage_rows):
+    """The rows of section 5's table, one per kernel and stage count."""
+    out = []
+    for kernel, stages, _, usage in stage_rows:
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
+            kernel, stages, usage["registers"], usage["sass"],
+            usage["spills"], usage["stack"], usage["dynamic smem"],
+            usage["tma"], usage["copies"],
+            ", ".join(str(groups) for groups in usage["waits"]) or "none"))
+    return out
+
+
+def cpu_section(cpu_rows, load, cpu_repeats):
+    """Section 3 of RESULTS.md, its lines."""
+    out = ["## 3. CPU: `--vx-to-llvm=\"openmp=true\"` against "
+           "`clang++-22 -O3 -fopenmp`\n"]
+    counted = all(row["instructions"] for row in cpu_rows)
+    out.append(
+        "Each kernel with a generated `main` through `vx-opt "
+        "--vx-to-llvm=\"openmp=true\"`, run by `mlir-runner -O3` (the JIT) "
+        "and, as the same LLVM IR through `mlir-translate` and `clang-22 "
+        "-O3` (AOT), against bench/cpu/*.cpp (the C++ references of "
+        "bench/reference, `omp parallel for` over elements, rows or heads "
+        "and rows) built with `clang++-22 -O3 -fopenmp`. Same inputs; every "
+        "output sum agrees with the reference's to 1e-3 relative. Times are "
+        "per kernel call after a warm-up call, over %d calls; ratios are vx "
+        "/ C++. The JIT and AOT columns run the same IR: where they differ, "
+        "the difference is the JIT's code generation. Measured %s, load "
+        "(1-minute average) %.1f-%.1f on %d cores.\n\n"
+        "The %d-thread wall times follow the load of this shared machine: "
+        "when another process takes a core during a call, the static "
+        "schedule waits for the thread it preempted, and the call takes as "
+        "long as on one thread. The columns the load moves less: one thread "
+        "(OMP_NUM_THREADS=1), the best processor time of a call (`clock()`: "
+        "time another process holds the core does not count; cache and "
+        "memory sharing still do), over %d runs of each side alternating; "
+        "and %s. The targets (1.1x) apply to those.\n" % (
+            cpu_repeats, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            load[0], load[1], os.cpu_count(), os.cpu_count(),
+            ONE_THREAD_ROUNDS,
+            "instructions per call, counted by `valgrind --tool=callgrind` "
+            "on one thread in the body of the kernel's OpenMP parallel "
+            "region and what it calls (`..omp_par` for vx, `.omp_outlined` "
+            "for clang; libm's expf included)" if counted else
+            "no instruction counts in this run"))
+    out.append("| kernel | C++, %d threads (ms) | vx, mlir-runner (ms) | "
+               "ratio | vx, AOT (ms) | ratio | one thread, processor C++ / "
+               "vx, AOT (ms) | ratio | instructions per call C++ / vx, AOT | ratio "
+               "|" % os.cpu_count())
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+               "---: | ---: |")
+
+    def best_mean(numbers):
+        return "%.3f / %.3f" % (1000 * numbers[0], 1000 * numbers[1])
+
+    def ratios(numbers, reference):
+        return "%s / %s" % (ratio(numbers[0], reference[0]),
+                            ratio(numbers[1], reference[1]))
+
+    def instructions(row):
+        if not row["instructions"]:
+            return "- | -"
+        ours, theirs = row["instructions"]
+        return "%.2fM / %.2fM | %s" % (theirs / 1e6, ours / 1e6,
+                                       ratio(ours, theirs))
+    for row in cpu_rows:
+        reference = row["reference"]
+        out.append("| %s | %s | %s | %s | %s | %s | %.3f / %.3f | %s | %s |"
+                   % (row["kernel"], best_mean(reference),
+                      best_mean(row["jit"]), ratios(row["jit"], reference),
+                      best_mean(row["aot"]), ratios(row["aot"], reference),
+                      1000 * row["reference thread"],
+                      1000 * row["aot thread"],
+                      ratio(row["aot thread"], row["reference thread"]),
+                      instructions(row)))
+
+    def behind(row):
+        ours, theirs = row["instructions"] or (0, 1)
+        return (row["aot thread"] > TARGET * row["reference thread"]
+                or ours > TARGET * theirs)
+    slow = [row for row in cpu_rows if behind(row)]
+    if slow:
+        out.append("\nWhere vx's code is behind the C++ (one thread, or "
+                   "instructions per call):\n")
+    for row in slow:
+        out.append("- **%s** (%s, one thread): %s" % (
+            row["kernel"], ratio(row["aot thread"],
+                                 row["reference thread"]),
+            CPU_BEHIND.get(row["kernel"], "Not yet explained.")))
+    out.append("")
+    return out
+
+
+def report(compile_rows, codegen_rows, cuda_check, cpu_rows, cpu_load, gpu,
+           repeats, cpu_repeats, stage_rows):
     out = []
     out.append("# Vx benchmark results\n")
     out.append("Regenerated by `scripts/bench.sh` (bench/bench.py) on %s, %d "
@@ -717,19 +943,7 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
     out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
                "| ---: |")
 
-    def density(usage):
-        if usage["fma"] is None:
-            return "no loop"
-        return "%.0f%% (%d/%d)" % ((100 * fma_fraction(usage),) + usage["fma"])
-    for kernel, options, vx, nvcc in codegen_rows:
-        out.append("| %s | `%s` | %d / %d | %s | %d / %d | %s | %d / %d | "
-                   "%d / %d | %d / %d | %s / %s |" % (
-                       kernel, options, vx["registers"], nvcc["registers"],
-                       ratio(vx["registers"], nvcc["registers"]), vx["sass"],
-                       nvcc["sass"], ratio(vx["sass"], nvcc["sass"]),
-                       vx["spills"], nvcc["spills"], vx["stack"],
-                       nvcc["stack"], vx["smem"], nvcc["smem"], density(vx),
-                       density(nvcc)))
+    out += codegen_table(codegen_rows)
     out.append("\nShared memory, per kernel (bench/bank_conflicts.py): the "
                "`ld.shared` of the PTX (how many are 128-bit), its "
                "`st.shared`, the accesses with a static bank conflict (the "
@@ -745,25 +959,9 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                "nvcc | LDS per FFMA vx / nvcc |")
     out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
 
-    def conflicts(shared):
-        return "%d (%.0fx)" % (shared["conflicted"], shared["worst"])
-
-    def loads_per_fma(usage):
-        ffma = usage["opcodes"].count(FFMA_OPCODE)
-        lds = usage["opcodes"].count(LDS_OPCODE)
-        return "1 per %.1f" % (ffma / lds) if lds and ffma else "-"
-    for kernel, _, vx, nvcc in codegen_rows:
-        if not (vx["shared"]["loads"] or nvcc["shared"]["loads"]):
-            continue
-        out.append("| %s | %d (%d) / %d (%d) | %d / %d | %s / %s | %d / %d "
-                   "| %s / %s |" % (
-                       kernel, vx["shared"]["loads"],
-                       vx["shared"]["wide_loads"], nvcc["shared"]["loads"],
-                       nvcc["shared"]["wide_loads"], vx["shared"]["stores"],
-                       nvcc["shared"]["stores"], conflicts(vx["shared"]),
-                       conflicts(nvcc["shared"]), vx["shared"]["unknown"],
-                       nvcc["shared"]["unknown"], loads_per_fma(vx),
-                       loads_per_fma(nvcc)))
+    out += shared_memory_table(codegen_rows)
+    out.append("\n" + peak_model.description())
+    out += peak_model.table(codegen_rows, kernel_shapes(KERNELS))
     behind = [(kernel, vx, nvcc) for kernel, _, vx, nvcc in codegen_rows
               if vx["spills"] or vx["registers"] > TARGET * nvcc["registers"]
               or vx["sass"] > TARGET * nvcc["sass"]
@@ -786,45 +984,9 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                "shuffles; softmax on its first rows). Built by nvcc, the same "
                "harness runs them on a GPU:\n")
     out += ["    " + line for line in cuda_check]
-    out.append("\n## 3. CPU: `--vx-to-llvm=\"openmp=true\"` against "
-               "`clang++-22 -O3 -fopenmp`\n")
-    out.append("Each kernel with a generated `main` through `vx-opt "
-               "--vx-to-llvm=\"openmp=true\"`, run by `mlir-runner -O3` "
-               "(the JIT) and, as the same LLVM IR through `mlir-translate` "
-               "and `clang-22 -O3` (AOT), against bench/cpu/*.cpp (the C++ "
-               "references of bench/reference, `omp parallel for` over "
-               "elements, rows or heads and rows) "
-               "built with `clang++-22 -O3 -fopenmp`; OMP_NUM_THREADS=%d. "
-               "Same inputs; every output sum agrees with the reference's to "
-               "1e-3 relative. Wall time per kernel call after a warm-up "
-               "call, best / mean over %d calls; ratios are vx / C++. The "
-               "JIT and AOT columns run the same IR: where they differ, the "
-               "difference is the JIT's code generation.\n"
-               % (os.cpu_count(), cpu_repeats))
-    out.append("| kernel | C++ (ms) | vx, mlir-runner (ms) | ratio | vx, AOT "
-               "(ms) | ratio |")
-    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-
-    def best_mean(numbers):
-        return "%.3f / %.3f" % (1000 * numbers[0], 1000 * numbers[1])
-
-    def ratios(numbers, reference):
-        return "%s / %s" % (ratio(numbers[0], reference[0]),
-                            ratio(numbers[1], reference[1]))
-    for kernel, jit, aot, reference in cpu_rows:
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
-            kernel, best_mean(reference), best_mean(jit),
-            ratios(jit, reference), best_mean(aot), ratios(aot, reference)))
-    slow = [(kernel, aot, reference) for kernel, _, aot, reference in cpu_rows
-            if aot[0] > TARGET * reference[0]]
-    if slow:
-        out.append("\nWhere vx's code is slower than the C++ (AOT, best "
-                   "times):\n")
-    for kernel, aot, reference in slow:
-        out.append("- **%s** (%s): %s" % (kernel, ratio(aot[0], reference[0]),
-                                         CPU_BEHIND.get(kernel,
-                                                        "Not yet explained.")))
-    out.append("\n## 4. GPU execution\n")
+    out.append("")
+    out += cpu_section(cpu_rows, cpu_load, cpu_repeats)
+    out.append("## 4. GPU execution\n")
     if gpu is None:
         out.append("Not measured: no GPU results here. `scripts/gpu-bench.sh "
                    "prepare DIR` (this machine) compiles every kernel to a "
@@ -859,25 +1021,48 @@ def report(compile_rows, codegen_rows, cuda_check, cpu_rows, gpu, repeats,
                "copies | wait_group |")
     out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
                "| --- |")
-    for kernel, stages, _, usage in stage_rows:
-        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
-            kernel, stages, usage["registers"], usage["sass"],
-            usage["spills"], usage["stack"], usage["dynamic smem"],
-            usage["tma"], usage["copies"],
-            ", ".join(str(groups) for groups in usage["waits"]) or "none"))
+    out += stages_table(stage_rows)
     return "\n".join(out) + "\n"
 
 
-def replace_compile_section(path, lines):
-    """Replaces section 1 of the RESULTS.md at `path` by `lines`, the other
-    sections as they were."""
+def section_bounds(text, number):
+    """The start and end offsets of section `number` of a RESULTS.md."""
+    start = text.index("## %d. " % number)
+    end = text.find("\n## ", start)
+    return start, (end + 1 if end >= 0 else len(text))
+
+
+def replace_section(path, number, lines):
+    """Replaces section `number` of the RESULTS.md at `path` by `lines`, the
+    other sections as they were."""
     with open(path) as results:
         text = results.read()
-    start = text.index("## 1. ")
-    end = text.index("## 2. ")
+    start, end = section_bounds(text, number)
     with open(path, "w") as results:
         results.write(text[:start] + "\n".join(lines) + "\n" + text[end:])
     print("\n".join(lines))
+
+
+def replace_rows(text, number, tables, key_cells):
+    """`text` with the rows of section `number`'s first tables replaced by
+    the rows in `tables` (a list of row lists, one per table in order) that
+    have the same first `key_cells` cells; the other rows (other kernels,
+    rows added by hand) and all other text as they were."""
+    start, end = section_bounds(text, number)
+    lines = text[start:end].split("\n")
+    table_index, in_table = -1, False
+    for index, line in enumerate(lines):
+        is_row = line.startswith("|")
+        if is_row and not in_table:
+            table_index += 1
+        in_table = is_row
+        if not is_row or table_index >= len(tables):
+            continue
+        key = line.split("|")[1:key_cells + 1]
+        for row in tables[table_index]:
+            if row.split("|")[1:key_cells + 1] == key:
+                lines[index] = row
+    return text[:start] + "\n".join(lines) + text[end:]
 
 
 def kept_sections(path):
@@ -892,6 +1077,15 @@ def kept_sections(path):
     return text[start:] if start >= 0 else ""
 
 
+def kernel_list(text):
+    kernels = text.split(",")
+    for kernel in kernels:
+        if kernel not in KERNELS:
+            sys.exit("bench: no kernel %r (the kernels: %s)"
+                     % (kernel, ", ".join(KERNELS)))
+    return kernels
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vx_opt")
@@ -903,25 +1097,63 @@ def main():
                         default=os.path.join(BENCH, "gpu-results.json"))
     parser.add_argument("--compile-only", action="store_true",
                         help="run section 1 alone and replace it in --out")
+    parser.add_argument("--cpu-only", metavar="KERNELS",
+                        help="run section 3 alone for these kernels "
+                        "(comma-separated) and replace it in --out")
+    parser.add_argument("--codegen-rows", metavar="KERNELS",
+                        help="run sections 2 and 5 for these kernels "
+                        "(comma-separated) and replace their rows in --out")
+    parser.add_argument("--no-instructions", action="store_true",
+                        help="section 3 without callgrind's instruction "
+                        "counts (they take minutes)")
     args = parser.parse_args()
     os.environ["PATH"] = LLVM_BIN + os.pathsep + os.environ["PATH"]
-    for tool in ("ptxas", "nvcc", "readelf", "clang++-22"):
+    tools = ["clang++-22"]
+    if not args.cpu_only:
+        tools += ["ptxas", "nvcc", "readelf"]
+    for tool in tools:
         if not shutil.which(tool):
             sys.exit("bench: %s is not on PATH" % tool)
+    count_instructions = (not args.no_instructions and
+                          shutil.which("valgrind") is not None)
     sizes = [int(size) for size in args.sizes.split(",")]
-    if args.compile_only:
-        with tempfile.TemporaryDirectory(prefix="vx-bench-") as work:
-            compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
-        replace_compile_section(args.out,
-                                compile_section(compile_rows, args.repeats))
-        return
     with tempfile.TemporaryDirectory(prefix="vx-bench-") as work:
+        if args.compile_only:
+            compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
+            replace_section(args.out, 1,
+                            compile_section(compile_rows, args.repeats))
+            return
+        if args.cpu_only:
+            cpu_rows, cpu_load = cpu(args.vx_opt, args.cpu_repeats, work,
+                                     kernel_list(args.cpu_only),
+                                     count_instructions)
+            replace_section(args.out, 3, cpu_section(cpu_rows, cpu_load,
+                                                     args.cpu_repeats))
+            return
+        if args.codegen_rows:
+            kernels = kernel_list(args.codegen_rows)
+            codegen_rows = codegen(args.vx_opt, work, kernels)
+            stage_rows = pipelined(args.vx_opt, work, kernels)
+            with open(args.out) as results:
+                text = results.read()
+            peak_rows = peak_model.table(codegen_rows, kernel_shapes(kernels))
+            text = replace_rows(text, 2, [codegen_table(codegen_rows),
+                                          shared_memory_table(codegen_rows),
+                                          peak_rows], 1)
+            text = replace_rows(text, 5, [stages_table(stage_rows)], 2)
+            with open(args.out, "w") as results:
+                results.write(text)
+            print("\n".join(codegen_table(codegen_rows) +
+                            shared_memory_table(codegen_rows) + peak_rows +
+                            stages_table(stage_rows)))
+            return
         compile_rows = compile_time(args.vx_opt, sizes, args.repeats, work)
-        codegen_rows = codegen(args.vx_opt, work)
+        codegen_rows = codegen(args.vx_opt, work, KERNELS)
         cuda_check = check_cuda_emulated(work)
-        cpu_rows = cpu(args.vx_opt, args.cpu_repeats, work)
-        stage_rows = pipelined(args.vx_opt, work)
-    text = report(compile_rows, codegen_rows, cuda_check, cpu_rows,
+        cpu_rows, cpu_load = cpu(args.vx_opt, args.cpu_repeats, work, KERNELS,
+                                 count_instructions)
+        stage_rows = pipelined(args.vx_opt, work, KERNELS)
+    text = report(compile_rows, codegen_rows, cuda_check, cpu_rows, cpu_load,
                   gpu_results(args.gpu_results),
                   args.repeats, args.cpu_repeats, stage_rows)
     text += kept_sections(args.out)

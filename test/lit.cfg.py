@@ -2,6 +2,7 @@
 
 import os
 import shlex
+import shutil
 import sys
 
 import lit.formats
@@ -120,6 +121,10 @@ if cuda_toolkit:
     config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
     config.substitutions.append(
         ("%cuda_libdevice", os.path.join(cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")))
+
+# bench.py counts instructions per call of the CPU kernels with callgrind.
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 
 # The README names the toolkit at /usr/local/cuda; its CUDA commands run
 # where that one is and the tools find a toolkit.

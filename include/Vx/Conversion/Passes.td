@@ -110,7 +110,9 @@ def VxPadSharedTiles : Pass<"vx-pad-shared-tiles", "ModuleOp"> {
     Example: `vx-opt --vx-plan-launch --vx-pad-shared-tiles="chip=sm_90"
     --vx-map-cta`.
   }];
-  let dependentDialects = ["memref::MemRefDialect"];
+  // gpu, nvgpu: matchTMATile builds the tensor map's type.
+  let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect",
+                           "nvgpu::NVGPUDialect"];
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",
            "Target chip (e.g. sm_90): tiles a TMA copy writes keep dense "

@@ -21,7 +21,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -488,19 +490,19 @@ static std::optional<std::string>
 getUnpaddableReason(ScratchOp tile, ArrayRef<TileAccess> accesses,
                     const Chip *chip) {
   if (tile.getType().getRank() < 2)
-    return std::string("it has no rows to pad (rank 1)");
+    return std::string("it has no rows to pad: rank 1");
   for (Operation *user : tile->getUsers()) {
     auto transfer = dyn_cast<TransferAsyncOp>(user);
     if (!getMemRef(user) && !(transfer && transfer.getDst() == tile))
       return "it is used by " + describeAccess(user);
   }
   if (chip && chip->hasTMA() && hasTMAWriter(tile))
-    return "a TMA copy writes it with dense rows on " + chip->getName().str();
+    return "a TMA copy writes it dense on " + chip->getName().str();
   for (const TileAccess &access : accesses)
     if (access.predictedVector)
-      return "padding would split the " + std::to_string(access.bytes) +
-             "-byte accesses of " + describeAccess(access.op) +
-             " (vx-vectorize-shared-accesses takes dense rows only)";
+      return "vx-vectorize-shared-accesses joins its " +
+             std::to_string(access.bytes) + "-byte accesses (" +
+             describeAccess(access.op) + ") in dense rows only";
   return std::nullopt;
 }
 
@@ -559,8 +561,8 @@ static void padTile(RewriterBase &rewriter, ScratchOp tile, int64_t threads,
                           "-way bank conflicts of " + describeAccess(worstOp);
   if (std::optional<std::string> reason =
           getUnpaddableReason(tile, accesses, chip)) {
-    tile.emitRemark("rows of ")
-        << pitch << " bytes kept: " << conflicts << " (" << *reason << ")";
+    tile.emitRemark("dense layout kept: ") << conflicts << " (" << *reason
+                                           << ")";
     return;
   }
   int64_t alignment = getPaddingAlignment(tile, accesses);
@@ -579,20 +581,20 @@ static void padTile(RewriterBase &rewriter, ScratchOp tile, int64_t threads,
     }
   }
   if (!best) {
-    tile.emitRemark("rows of ")
-        << pitch << " bytes kept: " << conflicts << " (no padding by a "
-        << "multiple of " << alignment
-        << " bytes, which its accesses and transfers need, removes them)";
+    tile.emitRemark("dense layout kept: ")
+        << conflicts << " (no padding by a multiple of " << alignment
+        << " bytes, which its vector accesses and transfers need, "
+           "lowers them)";
     return;
   }
   int64_t rows = type.getNumElements() / row;
   int64_t extraBytes = rows * best * elementBytes;
   int64_t sharedBytes = getSharedMemoryLayout(spawn, 1).totalBytes;
   if (sharedBytes + extraBytes > getSharedMemoryLimit(chip)) {
-    tile.emitRemark("rows of ")
-        << pitch << " bytes kept: " << conflicts << " (padding them needs "
-        << extraBytes << " more bytes of shared memory than the "
-        << getSharedMemoryLimit(chip) << " a CTA has)";
+    tile.emitRemark("dense layout kept: ")
+        << conflicts << " (the padding's " << extraBytes
+        << " bytes would exceed the " << getSharedMemoryLimit(chip)
+        << " bytes of shared memory a CTA has)";
     return;
   }
   ScratchOp padded = padScratchRows(rewriter, tile, best);

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CTAMapping.h"
 #include "LaunchPlan.h"
 #include "Vx/Conversion/VxToGPU/VxToGPU.h"
 #include "Vx/Conversion/VxTransferToNVGPU/SharedLayout.h"
@@ -100,8 +101,10 @@ private:
         return std::nullopt;
       operands.push_back(*lane);
     }
-    bool varying = llvm::any_of(operands, [](LaneValue v) { return v.varying; });
-    bool shifted = llvm::any_of(operands, [](LaneValue v) { return v.shifted; });
+    bool varying =
+        llvm::any_of(operands, [](LaneValue v) { return v.varying; });
+    bool shifted =
+        llvm::any_of(operands, [](LaneValue v) { return v.shifted; });
     auto binary = [&](auto fn) -> std::optional<LaneValue> {
       return LaneValue{fn(operands[0].value, operands[1].value), shifted,
                        varying};
@@ -109,7 +112,7 @@ private:
     // Sums keep a common shift, and so do products by constants.
     if (isa<arith::AddIOp>(def))
       return binary([](int64_t a, int64_t b) { return a + b; });
-    if (isa<arith::SubIOp>(def) && !operands[1].shifted)
+    if (isa<arith::SubIOp>(def))
       return binary([](int64_t a, int64_t b) { return a - b; });
     if (isa<arith::MulIOp>(def)) {
       auto isConstant = [](LaneValue v) { return !v.shifted && !v.varying; };
@@ -168,9 +171,13 @@ private:
   DenseMap<Value, std::optional<LaneValue>> cache;
 };
 
-/// An access of a tile in a thread loop, with where each lane of each warp
-/// evaluated falls: (row, column), the row linearized over the leading
-/// dims; nothing for a lane that does not run.
+/// Where each lane of each warp evaluated accesses a tile: (row, column),
+/// the row linearized over the leading dims; nothing for a lane that does
+/// not run.
+using LanePlaces =
+    SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>;
+
+/// An access of a tile in a thread loop, and where its lanes fall.
 struct TileAccess {
   Operation *op;
   /// Bytes per lane: the element's, or the vector's that the access is or
@@ -179,7 +186,7 @@ struct TileAccess {
   /// Whether the vectorizer will join it (it does not see through the
   /// padded view, so a padded tile loses the wide access).
   bool predictedVector;
-  SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>> warps;
+  LanePlaces warps;
 };
 
 /// The conflicts of an access at a row pitch: the most wavefronts one
@@ -221,16 +228,8 @@ static Cost getCost(const TileAccess &access, int64_t pitchElements,
   return cost;
 }
 
-/// `'memref.load' (line 12)`: an access for a remark.
-static std::string describeAccess(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "'" << op->getName() << "'";
-  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
-    os << " (line " << fileLoc.getLine() << ")";
-  return text;
-}
-
+/// The memref that `op` accesses, if it is a load or store (scalar or
+/// vector), else null.
 static Value getMemRef(Operation *op) {
   return TypeSwitch<Operation *, Value>(op)
       .Case<memref::LoadOp, memref::StoreOp>(
@@ -240,13 +239,15 @@ static Value getMemRef(Operation *op) {
       .Default([](Operation *) { return Value(); });
 }
 
+/// The indices of the access `op` (getMemRef is not null).
 static ValueRange getIndices(Operation *op) {
   return TypeSwitch<Operation *, ValueRange>(op)
       .Case<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(
           [](auto access) { return access.getIndices(); });
 }
 
-/// The static trip count of `loop` when its bounds and step are constants.
+/// The trip count of a loop dim from `lb` to `ub` by `step`, when they are
+/// constants.
 static std::optional<int64_t> getTripCount(Value lb, Value ub, Value step) {
   std::optional<int64_t> lower = getConstantIntValue(lb);
   std::optional<int64_t> upper = getConstantIntValue(ub);
@@ -265,8 +266,7 @@ static void bindInnerCounters(Operation *op, scf::ParallelOp threadLoop,
   for (Operation *parent = op->getParentOp(); parent != threadLoop;
        parent = parent->getParentOp()) {
     if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      if (std::optional<int64_t> lb =
-              getConstantIntValue(loop.getLowerBound()))
+      if (std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()))
         bound[loop.getInductionVar()] = *lb;
     } else if (auto loop = dyn_cast<scf::ParallelOp>(parent)) {
       for (auto [iv, lb] :
@@ -277,10 +277,10 @@ static void bindInnerCounters(Operation *op, scf::ParallelOp threadLoop,
   }
 }
 
-/// The loop between `op` and `threadLoop` along whose counter the scalar
-/// access `op` walks its row element by element, with a static trip count
-/// whose body vx-unroll-thread-loops unrolls: vx-vectorize-shared-accesses
-/// then joins `width` consecutive accesses into one.
+/// The innermost loop between `op` and `threadLoop` whose counter only the
+/// innermost index of the scalar access `op` uses, with a static trip count
+/// and a body that vx-unroll-thread-loops unrolls: the loop along which
+/// vx-vectorize-shared-accesses may join consecutive accesses.
 static scf::ForOp getVectorLoop(Operation *op, scf::ParallelOp threadLoop) {
   for (Operation *parent = op->getParentOp(); parent != threadLoop;
        parent = parent->getParentOp()) {
@@ -295,7 +295,6 @@ static scf::ForOp getVectorLoop(Operation *op, scf::ParallelOp threadLoop) {
     loop.getBody()->walk([&](Operation *) { ++bodyOps; });
     if (*trips * bodyOps > kUnrollBudget)
       continue;
-    // The counter must move the innermost index only, by one.
     ValueRange indices = getIndices(op);
     Value iv = loop.getInductionVar();
     auto usesCounter = [&](Value index) {
@@ -333,18 +332,16 @@ getThreadLoopTrips(scf::ParallelOp loop) {
   return trips;
 }
 
-using LanePlaces =
-    SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>;
-
 /// Where each lane of each evaluated warp of `threadLoop` (iteration i on
-/// thread i mod `threads`) accesses `tile` with `op`, as (row, column), the
-/// row linearized over the leading dims, with the loop counters of `bound`
+/// thread i mod `threads`) accesses `tile` with `op`, with the loop
+/// counters of `bound`
 /// (the lanes' induction variables are added); nothing where an index is
 /// unknown.
-static std::optional<LanePlaces>
-evaluateLanes(Operation *op, scf::ParallelOp threadLoop,
-              ArrayRef<int64_t> trips, int64_t threads, MemRefType tile,
-              DenseMap<Value, int64_t> bound) {
+static std::optional<LanePlaces> evaluateLanes(Operation *op,
+                                               scf::ParallelOp threadLoop,
+                                               ArrayRef<int64_t> trips,
+                                               int64_t threads, MemRefType tile,
+                                               DenseMap<Value, int64_t> bound) {
   int64_t total = 1;
   for (int64_t trip : trips)
     total *= trip;
@@ -402,8 +399,8 @@ static int64_t getPredictedVectorBytes(Operation *op, scf::ForOp loop,
                                        DenseMap<Value, int64_t> bound,
                                        const LanePlaces &first) {
   int64_t elementBytes = tile.getElementTypeBitWidth() / 8;
-  int64_t loopTrips = *getTripCount(loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep());
+  int64_t loopTrips =
+      *getTripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
   auto counter = bound.find(loop.getInductionVar());
   if (counter == bound.end())
     return 0;
@@ -429,17 +426,6 @@ static int64_t getPredictedVectorBytes(Operation *op, scf::ForOp loop,
   return 0;
 }
 
-/// The outermost scf.parallel around `op` in `spawn`: its thread loop, or
-/// null outside thread loops.
-static scf::ParallelOp getThreadLoop(Operation *op, SpawnOp spawn) {
-  scf::ParallelOp threadLoop;
-  for (Operation *parent = op->getParentOp(); parent != spawn;
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<scf::ParallelOp>(parent))
-      threadLoop = loop;
-  return threadLoop;
-}
-
 /// The accesses of `tile` in the thread loops of `spawn` whose lanes the
 /// evaluation knows (`threads` threads per CTA). Accesses outside thread
 /// loops have no conflicts (one thread writes, every thread reads one
@@ -449,35 +435,34 @@ static SmallVector<TileAccess> getTileAccesses(ScratchOp tile, int64_t threads,
   MemRefType type = tile.getType();
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   SmallVector<TileAccess> accesses;
-  for (Operation *user : tile->getUsers()) {
-    if (getMemRef(user) != tile.getResult())
-      continue;
-    scf::ParallelOp threadLoop = getThreadLoop(user, spawn);
-    if (!threadLoop)
-      continue;
+  for (scf::ParallelOp threadLoop : getThreadLoops(spawn)) {
     std::optional<SmallVector<int64_t>> trips = getThreadLoopTrips(threadLoop);
     if (!trips)
       continue;
-    DenseMap<Value, int64_t> bound;
-    bindInnerCounters(user, threadLoop, bound);
-    std::optional<LanePlaces> places =
-        evaluateLanes(user, threadLoop, *trips, threads, type, bound);
-    if (!places)
-      continue;
-    TileAccess access{user, elementBytes, false, std::move(*places)};
-    Type accessed = user->getNumResults() ? user->getResult(0).getType()
-                                          : user->getOperand(0).getType();
-    if (auto vector = dyn_cast<VectorType>(accessed)) {
-      access.bytes = vector.getNumElements() * elementBytes;
-    } else if (scf::ForOp loop = getVectorLoop(user, threadLoop)) {
-      if (int64_t bytes =
-              getPredictedVectorBytes(user, loop, threadLoop, *trips, threads,
-                                      type, bound, access.warps)) {
-        access.bytes = bytes;
-        access.predictedVector = true;
+    threadLoop.walk([&](Operation *op) {
+      if (getMemRef(op) != tile.getResult())
+        return;
+      DenseMap<Value, int64_t> bound;
+      bindInnerCounters(op, threadLoop, bound);
+      std::optional<LanePlaces> places =
+          evaluateLanes(op, threadLoop, *trips, threads, type, bound);
+      if (!places)
+        return;
+      TileAccess access{op, elementBytes, false, std::move(*places)};
+      Type accessed = op->getNumResults() ? op->getResult(0).getType()
+                                          : op->getOperand(0).getType();
+      if (auto vector = dyn_cast<VectorType>(accessed)) {
+        access.bytes = vector.getNumElements() * elementBytes;
+      } else if (scf::ForOp loop = getVectorLoop(op, threadLoop)) {
+        if (int64_t bytes =
+                getPredictedVectorBytes(op, loop, threadLoop, *trips, threads,
+                                        type, bound, access.warps)) {
+          access.bytes = bytes;
+          access.predictedVector = true;
+        }
       }
-    }
-    accesses.push_back(std::move(access));
+      accesses.push_back(std::move(access));
+    });
   }
   return accesses;
 }
@@ -494,7 +479,7 @@ getUnpaddableReason(ScratchOp tile, ArrayRef<TileAccess> accesses,
   for (Operation *user : tile->getUsers()) {
     auto transfer = dyn_cast<TransferAsyncOp>(user);
     if (!getMemRef(user) && !(transfer && transfer.getDst() == tile))
-      return "it is used by " + describeAccess(user);
+      return "it is used by " + describeOp(user);
   }
   if (chip && chip->hasTMA() && hasTMAWriter(tile))
     return "a TMA copy writes it dense on " + chip->getName().str();
@@ -502,7 +487,7 @@ getUnpaddableReason(ScratchOp tile, ArrayRef<TileAccess> accesses,
     if (access.predictedVector)
       return "vx-vectorize-shared-accesses joins its " +
              std::to_string(access.bytes) + "-byte accesses (" +
-             describeAccess(access.op) + ") in dense rows only";
+             describeOp(access.op) + ") in dense rows only";
   return std::nullopt;
 }
 
@@ -552,17 +537,16 @@ static void padTile(RewriterBase &rewriter, ScratchOp tile, int64_t threads,
   SmallVector<TileAccess> accesses = getTileAccesses(tile, threads, spawn);
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t row = type.getShape().back();
-  auto [ways, wavefronts, worstOp] =
-      getWorstCost(accesses, row, elementBytes);
+  auto [ways, wavefronts, worstOp] = getWorstCost(accesses, row, elementBytes);
   if (ways <= 1)
     return;
   int64_t pitch = row * elementBytes;
-  std::string conflicts = std::to_string(ways) +
-                          "-way bank conflicts of " + describeAccess(worstOp);
+  std::string conflicts =
+      std::to_string(ways) + "-way bank conflicts of " + describeOp(worstOp);
   if (std::optional<std::string> reason =
           getUnpaddableReason(tile, accesses, chip)) {
-    tile.emitRemark("dense layout kept: ") << conflicts << " (" << *reason
-                                           << ")";
+    tile.emitRemark("dense layout kept: ")
+        << conflicts << " (" << *reason << ")";
     return;
   }
   int64_t alignment = getPaddingAlignment(tile, accesses);
@@ -609,8 +593,8 @@ void vx::padSharedTiles(ModuleOp module, const Chip *chip) {
     LaunchPlanAttr plan = LaunchPlanAttr::lookup(spawn);
     if (!plan || !plan.getCooperative() || plan.getMapped())
       continue;
-    for (ScratchOp tile :
-         llvm::make_early_inc_range(spawn.getBody().front().getOps<ScratchOp>()))
+    for (ScratchOp tile : llvm::make_early_inc_range(
+             spawn.getBody().front().getOps<ScratchOp>()))
       if (tile.getPlacement() == Memory::smem)
         padTile(rewriter, tile, plan.getThreads(), spawn, chip);
   }

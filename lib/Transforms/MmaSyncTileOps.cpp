@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaSyncFragments.h"
-#include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
+#include "Vx/Conversion/VxTransferToNVGPU/SharedLayout.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/TileOps.h"
 
@@ -621,19 +621,6 @@ std::optional<std::string> vx::getLdmatrixReason(OpOperand &operand) {
   return std::nullopt;
 }
 
-/// Whether a transfer that a TMA copy may carry writes `tile`: TMA writes
-/// dense boxes, so such a tile keeps its dense layout.
-static bool hasTMAWriter(ScratchOp tile) {
-  auto spawn = tile->getParentOfType<SpawnOp>();
-  return llvm::any_of(tile->getUsers(), [&](Operation *user) {
-    auto transfer = dyn_cast<TransferAsyncOp>(user);
-    std::string why;
-    return transfer && transfer.getDst() == tile.getResult() &&
-           succeeded(matchTMATile(transfer.getSrc(), tile.getType(),
-                                  spawn.getBody(), why));
-  });
-}
-
 /// Gives each shared tile that the matmuls of `accumulators` read directly
 /// a row pitch at which `ldmatrix` is bank-conflict-free: the eight rows of
 /// 16 bytes of a matrix fall on distinct quarters of the 128 bytes of
@@ -674,22 +661,12 @@ void vx::chooseSharedLayouts(RewriterBase &rewriter,
                << ": " << ways << "-way bank conflicts";
       continue;
     }
-    Location loc = tile.getLoc();
-    rewriter.setInsertionPoint(tile);
-    int64_t padding = kMatrixRowBytes / elementBytes;
-    auto padded = ScratchOp::create(
-        rewriter, loc,
-        MemRefType::get({type.getShape()[0], type.getShape()[1] + padding},
-                        type.getElementType()),
-        tile.getMemoryAttr());
-    auto view = memref::SubViewOp::create(
-        rewriter, loc, padded, SmallVector<int64_t>{0, 0}, type.getShape(),
-        SmallVector<int64_t>{1, 1});
+    ScratchOp padded =
+        padScratchRows(rewriter, tile, kMatrixRowBytes / elementBytes);
     if (options.remarkOnMatmuls)
       padded.emitRemark("ldmatrix reads this tile with rows padded from ")
           << pitch << " to " << pitch + kMatrixRowBytes
           << " bytes: bank-conflict-free";
-    rewriter.replaceOp(tile, view);
   }
 }
 

@@ -78,6 +78,48 @@ def VxPlanLaunch : Pass<"vx-plan-launch", "ModuleOp"> {
   ];
 }
 
+def VxPadSharedTiles : Pass<"vx-pad-shared-tiles", "ModuleOp"> {
+  let summary = "Pad the rows of smem tiles that thread loops access with "
+                "bank conflicts";
+  let description = [{
+    An optimization between `vx-plan-launch` and `vx-map-cta` (the GPU
+    pipelines and `convert-vx-to-gpu` run it there), on planned
+    cooperative device spawns (VX_SPEC 2.1) not yet mapped. Each access of
+    an `smem` scratch in a thread loop with static bounds is evaluated on
+    the lanes of the warps as the mapping runs it (iteration i on thread
+    i mod N, a warp 32 consecutive threads; loop counters inside the
+    iteration at their first value, values from outside it the same on
+    every lane) and priced as bench/bank_conflicts.py prices the PTX: 32
+    banks of 4 bytes, phases of 32, 16 or 8 lanes for 4-, 8- and 16-byte
+    accesses (scalar accesses that vx-vectorize-shared-accesses will join
+    counted as the vector), a phase as many wavefronts as the most
+    distinct words one bank holds. A tile with an access of more than one
+    wavefront a phase gets the fewest elements of padding per row (up to
+    128 bytes) that minimize the worst access, then the wavefronts of all:
+    its scratch becomes `memref.subview` [0, ..., 0] of a scratch with
+    wider rows, as the ldmatrix layout of `vx-distribute-tile-ops` does,
+    so every use sees the layout. A padding keeps the alignment of vector
+    accesses and of cp.async chunks (16 bytes where the dense row is a
+    multiple of 16 bytes). A remark on each conflicted tile says what was
+    done: "padded from 128 to 132 bytes a row: 32-way bank conflicts of
+    'memref.load' (line 25) -> 1", or why its rows were kept (rank 1, a
+    use other than an access or a transfer, a TMA copy on `chip`, accesses
+    the vectorizer will join, which it joins in dense rows only, no
+    padding with the alignment needed, or the shared memory of `chip`).
+
+    Example: `vx-opt --vx-plan-launch --vx-pad-shared-tiles="chip=sm_90"
+    --vx-map-cta`.
+  }];
+  // gpu, nvgpu: matchTMATile builds the tensor map's type.
+  let dependentDialects = ["gpu::GPUDialect", "memref::MemRefDialect",
+                           "nvgpu::NVGPUDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (e.g. sm_90): tiles a TMA copy writes keep dense "
+           "rows from sm_90, and the padding must fit its shared memory">
+  ];
+}
+
 def VxMapCTA : Pass<"vx-map-cta", "ModuleOp"> {
   let summary = "Rewrite cooperative spawn bodies into what every thread "
                 "of the CTA runs";

@@ -121,8 +121,7 @@ static void collectTransfers(Value token, SpawnOp spawn,
   spawn.walk([&](TransferAsyncOp transfer) { transfers.insert(transfer); });
 }
 
-/// `'memref.store' (line 12)`: an op for a remark.
-static std::string describeOp(Operation *op) {
+std::string vx::describeOp(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "'" << op->getName() << "'";

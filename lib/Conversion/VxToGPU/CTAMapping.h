@@ -112,6 +112,9 @@ inline constexpr StringLiteral kPipelinableAttrName = "vx.pipelinable";
 /// An analysis remark at `barrier` saying why it is there.
 void remarkBarrier(gpu::BarrierOp barrier, const Twine &reason);
 
+/// `'memref.store' (line 12)`: an op for a remark.
+std::string describeOp(Operation *op);
+
 /// After vx-pipeline-transfers on `spawn`: keeps the conditional barriers
 /// that hold (`pipelined`: it pipelined transfers; `asPlanned`: exactly the
 /// marked ones; where it pipelined others, both kinds stay), with their

@@ -95,6 +95,12 @@ SmallVector<std::optional<int64_t>> getStaticExtents(SpawnOp spawn,
 LogicalResult planLaunches(ModuleOp module, int64_t threadsPerBlock,
                            int64_t stages, const Chip *chip);
 
+/// vx-pad-shared-tiles: pads the rows of the smem scratch tiles of the
+/// planned, not yet mapped cooperative device spawns of `module` whose
+/// thread-loop accesses have bank conflicts that padding removes or
+/// lowers, with a remark on each conflicted tile.
+void padSharedTiles(ModuleOp module, const Chip *chip);
+
 /// vx-map-cta: lowers the affine ops of spawn bodies, then maps the planned
 /// and not yet mapped device spawns onto their CTAs and checks their shared
 /// memory against `chip`. Reports a device spawn without a plan.

@@ -571,8 +571,10 @@ struct ConvertVxToGPUPass
         failed(checkPassOption(module, pass, checkStagesOption(stages))) ||
         failed(targetChip = parseChipOption(module, pass, chip)) ||
         failed(planLaunches(module, threadsPerBlock, stages,
-                            getChip(*targetChip))) ||
-        failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))) ||
+                            getChip(*targetChip))))
+      return signalPassFailure();
+    padSharedTiles(module, getChip(*targetChip));
+    if (failed(mapSpawnsOntoCTAs(module, getChip(*targetChip))) ||
         failed(pipelineSpawnTransfers(module, stages, getChip(*targetChip))))
       return signalPassFailure();
     for (SpawnOp spawn : getDeviceSpawns(module))
@@ -627,6 +629,9 @@ void vx::addVxToGPUPasses(OpPassManager &pm,
   plan.stages = options.stages;
   plan.chip = options.chip;
   pm.addPass(createVxPlanLaunch(plan));
+  VxPadSharedTilesOptions pad;
+  pad.chip = options.chip;
+  pm.addPass(createVxPadSharedTiles(pad));
   VxMapCTAOptions map;
   map.chip = options.chip;
   pm.addPass(createVxMapCTA(map));

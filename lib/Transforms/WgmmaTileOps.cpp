@@ -114,6 +114,9 @@ struct Accumulator {
   ScratchOp scratch;
   SmallVector<Operation *> ops;
   WgmmaTiling tiling;
+  /// Whether its matmul's group may stay in flight into the next step
+  /// (kDeferrableWaitAttrName).
+  bool deferrable = false;
 };
 
 /// A lane of the wgmma thread loop: its warpgroup, its warp in it, its row
@@ -252,6 +255,23 @@ static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
   return std::nullopt;
 }
 
+/// Whether `wgmma`, the only matmul of `spawn` on wgmma, may leave its group
+/// in flight into the next step (kDeferrableWaitAttrName): it runs in
+/// every step (directly in the body, so each step's group retires the
+/// previous one's), and only TMA transfers write its operand tiles (a
+/// pipeline then decides where their slots are refilled).
+static bool isDeferrable(WgmmaMatmul wgmma, SpawnOp spawn) {
+  if (wgmma.matmul->getBlock() != &spawn.getBody().front())
+    return false;
+  return llvm::all_of(
+      std::array<OperandLayout, 2>{wgmma.a, wgmma.b},
+      [&](const OperandLayout &layout) {
+        return llvm::all_of(layout.scratch->getUsers(), [&](Operation *user) {
+          return user == wgmma.matmul || isa<TransferAsyncOp>(user);
+        });
+      });
+}
+
 /// The warpgroups for an M x N accumulator on `warpgroups` of them: the
 /// most that divide its 64-row fragments.
 static WgmmaTiling chooseTiling(int64_t m, int64_t n, int64_t warpgroups) {
@@ -329,8 +349,9 @@ static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// step of the tile in one wgmma group, which the lane waits for before it
 /// stores the values back (registers, once the loop nest is unrolled).
 static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
-                       const WgmmaTiling &tiling, Value fragments,
+                       const Accumulator &acc, Value fragments,
                        const Lane &lane) {
+  const WgmmaTiling &tiling = acc.tiling;
   MLIRContext *context = b.getContext();
   int64_t k = wgmma.matmul.getStaticLoopRanges()[2];
   // A's rows of this warpgroup; B is shared by the warpgroups.
@@ -395,7 +416,9 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
           layoutOf(wgmma.b, true), /*satfinite=*/nullptr));
     }
   markTensorCore(NVVM::WgmmaGroupSyncAlignedOp::create(b, loc));
-  markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  auto wait = markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  if (acc.deferrable)
+    wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
   for (auto [fm, acc] : llvm::enumerate(accumulators)) {
     SmallVector<Value> elements;
     for (int64_t value = 0; value < values; ++value)
@@ -478,6 +501,10 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
     rewriter.setInsertionPoint(op);
     buildLaneLoop(rewriter, op->getLoc(), tiling, [&](OpBuilder &b, Lane lane) {
       Location opLoc = op->getLoc();
+      // A group that a matmul left in flight still writes the registers
+      // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
+      if (acc.deferrable && !isa<linalg::MatmulOp>(op))
+        markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
       if (auto fill = dyn_cast<linalg::FillOp>(op))
         buildFill(b, opLoc, fill, tiling, fragments, lane);
       else if (isa<linalg::MatmulOp>(op))
@@ -486,7 +513,7 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
                                   [&](WgmmaMatmul wgmma) {
                                     return wgmma.matmul == op;
                                   }),
-                   tiling, fragments, lane);
+                   acc, fragments, lane);
       else
         buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
     });
@@ -610,6 +637,8 @@ void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
     for (OperandLayout layout : {wgmma.a, wgmma.b})
       layout.scratch->setAttr(kSwizzleAttrName,
                               rewriter.getI64IntegerAttr(layout.swizzle));
+  if (matmuls.size() == 1 && accumulators.size() == 1)
+    accumulators.front().deferrable = isDeferrable(matmuls.front(), spawn);
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc, matmuls);
 }

@@ -7,7 +7,10 @@
 // wgmma.mma_async on matrix descriptors of the tiles, between a fence and
 // a commit + wait of its group. The accumulator is in the wgmma fragment
 // layout (each lane's values of each 64-row fragment, N / 2 of them), the
-// operand tiles carry the swizzle of their 64- and 128-byte rows.
+// operand tiles carry the swizzle of their 64- and 128-byte rows. The
+// spawn's only matmul reads tiles that only transfers write: its wait may
+// leave the group in flight (vx.deferrable_wait, for vx-pipeline-transfers),
+// so the fill and the copy wait for every group first.
 // CHECKER-NOT: warning
 
 // CHECK-LABEL: func.func @two_warpgroups
@@ -16,6 +19,7 @@
 // CHECK-DAG: %[[ACC:.*]] = vx.scratch : memref<2x4x8x4x32xf32>
 // Fill: every value of the lane's part.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
 // The fill's register writes are fenced before the next wgmma.
 // CHECK: nvvm.wgmma.fence.aligned {vx.tensor_core}
@@ -32,10 +36,11 @@
 // CHECK: nvvm.wgmma.mma_async
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.deferrable_wait, vx.tensor_core} 0
 // CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
 // The copy out: row 64 wg + 16 warp + g (+ 8), column 8 j + 2 p (+ 1).
 // CHECK: scf.parallel
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 // CHECK: memref.load %[[ACC]]
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<128x64xf32>
 func.func @two_warpgroups(%a: memref<128x32xbf16>, %b: memref<32x64xbf16>,

@@ -330,6 +330,16 @@ public:
       barriers = createTMABarriers(builder, loc, stages);
     }
 
+    // Whether a thread accesses a slot (the generic proxy), or only the
+    // tensor cores read them (wgmma: the async proxy, like TMA's writes).
+    threadsAccessSlots = llvm::any_of(
+        transfers, [](const PipelinedTransfer &pipelined) {
+          return llvm::any_of(
+              pipelined.scratch->getUsers(), [&](Operation *user) {
+                return user != pipelined.transfer &&
+                       !user->hasAttr(VxDialect::kTensorCoreAttrName);
+              });
+        });
     // N slots of bytes per scratch; the step's slot replaces the scratch.
     OpBuilder host(spawn);
     for (const PipelinedTransfer &pipelined : transfers) {
@@ -361,15 +371,16 @@ public:
     Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
     auto prologue = scf::IfOp::create(builder, loc, isFirst);
     builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
-    // One arrival per load of a step (each announces its bytes). A CTA runs
-    // one parallel point, so the first step initializes the barriers once.
+    // One arrival per step (announcing the bytes of all its loads). A CTA
+    // runs one parallel point, so the first step initializes the barriers
+    // once.
     if (tma) {
       SmallVector<Value> descriptors =
           llvm::map_to_vector(slotBuffers, [](const SlotBuffer &buffer) {
             return buffer.descriptor;
           });
       gpu::BarrierOp published =
-          initTMABarriers(builder, loc, barriers, stages, transfers.size(),
+          initTMABarriers(builder, loc, barriers, stages, /*arrivals=*/1,
                           elected, descriptors);
       remarkBarrier(published, "every thread waits on the mbarriers that "
                                "thread 0 initialized in the first step");
@@ -387,7 +398,7 @@ public:
         remarkBarrier(gpu::BarrierOp::create(builder, loc),
                       "the step's TMA loads overwrite the slot that every "
                       "thread read in the previous step");
-      fenceBeforeTMALoads(builder, loc, elected);
+      fenceSlots(builder, loc);
       issue(builder, loc, step);
     }
     if (tma) {
@@ -404,17 +415,24 @@ public:
                                        builder.getI32IntegerAttr(stages - 2));
     }
     if (stages > 1) {
+      // With a wgmma group left in flight, the previous step's slot is
+      // free once this step's wait has retired its group.
+      bool deferred = tma && deferWgmmaWaits(builder);
       if (sharedByThreads)
         remarkBarrier(gpu::BarrierOp::create(builder, loc),
-                      tma ? "the step refills the slot that every thread "
-                            "read in the previous step"
-                          : "the step's slots, which each thread waited "
-                            "for its own copies of, become visible to "
-                            "every thread, and the step refills the slot "
-                            "that every thread read in the previous step");
+                      deferred
+                          ? "the step refills the slot that the previous "
+                            "step's wgmma group read, which every "
+                            "warpgroup's wgmma.wait_group 1 has retired"
+                      : tma ? "the step refills the slot that every thread "
+                              "read in the previous step"
+                            : "the step's slots, which each thread waited "
+                              "for its own copies of, become visible to "
+                              "every thread, and the step refills the slot "
+                              "that every thread read in the previous step");
       // The loads overwrite the slot that the previous step accessed.
       if (tma)
-        fenceBeforeTMALoads(builder, loc, elected);
+        fenceSlots(builder, loc);
       issueGuarded(builder, loc,
                    arith::AddIOp::create(builder, loc, step, distance));
     }
@@ -448,6 +466,39 @@ private:
     /// TMA: the tensor map of the transfer.
     Value descriptor;
   };
+
+  /// Orders the threads' accesses of the slots before the TMA loads that
+  /// overwrite them (fenceBeforeTMALoads), where threads access them: the
+  /// tensor cores' reads are in the async proxy, as the loads are, and
+  /// their wait_group and the barrier order them.
+  void fenceSlots(OpBuilder &builder, Location loc) {
+    if (threadsAccessSlots)
+      fenceBeforeTMALoads(builder, loc, elected);
+  }
+
+  /// Makes the waits of the body that may leave a wgmma group in flight
+  /// into the next step (kDeferrableWaitAttrName) `wait_group 1`, and puts
+  /// `builder` after the last of them (its op in the body block): there
+  /// the group of the previous step, the last reader of the slot that the
+  /// step refills, has completed on the thread. The group left in flight
+  /// reads this step's slots, which no load overwrites before the next
+  /// step's wait. Returns whether there was one.
+  bool deferWgmmaWaits(OpBuilder &builder) {
+    Block &body = spawn.getBody().front();
+    Operation *last = nullptr;
+    spawn.getBody().walk([&](NVVM::WgmmaWaitGroupSyncOp wait) {
+      if (!wait->removeAttr(kDeferrableWaitAttrName))
+        return;
+      wait.setGroup(1);
+      Operation *step = body.findAncestorOpInBlock(*wait);
+      if (!last || last->isBeforeInBlock(step))
+        last = step;
+    });
+    if (!last)
+      return false;
+    builder.setInsertionPointAfter(last);
+    return true;
+  }
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
   static Value getSlot(OpBuilder &builder, const SlotBuffer &buffer,
@@ -484,6 +535,13 @@ private:
         delinearizeStep(builder, loc, target, dims, sizes);
     Value slot = builder.createOrFold<arith::RemUIOp>(
         loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
+    // One arrival announces the bytes of all the step's loads.
+    if (tma) {
+      int64_t bytes = 0;
+      for (const PipelinedTransfer &pipelined : transfers)
+        bytes += pipelined.tile->getBytes();
+      announceTMABytes(builder, loc, bytes, barriers, slot, elected);
+    }
     for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
       IRMapping mapping;
       for (Operation *op : pipelined.sourceSlice) {
@@ -519,7 +577,7 @@ private:
           MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
                           AffineMap(), workgroup),
           destination);
-      issueTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
+      startTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
                    barriers, slot, elected);
     }
   }
@@ -530,6 +588,8 @@ private:
   bool sharedByThreads;
   /// Whether TMA copies carry the transfers (all of them, or none).
   bool tma;
+  /// Whether threads access the slots (not only the tensor cores).
+  bool threadsAccessSlots = true;
   Value elected, barriers;
   SmallVector<unsigned> dims;
   SmallVector<Value> sizes;

@@ -69,6 +69,27 @@ def test_gemm_bf16_against_numpy(options):
         atol=1e-4)
 
 
+@pytest.mark.skipif(not HAS_PTX_SIM,
+                    reason="no CUDA toolkit or no libvx_ptx_sim.so")
+@pytest.mark.parametrize("stages", [2, 3, 4])
+def test_gemm_bf16_stages_on_ptx_sim(stages):
+    # On sm_90a each step's wgmma group stays in flight into the next one
+    # (wait_group 1) while the slot it reads waits for its refill: at every
+    # depth of the pipeline the simulator, which rejects a write into a
+    # pending group's operand, gives numpy's numbers.
+    source = read_example("gemm_bf16.mlir").replace("xbf16", "xf16")
+    module = vx.parse(source.replace("stages 4", f"stages {stages}"),
+                      "gemm_bf16.mlir")
+    rng = np.random.default_rng(stages)
+    a = rng.standard_normal((256, 512)).astype(np.float16)
+    b = rng.standard_normal((512, 512)).astype(np.float16)
+    c = np.full((256, 512), np.nan, dtype=np.float32)
+    vx.run(module, "gemm_bf16", a, b, c, ptx_sim=True, chip="sm_90a")
+    np.testing.assert_allclose(
+        c, a.astype(np.float64) @ b.astype(np.float64).T, rtol=1e-4,
+        atol=1e-4)
+
+
 @pytest.mark.parametrize("options", ROUTES)
 def test_tile_attention_against_numpy(options):
     module = vx.parse(read_example("tile_attention.mlir"),

@@ -449,17 +449,63 @@ static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
   markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
 }
 
+/// Whether `value` (an index) is a multiple of two: a constant that is, a
+/// product with a factor that is, a sum of terms that are.
+static bool isEven(OpFoldResult value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant % 2 == 0;
+  auto operation = cast<Value>(value).getDefiningOp();
+  if (auto product = dyn_cast_or_null<arith::MulIOp>(operation))
+    return isEven(product.getLhs()) || isEven(product.getRhs());
+  if (auto sum = dyn_cast_or_null<arith::AddIOp>(operation))
+    return isEven(sum.getLhs()) && isEven(sum.getRhs());
+  return false;
+}
+
+/// Whether the elements of `target` at even columns (its innermost index)
+/// start pairs aligned to the pair's size: its innermost stride is 1, its
+/// other strides and its offset are even, through same-rank subviews with
+/// unit strides (then an even innermost offset keeps the offset even) of
+/// memory whose base address is aligned to a pair (a GPU allocation is, to
+/// 256 bytes; TMA assumes 16 bytes of its tensors).
+static bool isPairAligned(Value target) {
+  while (true) {
+    auto type = cast<MemRefType>(target.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 ||
+        llvm::any_of(ArrayRef(strides).drop_back(), [](int64_t stride) {
+          return ShapedType::isDynamic(stride) || stride % 2 != 0;
+        }))
+      return false;
+    if (!ShapedType::isDynamic(offset))
+      return offset % 2 == 0;
+    auto subview = target.getDefiningOp<memref::SubViewOp>();
+    if (!subview || !subview.hasUnitStride() ||
+        subview.getSourceType().getRank() != type.getRank() ||
+        !isEven(subview.getMixedOffsets().back()))
+      return false;
+    target = subview.getSource();
+  }
+}
+
 /// The body of a copy's thread loop: the lane's values to their elements
-/// of `target`. Per 8 columns j, value 2h + e is (row 16 warp + group +
-/// 8h, column 8j + 2 pair + e) of the fragment (PTX ISA, "Register
-/// Fragments" of wgmma's D).
+/// of `target`, converted to its element type (a truncating copy). Per 8
+/// columns j, values 2h and 2h + 1 are row 16 warp + group + 8h, columns
+/// 8j + 2 pair and the next (PTX ISA, "Register Fragments" of wgmma's D):
+/// a pair, which one store writes (st.global.b32 of bf16x2, .v2.f32 of
+/// f32) where the target keeps pairs aligned.
 static void buildCopyOut(OpBuilder &b, Location loc, Value target,
                          const WgmmaTiling &tiling, Value fragments,
                          const Lane &lane) {
+  Type type = getElementTypeOrSelf(target.getType());
+  bool pairs = isPairAligned(target);
+  int64_t pairBytes = 2 * type.getIntOrFloatBitWidth() / 8;
   buildLoops(
-      b, loc, {tiling.fragsM, tiling.n / kWgmmaNStep, 2, 2},
+      b, loc, {tiling.fragsM, tiling.n / kWgmmaNStep, 2},
       [&](OpBuilder &nested, ValueRange ivs) {
-        Value fm = ivs[0], block = ivs[1], half = ivs[2], element = ivs[3];
+        Value fm = ivs[0], block = ivs[1], half = ivs[2];
         Value row = buildSum(nested, loc,
                              {{lane.warpgroup, tiling.getWarpgroupRows()},
                               {fm, kWgmmaM},
@@ -467,20 +513,33 @@ static void buildCopyOut(OpBuilder &b, Location loc, Value target,
                               {lane.group, 1},
                               {half, 8}},
                              0);
-        Value column = buildSum(
-            nested, loc,
-            {{block, kWgmmaNStep}, {lane.pair, 2}, {element, 1}}, 0);
-        Value index = buildSum(nested, loc,
-                               {{fm, tiling.getFragmentValues()},
-                                {block, kValuesPerColumnBlock},
-                                {half, 2},
-                                {element, 1}},
-                               0);
-        Value value = memref::LoadOp::create(
-            nested, loc, fragments,
-            getFragmentIndices(lane, index));
-        memref::StoreOp::create(nested, loc, value, target,
-                                ValueRange{row, column});
+        SmallVector<Value> columns, values;
+        for (int64_t element : {0, 1}) {
+          columns.push_back(buildSum(
+              nested, loc, {{block, kWgmmaNStep}, {lane.pair, 2}}, element));
+          Value index = buildSum(nested, loc,
+                                 {{fm, tiling.getFragmentValues()},
+                                  {block, kValuesPerColumnBlock},
+                                  {half, 2}},
+                                 element);
+          Value value = memref::LoadOp::create(
+              nested, loc, fragments, getFragmentIndices(lane, index));
+          if (value.getType() != type)
+            value = arith::TruncFOp::create(nested, loc, type, value);
+          values.push_back(value);
+        }
+        if (!pairs) {
+          for (auto [value, column] : llvm::zip_equal(values, columns))
+            memref::StoreOp::create(nested, loc, value, target,
+                                    ValueRange{row, column});
+          return;
+        }
+        Value pair = vector::FromElementsOp::create(
+            nested, loc, VectorType::get({2}, type), values);
+        vector::StoreOp::create(nested, loc, pair, target,
+                                ValueRange{row, columns.front()},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(pairBytes));
       });
 }
 

@@ -17,6 +17,8 @@
 // RUN: FileCheck %s --check-prefix=BARRIERS < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=ARRIVALS < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PROXY < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=STORES < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=CVT < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/gemm_bf16_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../examples/gemm_bf16.mlir --vx-to-ptx="chip=sm_80" -o %t/sm80.mlir 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: %extract_ptx %t/sm80.mlir %t/sm80
@@ -56,7 +58,15 @@
 // STEP-NOT: mbarrier.
 // STEP: wgmma.wait_group.sync.aligned 0;
 // STEP-NOT: mbarrier.
-// STEP: st.global
+// STEP: cvt.rn.bf16x2.f32
+// STEP: st.global.b32
+// C as bf16, straight from the fragments: per thread 64 pairs of columns,
+// each converted by one cvt and stored as one bf16x2 word.
+// CVT-COUNT-64: cvt.rn.bf16x2.f32
+// CVT-NOT: cvt.rn
+// STORES-COUNT-64: st.global.b32
+// STORES-NOT: st.global
+// STORES-NOT: st.shared
 // Barriers in the whole kernel: the one publishing the mbarriers, and the
 // step's. One expect_tx per step (the 3 of the prologue's steps and the
 // refill), and the proxy fence only after mbarrier.init.

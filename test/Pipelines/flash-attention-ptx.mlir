@@ -19,12 +19,27 @@
 // RUN: FileCheck %s --check-prefix=PTX90 --implicit-check-not=.local < %t/sm90a/flash_attention_kernel.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/flash_attention_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE90
+// RUN: vx-opt %S/../../examples/flash_attention.mlir --vx-to-gpu="chip=sm_90a" 2>/dev/null | FileCheck %s --check-prefix=ONCE
 // RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_80" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE80
 
 // REMARK80: flash_attention.mlir:79:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), 32x32 of the accumulator per warp
 // REMARK80: flash_attention.mlir:133:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (2x2), 32x32 of the accumulator per warp
 // PTX80-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX80-NOT: mma.sync
+
+// Q does not move along the KV dim: TMA loads it in the first KV step only
+// (the step's one expect_tx adds Q's 8 KiB to K's and V's 16 KiB) into a
+// buffer that stays; K and V are loaded in every step.
+// ONCE: %[[FIRST:.*]] = arith.cmpi eq, %arg{{[0-9]+}}, %c0 : index
+// ONCE: %[[BYTES:.*]] = arith.select %[[FIRST]], %c24576, %c16384 : index
+// ONCE-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
+// ONCE-NEXT: scf.if %[[FIRST]] {
+// ONCE: nvgpu.tma.async.load %arg4
+// ONCE-NEXT: }
+// ONCE-NOT: nvgpu.tma.async.load %arg4
+// ONCE: nvgpu.tma.async.load %arg5
+// ONCE: nvgpu.tma.async.load %arg6
+// ONCE-NOT: nvgpu.tma.async.load
 
 // REMARK90: flash_attention.mlir:79:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
 // REMARK90: flash_attention.mlir:133:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup

@@ -78,6 +78,12 @@ struct PipelinedTransfer {
   SmallVector<Operation *> sourceSlice;
   /// The tile when a TMA copy carries the transfer.
   std::optional<TMATile> tile;
+  /// Whether its source does not move with the arbitrary dimensions: a TMA
+  /// copy loads it in the first step only, into a buffer that it keeps.
+  bool fixed = false;
+
+  /// Whether the pipeline loads it once (a fixed TMA tile), not per step.
+  bool isLoadedOnce() const { return fixed && tile; }
 
   /// The bytes of one slot, a multiple of `alignment` and of the swizzle
   /// pattern of the scratch, if any.
@@ -258,9 +264,10 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     return index && llvm::is_contained(arbitrary, index.getDim());
   });
   // A tile that the tensor cores read swizzled must be a TMA copy, which
-  // only the pipeline issues: it reloads a tile that does not move.
+  // only the pipeline issues: it loads a tile that does not move once.
   if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName))
     return Refusal{"its source does not move with an arbitrary dimension"};
+  pipelined.fixed = !moves;
   if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "
                    "ahead would read before the write",
@@ -349,9 +356,10 @@ public:
       buffer.type = scratch.getType();
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.swizzle = pipelined.getSwizzle();
+      int64_t slots = pipelined.isLoadedOnce() ? 1 : stages;
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
+          MemRefType::get({slots * buffer.slotBytes}, builder.getI8Type()),
           scratch.getMemoryAttr());
       if (Attribute swizzle = scratch->getAttr(kSwizzleAttrName))
         buffer.slots.getDefiningOp()->setAttr(kSwizzleAttrName, swizzle);
@@ -360,7 +368,11 @@ public:
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
       }
       slotBuffers.push_back(buffer);
-      scratch.replaceAllUsesWith(getSlot(builder, buffer, slot));
+      scratch.replaceAllUsesWith(getSlot(
+          builder, buffer,
+          pipelined.isLoadedOnce()
+              ? arith::ConstantIndexOp::create(builder, loc, 0).getResult()
+              : slot));
     }
 
     builder.setInsertionPoint(transfers.front().transfer);
@@ -535,14 +547,32 @@ private:
         delinearizeStep(builder, loc, target, dims, sizes);
     Value slot = builder.createOrFold<arith::RemUIOp>(
         loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
-    // One arrival announces the bytes of all the step's loads.
+    // One arrival announces the bytes of all the step's loads; the first
+    // step's include the tiles loaded once, which its phase completes.
+    Value isFirst;
     if (tma) {
-      int64_t bytes = 0;
+      int64_t bytes = 0, onceBytes = 0;
       for (const PipelinedTransfer &pipelined : transfers)
-        bytes += pipelined.tile->getBytes();
-      announceTMABytes(builder, loc, bytes, barriers, slot, elected);
+        (pipelined.isLoadedOnce() ? onceBytes : bytes) +=
+            pipelined.tile->getBytes();
+      Value announced = arith::ConstantIndexOp::create(builder, loc, bytes);
+      if (onceBytes) {
+        isFirst = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, target,
+            arith::ConstantIndexOp::create(builder, loc, 0));
+        announced = arith::SelectOp::create(
+            builder, loc, isFirst,
+            arith::ConstantIndexOp::create(builder, loc, bytes + onceBytes),
+            announced);
+      }
+      announceTMABytes(builder, loc, announced, barriers, slot, elected);
     }
     for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
+      OpBuilder::InsertionGuard insertion(builder);
+      if (pipelined.isLoadedOnce()) {
+        auto once = scf::IfOp::create(builder, loc, isFirst);
+        builder.setInsertionPoint(once.thenBlock()->getTerminator());
+      }
       IRMapping mapping;
       for (Operation *op : pipelined.sourceSlice) {
         auto index = dyn_cast<GridIndexOp>(op);
@@ -553,7 +583,11 @@ private:
       }
       TransferAsyncOp transfer = pipelined.transfer;
       Value source = mapping.lookupOrDefault(transfer.getSrc());
-      Value destination = getSlot(builder, buffer, slot);
+      Value destination = getSlot(
+          builder, buffer,
+          pipelined.isLoadedOnce()
+              ? arith::ConstantIndexOp::create(builder, loc, 0).getResult()
+              : slot);
       if (memref::SubViewOp view = pipelined.paddedView) {
         IRMapping padding;
         padding.map(view.getSource(), destination);
@@ -633,7 +667,8 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
   SlotCost cost;
   cost.tma = tma;
   for (const PipelinedTransfer &pipelined : transfers) {
-    cost.slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
+    int64_t bytes = pipelined.getSlotBytes(getSlotAlignment(tma));
+    (tma && pipelined.fixed ? cost.fixedBytes : cost.slotBytes) += bytes;
     cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
   return cost;
@@ -646,7 +681,8 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes - scratchBytes) * instancesPerCTA + barrierBytes;
+  return (stages * slotBytes + fixedBytes - scratchBytes) * instancesPerCTA +
+         barrierBytes;
 }
 
 // An SM holds CTAs until its shared memory (with the static array before

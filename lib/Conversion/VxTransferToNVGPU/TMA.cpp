@@ -364,18 +364,17 @@ static Value getPanel(OpBuilder &builder, Location loc, Value destination,
 void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                       Value descriptor, Value destination, Value barriers,
                       Value barrierIndex, Value elected) {
-  announceTMABytes(builder, loc, tile.getBytes(), barriers, barrierIndex,
-                   elected);
+  announceTMABytes(builder, loc,
+                   arith::ConstantIndexOp::create(builder, loc, tile.getBytes()),
+                   barriers, barrierIndex, elected);
   startTMALoad(builder, loc, tile, descriptor, destination, barriers,
                barrierIndex, elected);
 }
 
-void vx::announceTMABytes(OpBuilder &builder, Location loc, int64_t bytes,
+void vx::announceTMABytes(OpBuilder &builder, Location loc, Value bytes,
                           Value barriers, Value barrierIndex, Value elected) {
-  nvgpu::MBarrierArriveExpectTxOp::create(
-      builder, loc, barriers,
-      arith::ConstantIndexOp::create(builder, loc, bytes), barrierIndex,
-      elected);
+  nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers, bytes,
+                                          barrierIndex, elected);
 }
 
 void vx::startTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,

@@ -145,7 +145,7 @@ void issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
 /// `barrierIndex` of `barriers`, expecting `bytes` from the loads of its
 /// phase (`mbarrier.arrive.expect_tx`): one announcement may cover several
 /// loads (startTMALoad), which then complete one phase together.
-void announceTMABytes(OpBuilder &builder, Location loc, int64_t bytes,
+void announceTMABytes(OpBuilder &builder, Location loc, Value bytes,
                       Value barriers, Value barrierIndex, Value elected);
 
 /// issueTMALoad without the announcement of its bytes, which an earlier

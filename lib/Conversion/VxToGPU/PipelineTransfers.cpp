@@ -339,8 +339,8 @@ public:
 
     // Whether a thread accesses a slot (the generic proxy), or only the
     // tensor cores read them (wgmma: the async proxy, like TMA's writes).
-    threadsAccessSlots = llvm::any_of(
-        transfers, [](const PipelinedTransfer &pipelined) {
+    threadsAccessSlots =
+        llvm::any_of(transfers, [](const PipelinedTransfer &pipelined) {
           return llvm::any_of(
               pipelined.scratch->getUsers(), [&](Operation *user) {
                 return user != pipelined.transfer &&
@@ -368,11 +368,8 @@ public:
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
       }
       slotBuffers.push_back(buffer);
-      scratch.replaceAllUsesWith(getSlot(
-          builder, buffer,
-          pipelined.isLoadedOnce()
-              ? arith::ConstantIndexOp::create(builder, loc, 0).getResult()
-              : slot));
+      scratch.replaceAllUsesWith(
+          getSlot(builder, buffer, getSlotIndex(builder, pipelined, slot)));
     }
 
     builder.setInsertionPoint(transfers.front().transfer);
@@ -391,9 +388,8 @@ public:
           llvm::map_to_vector(slotBuffers, [](const SlotBuffer &buffer) {
             return buffer.descriptor;
           });
-      gpu::BarrierOp published =
-          initTMABarriers(builder, loc, barriers, stages, /*arrivals=*/1,
-                          elected, descriptors);
+      gpu::BarrierOp published = initTMABarriers(
+          builder, loc, barriers, stages, /*arrivals=*/1, elected, descriptors);
       remarkBarrier(published, "every thread waits on the mbarriers that "
                                "thread 0 initialized in the first step");
     }
@@ -432,16 +428,15 @@ public:
       bool deferred = tma && deferWgmmaWaits(builder);
       if (sharedByThreads)
         remarkBarrier(gpu::BarrierOp::create(builder, loc),
-                      deferred
-                          ? "the step refills the slot that the previous "
-                            "step's wgmma group read, which every "
-                            "warpgroup's wgmma.wait_group 1 has retired"
-                      : tma ? "the step refills the slot that every thread "
-                              "read in the previous step"
-                            : "the step's slots, which each thread waited "
-                              "for its own copies of, become visible to "
-                              "every thread, and the step refills the slot "
-                              "that every thread read in the previous step");
+                      deferred ? "the step refills the slot that the previous "
+                                 "step's wgmma group read, which every "
+                                 "warpgroup's wgmma.wait_group 1 has retired"
+                      : tma    ? "the step refills the slot that every thread "
+                                 "read in the previous step"
+                               : "the step's slots, which each thread waited "
+                                 "for its own copies of, become visible to "
+                                 "every thread, and the step refills the slot "
+                                 "that every thread read in the previous step");
       // The loads overwrite the slot that the previous step accessed.
       if (tma)
         fenceSlots(builder, loc);
@@ -510,6 +505,15 @@ private:
       return false;
     builder.setInsertionPointAfter(last);
     return true;
+  }
+
+  /// The slot of `pipelined` where the step's is `slot`: its one buffer
+  /// where the pipeline loads it once.
+  static Value getSlotIndex(OpBuilder &builder,
+                            const PipelinedTransfer &pipelined, Value slot) {
+    if (!pipelined.isLoadedOnce())
+      return slot;
+    return arith::ConstantIndexOp::create(builder, slot.getLoc(), 0);
   }
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
@@ -583,11 +587,8 @@ private:
       }
       TransferAsyncOp transfer = pipelined.transfer;
       Value source = mapping.lookupOrDefault(transfer.getSrc());
-      Value destination = getSlot(
-          builder, buffer,
-          pipelined.isLoadedOnce()
-              ? arith::ConstantIndexOp::create(builder, loc, 0).getResult()
-              : slot);
+      Value destination =
+          getSlot(builder, buffer, getSlotIndex(builder, pipelined, slot));
       if (memref::SubViewOp view = pipelined.paddedView) {
         IRMapping padding;
         padding.map(view.getSource(), destination);

@@ -364,9 +364,10 @@ static Value getPanel(OpBuilder &builder, Location loc, Value destination,
 void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                       Value descriptor, Value destination, Value barriers,
                       Value barrierIndex, Value elected) {
-  announceTMABytes(builder, loc,
-                   arith::ConstantIndexOp::create(builder, loc, tile.getBytes()),
-                   barriers, barrierIndex, elected);
+  announceTMABytes(
+      builder, loc,
+      arith::ConstantIndexOp::create(builder, loc, tile.getBytes()), barriers,
+      barrierIndex, elected);
   startTMALoad(builder, loc, tile, descriptor, destination, barriers,
                barrierIndex, elected);
 }

@@ -14,6 +14,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=FENCES --implicit-check-not=selp.f32 < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STEP < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: vx-opt %S/../../examples/gemm_bf16.mlir --vx-to-gpu="chip=sm_90a" --remarks-filter=vx-barriers -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 // RUN: FileCheck %s --check-prefix=BARRIERS < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=ARRIVALS < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PROXY < %t/sm90a/gemm_bf16_kernel.ptx
@@ -68,7 +69,10 @@
 // STORES-NOT: st.global
 // STORES-NOT: st.shared
 // Barriers in the whole kernel: the one publishing the mbarriers, and the
-// step's. One expect_tx per step (the 3 of the prologue's steps and the
+// step's, each with the barrier planner's reason.
+// WHY: remark: [Analysis] barrier | Category:vx-barriers | Remark="every thread waits on the mbarriers that thread 0 initialized in the first step"
+// WHY: remark: [Analysis] barrier | Category:vx-barriers | Remark="the step refills the slot that the previous step's wgmma group read, which every warpgroup's wgmma.wait_group 1 has retired"
+// WHY-NOT: Category:vx-barriers One expect_tx per step (the 3 of the prologue's steps and the
 // refill), and the proxy fence only after mbarrier.init.
 // BARRIERS-COUNT-2: bar.sync
 // BARRIERS-NOT: bar.sync

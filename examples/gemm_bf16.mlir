@@ -7,12 +7,15 @@
 // 256x64 tiles in shared memory with instance-wide transfers (on sm_90a TMA
 // copies into 128B-swizzled tiles), and a linalg.matmul whose indexing map
 // transposes B accumulates them into a private f32 tile, zeroed by a
-// linalg.fill at the first step and copied to C at the last. On sm_90a the
-// matmul is wgmma.mma_async.m64n256k16 on two warpgroups of 128 threads
-// (64 rows of C each, 128 accumulators per thread in registers across the
-// steps); on sm_80 ldmatrix + mma.sync; elsewhere exact FMA code.
+// linalg.fill at the first step and stored to C as bf16 at the last (a
+// linalg.map of arith.truncf). On sm_90a the matmul is
+// wgmma.mma_async.m64n256k16 on two warpgroups of 128 threads (64 rows of C
+// each, 128 accumulators per thread in registers across the steps; each
+// step's group runs on while the next step waits for its tiles), and each
+// thread stores its pairs of columns as bf16x2; on sm_80 ldmatrix +
+// mma.sync; elsewhere exact FMA code.
 func.func @gemm_bf16(%a: memref<256x512xbf16>, %b: memref<512x512xbf16>,
-                     %c: memref<256x512xf32>) {
+                     %c: memref<256x512xbf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -55,9 +58,10 @@ func.func @gemm_bf16(%a: memref<256x512xbf16>, %b: memref<512x512xbf16>,
     %is_last = arith.cmpi eq, %kb, %last : index
     scf.if %is_last {
       %c_tile = memref.subview %c[%m0, %n0] [128, 256] [1, 1]
-          : memref<256x512xf32> to memref<128x256xf32, strided<[512, 1], offset: ?>>
-      memref.copy %acc, %c_tile
-          : memref<128x256xf32> to memref<128x256xf32, strided<[512, 1], offset: ?>>
+          : memref<256x512xbf16> to memref<128x256xbf16, strided<[512, 1], offset: ?>>
+      linalg.map { arith.truncf }
+          ins(%acc : memref<128x256xf32>)
+          outs(%c_tile : memref<128x256xbf16, strided<[512, 1], offset: ?>>)
     }
   }
   return

@@ -154,9 +154,27 @@ ScratchOp vx::getMatmulAccumulator(linalg::MatmulOp matmul) {
   return nullptr;
 }
 
+bool vx::isTruncatingCopy(Operation *op, Value tile) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!isa<linalg::MapOp, linalg::GenericOp>(op) ||
+      linalgOp.getNumDpsInputs() != 1 || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInputOperand(0)->get() != tile ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block &body = op->getRegion(0).front();
+  auto truncf = dyn_cast<arith::TruncFOp>(body.front());
+  Operation *yield = body.getTerminator();
+  return truncf && truncf.getIn() == body.getArgument(0) &&
+         yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == truncf.getResult();
+}
+
 /// Why the accumulator `scratch` cannot live in the fragment layout: a use
 /// other than a fill of it, a matmul into it and a copy out of it (into
-/// memory that is not private), all tile ops. Collects the uses.
+/// memory that is not private; also converted, isTruncatingCopy), all tile
+/// ops. Collects the uses.
 std::optional<std::string>
 vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
                          SpawnOp spawn, SmallVectorImpl<Operation *> &uses) {
@@ -176,7 +194,8 @@ vx::getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
       if (matmul.getOutputs()[0] != tile ||
           llvm::is_contained(matmul.getInputs(), tile))
         return describe("a matmul operand");
-    } else if (isa<memref::CopyOp, linalg::CopyOp>(user)) {
+    } else if (isa<memref::CopyOp, linalg::CopyOp>(user) ||
+               isTruncatingCopy(user, tile)) {
       Value source = user->getOperand(0), target = user->getOperand(1);
       if (source != tile)
         return describe("a copy into it");
@@ -587,7 +606,11 @@ static void buildCopyOut(OpBuilder &b, Location loc, Value target,
             nested, loc,
             {{accumulator.getValueIndex(fm, fn, 0), 1}, {half, 2}, {pair, 1}},
             0);
-        memref::StoreOp::create(nested, loc, accumulator.load(index), target,
+        Value value = accumulator.load(index);
+        Type type = getElementTypeOrSelf(target.getType());
+        if (value.getType() != type)
+          value = arith::TruncFOp::create(nested, loc, type, value);
+        memref::StoreOp::create(nested, loc, value, target,
                                 ValueRange{row, column});
       });
 }

@@ -114,6 +114,9 @@ struct Accumulator {
   ScratchOp scratch;
   SmallVector<Operation *> ops;
   WgmmaTiling tiling;
+  /// Whether its matmul's group may stay in flight into the next step
+  /// (kDeferrableWaitAttrName).
+  bool deferrable = false;
 };
 
 /// A lane of the wgmma thread loop: its warpgroup, its warp in it, its row
@@ -252,6 +255,23 @@ static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
   return std::nullopt;
 }
 
+/// Whether `wgmma`, the only matmul of `spawn` on wgmma, may leave its group
+/// in flight into the next step (kDeferrableWaitAttrName): it runs in
+/// every step (directly in the body, so each step's group retires the
+/// previous one's), and only TMA transfers write its operand tiles (a
+/// pipeline then decides where their slots are refilled).
+static bool isDeferrable(WgmmaMatmul wgmma, SpawnOp spawn) {
+  if (wgmma.matmul->getBlock() != &spawn.getBody().front())
+    return false;
+  return llvm::all_of(
+      std::array<OperandLayout, 2>{wgmma.a, wgmma.b},
+      [&](const OperandLayout &layout) {
+        return llvm::all_of(layout.scratch->getUsers(), [&](Operation *user) {
+          return user == wgmma.matmul || isa<TransferAsyncOp>(user);
+        });
+      });
+}
+
 /// The warpgroups for an M x N accumulator on `warpgroups` of them: the
 /// most that divide its 64-row fragments.
 static WgmmaTiling chooseTiling(int64_t m, int64_t n, int64_t warpgroups) {
@@ -329,8 +349,9 @@ static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// step of the tile in one wgmma group, which the lane waits for before it
 /// stores the values back (registers, once the loop nest is unrolled).
 static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
-                       const WgmmaTiling &tiling, Value fragments,
+                       const Accumulator &acc, Value fragments,
                        const Lane &lane) {
+  const WgmmaTiling &tiling = acc.tiling;
   MLIRContext *context = b.getContext();
   int64_t k = wgmma.matmul.getStaticLoopRanges()[2];
   // A's rows of this warpgroup; B is shared by the warpgroups.
@@ -395,7 +416,9 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
           layoutOf(wgmma.b, true), /*satfinite=*/nullptr));
     }
   markTensorCore(NVVM::WgmmaGroupSyncAlignedOp::create(b, loc));
-  markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  auto wait = markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
+  if (acc.deferrable)
+    wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
   for (auto [fm, acc] : llvm::enumerate(accumulators)) {
     SmallVector<Value> elements;
     for (int64_t value = 0; value < values; ++value)
@@ -426,17 +449,63 @@ static void buildFill(OpBuilder &b, Location loc, linalg::FillOp fill,
   markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
 }
 
+/// Whether `value` (an index) is a multiple of two: a constant that is, a
+/// product with a factor that is, a sum of terms that are.
+static bool isEven(OpFoldResult value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant % 2 == 0;
+  auto operation = cast<Value>(value).getDefiningOp();
+  if (auto product = dyn_cast_or_null<arith::MulIOp>(operation))
+    return isEven(product.getLhs()) || isEven(product.getRhs());
+  if (auto sum = dyn_cast_or_null<arith::AddIOp>(operation))
+    return isEven(sum.getLhs()) && isEven(sum.getRhs());
+  return false;
+}
+
+/// Whether the elements of `target` at even columns (its innermost index)
+/// start pairs aligned to the pair's size: its innermost stride is 1, its
+/// other strides and its offset are even, through same-rank subviews with
+/// unit strides (then an even innermost offset keeps the offset even) of
+/// memory whose base address is aligned to a pair (a GPU allocation is, to
+/// 256 bytes; TMA assumes 16 bytes of its tensors).
+static bool isPairAligned(Value target) {
+  while (true) {
+    auto type = cast<MemRefType>(target.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 ||
+        llvm::any_of(ArrayRef(strides).drop_back(), [](int64_t stride) {
+          return ShapedType::isDynamic(stride) || stride % 2 != 0;
+        }))
+      return false;
+    if (!ShapedType::isDynamic(offset))
+      return offset % 2 == 0;
+    auto subview = target.getDefiningOp<memref::SubViewOp>();
+    if (!subview || !subview.hasUnitStride() ||
+        subview.getSourceType().getRank() != type.getRank() ||
+        !isEven(subview.getMixedOffsets().back()))
+      return false;
+    target = subview.getSource();
+  }
+}
+
 /// The body of a copy's thread loop: the lane's values to their elements
-/// of `target`. Per 8 columns j, value 2h + e is (row 16 warp + group +
-/// 8h, column 8j + 2 pair + e) of the fragment (PTX ISA, "Register
-/// Fragments" of wgmma's D).
+/// of `target`, converted to its element type (a truncating copy). Per 8
+/// columns j, values 2h and 2h + 1 are row 16 warp + group + 8h, columns
+/// 8j + 2 pair and the next (PTX ISA, "Register Fragments" of wgmma's D):
+/// a pair, which one store writes (st.global.b32 of bf16x2, .v2.f32 of
+/// f32) where the target keeps pairs aligned.
 static void buildCopyOut(OpBuilder &b, Location loc, Value target,
                          const WgmmaTiling &tiling, Value fragments,
                          const Lane &lane) {
+  Type type = getElementTypeOrSelf(target.getType());
+  bool pairs = isPairAligned(target);
+  int64_t pairBytes = 2 * type.getIntOrFloatBitWidth() / 8;
   buildLoops(
-      b, loc, {tiling.fragsM, tiling.n / kWgmmaNStep, 2, 2},
+      b, loc, {tiling.fragsM, tiling.n / kWgmmaNStep, 2},
       [&](OpBuilder &nested, ValueRange ivs) {
-        Value fm = ivs[0], block = ivs[1], half = ivs[2], element = ivs[3];
+        Value fm = ivs[0], block = ivs[1], half = ivs[2];
         Value row = buildSum(nested, loc,
                              {{lane.warpgroup, tiling.getWarpgroupRows()},
                               {fm, kWgmmaM},
@@ -444,20 +513,33 @@ static void buildCopyOut(OpBuilder &b, Location loc, Value target,
                               {lane.group, 1},
                               {half, 8}},
                              0);
-        Value column = buildSum(
-            nested, loc,
-            {{block, kWgmmaNStep}, {lane.pair, 2}, {element, 1}}, 0);
-        Value index = buildSum(nested, loc,
-                               {{fm, tiling.getFragmentValues()},
-                                {block, kValuesPerColumnBlock},
-                                {half, 2},
-                                {element, 1}},
-                               0);
-        Value value = memref::LoadOp::create(
-            nested, loc, fragments,
-            getFragmentIndices(lane, index));
-        memref::StoreOp::create(nested, loc, value, target,
-                                ValueRange{row, column});
+        SmallVector<Value> columns, values;
+        for (int64_t element : {0, 1}) {
+          columns.push_back(buildSum(
+              nested, loc, {{block, kWgmmaNStep}, {lane.pair, 2}}, element));
+          Value index = buildSum(nested, loc,
+                                 {{fm, tiling.getFragmentValues()},
+                                  {block, kValuesPerColumnBlock},
+                                  {half, 2}},
+                                 element);
+          Value value = memref::LoadOp::create(
+              nested, loc, fragments, getFragmentIndices(lane, index));
+          if (value.getType() != type)
+            value = arith::TruncFOp::create(nested, loc, type, value);
+          values.push_back(value);
+        }
+        if (!pairs) {
+          for (auto [value, column] : llvm::zip_equal(values, columns))
+            memref::StoreOp::create(nested, loc, value, target,
+                                    ValueRange{row, column});
+          return;
+        }
+        Value pair = vector::FromElementsOp::create(
+            nested, loc, VectorType::get({2}, type), values);
+        vector::StoreOp::create(nested, loc, pair, target,
+                                ValueRange{row, columns.front()},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(pairBytes));
       });
 }
 
@@ -478,6 +560,10 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
     rewriter.setInsertionPoint(op);
     buildLaneLoop(rewriter, op->getLoc(), tiling, [&](OpBuilder &b, Lane lane) {
       Location opLoc = op->getLoc();
+      // A group that a matmul left in flight still writes the registers
+      // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
+      if (acc.deferrable && !isa<linalg::MatmulOp>(op))
+        markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
       if (auto fill = dyn_cast<linalg::FillOp>(op))
         buildFill(b, opLoc, fill, tiling, fragments, lane);
       else if (isa<linalg::MatmulOp>(op))
@@ -486,7 +572,7 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
                                   [&](WgmmaMatmul wgmma) {
                                     return wgmma.matmul == op;
                                   }),
-                   tiling, fragments, lane);
+                   acc, fragments, lane);
       else
         buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
     });
@@ -610,6 +696,8 @@ void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
     for (OperandLayout layout : {wgmma.a, wgmma.b})
       layout.scratch->setAttr(kSwizzleAttrName,
                               rewriter.getI64IntegerAttr(layout.swizzle));
+  if (matmuls.size() == 1 && accumulators.size() == 1)
+    accumulators.front().deferrable = isDeferrable(matmuls.front(), spawn);
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc, matmuls);
 }

@@ -74,10 +74,15 @@ func.func @weighted_tiles(%in: memref<4x256xf32>, %out: memref<4xf32>, %a: index
 // clause asks for 4 stages whatever the option.
 // IR-LABEL: func.func @matmul
 // IR: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
-// Two loads per step announce their bytes on the step's barrier.
+// One arrival per step announces the bytes of both loads (128 + 128) on
+// the step's barrier; the threads read the slots, so the loads follow a
+// proxy fence.
 // TMA-LABEL: func.func @matmul
-// TMA: %[[TWO:.*]] = arith.constant 2 : index
-// TMA: nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[TWO]]
+// TMA: %[[ONE:.*]] = arith.constant 1 : index
+// TMA: nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[ONE]]
+// TMA: nvvm.fence.proxy
+// TMA: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c256
+// TMA-NOT: nvgpu.mbarrier.arrive.expect_tx
 // TMA: nvgpu.tma.async.load
 // TMA: nvgpu.tma.async.load
 func.func @matmul(%A: memref<8x32xf32>, %B: memref<32x8xf32>, %C: memref<8x8xf32>) {

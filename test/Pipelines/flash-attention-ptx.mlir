@@ -31,6 +31,7 @@
 // RUN: %ptxas -arch=sm_80 -v %t/bench80/flash_attention64_kernel.ptx -o %t/bench80_64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/bench80/flash_attention128_kernel.ptx -o %t/bench80_128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../bench/kernels/flash_attention.mlir --vx-to-gpu="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE --implicit-check-not=warning
+// RUN: vx-opt %S/../../examples/flash_attention_smem.mlir --vx-to-gpu="chip=sm_90a" 2>/dev/null | FileCheck %s --check-prefix=ONCE
 
 // REMARK: flash_attention.mlir:75:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout{{$}}
 // REMARK: flash_attention.mlir:132:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers{{$}}
@@ -47,6 +48,21 @@
 // PTX-NOT: mma.sync
 // PTX-NOT: {{ld|st}}.shared
 // PTX-NOT: shfl
+
+// The smem form on sm_90a: Q does not move along the KV dim, so TMA loads it
+// in the first KV step only
+// (the step's one expect_tx adds Q's 8 KiB to K's and V's 16 KiB) into a
+// buffer that stays; K and V are loaded in every step.
+// ONCE: %[[FIRST:.*]] = arith.cmpi eq, %arg{{[0-9]+}}, %c0 : index
+// ONCE: %[[BYTES:.*]] = arith.select %[[FIRST]], %c24576, %c16384 : index
+// ONCE-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
+// ONCE-NEXT: scf.if %[[FIRST]] {
+// ONCE: nvgpu.tma.async.load %arg4
+// ONCE-NEXT: }
+// ONCE-NOT: nvgpu.tma.async.load %arg4
+// ONCE: nvgpu.tma.async.load %arg5
+// ONCE: nvgpu.tma.async.load %arg6
+// ONCE-NOT: nvgpu.tma.async.load
 
 // SMEM90: flash_attention_smem.mlir:82:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup
 // SMEM90: flash_attention_smem.mlir:136:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup

@@ -13,6 +13,13 @@
 // RUN: %extract_ptx %t/sm90a.mlir %t/sm90a
 // RUN: FileCheck %s --check-prefix=PTX < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=FENCES --implicit-check-not=selp.f32 < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=STEP < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: vx-opt %S/../../examples/gemm_bf16.mlir --vx-to-gpu="chip=sm_90a" --remarks-filter=vx-barriers -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
+// RUN: FileCheck %s --check-prefix=BARRIERS < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=ARRIVALS < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=PROXY < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=STORES < %t/sm90a/gemm_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=CVT < %t/sm90a/gemm_bf16_kernel.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/sm90a/gemm_bf16_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../examples/gemm_bf16.mlir --vx-to-ptx="chip=sm_80" -o %t/sm80.mlir 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: %extract_ptx %t/sm80.mlir %t/sm80
@@ -31,8 +38,49 @@
 // PTX-NEXT: }
 // PTX-NOT: wgmma.mma_async
 // PTX: wgmma.commit_group.sync.aligned;
-// PTX-NEXT: wgmma.wait_group.sync.aligned 0;
+// PTX-NEXT: wgmma.wait_group.sync.aligned 1;
 // PTX-NOT: wgmma.mma_async
+// A middle K step: the wait for its tiles' mbarrier, the fenced group of 4
+// wgmma, which stays in flight (wait_group 1 retires the previous step's),
+// the one barrier, after which thread 0 refills the slot that the retired
+// group read: one expect_tx for both tiles, their 2 TMA loads, no proxy
+// fence (only wgmma, in the async proxy like TMA, reads the slots). The
+// copy of C waits for the last group.
+// STEP: mbarrier.try_wait.parity
+// STEP: wgmma.fence.sync.aligned;
+// STEP-COUNT-4: wgmma.mma_async
+// STEP: wgmma.commit_group.sync.aligned;
+// STEP-NEXT: wgmma.wait_group.sync.aligned 1;
+// STEP-NEXT: bar.sync 0;
+// STEP-NOT: fence.proxy
+// STEP: mbarrier.arrive.expect_tx.shared.b64 _, [%r{{[0-9]+}}], %r{{[0-9]+}};
+// STEP-NOT: mbarrier.
+// STEP-COUNT-2: cp.async.bulk.tensor.2d
+// STEP-NOT: mbarrier.
+// STEP: wgmma.wait_group.sync.aligned 0;
+// STEP-NOT: mbarrier.
+// STEP: cvt.rn.bf16x2.f32
+// STEP: st.global.b32
+// C as bf16, straight from the fragments: per thread 64 pairs of columns,
+// each converted by one cvt and stored as one bf16x2 word.
+// CVT-COUNT-64: cvt.rn.bf16x2.f32
+// CVT-NOT: cvt.rn
+// STORES-COUNT-64: st.global.b32
+// STORES-NOT: st.global
+// STORES-NOT: st.shared
+// Barriers in the whole kernel: the one publishing the mbarriers, and the
+// step's, each with the barrier planner's reason.
+// WHY: remark: [Analysis] barrier | Category:vx-barriers | Remark="every thread waits on the mbarriers that thread 0 initialized in the first step"
+// WHY: remark: [Analysis] barrier | Category:vx-barriers | Remark="the step refills the slot that the previous step's wgmma group read, which every warpgroup's wgmma.wait_group 1 has retired"
+// WHY-NOT: Category:vx-barriers One expect_tx per step (the 3 of the prologue's steps and the
+// refill), and the proxy fence only after mbarrier.init.
+// BARRIERS-COUNT-2: bar.sync
+// BARRIERS-NOT: bar.sync
+// ARRIVALS-COUNT-4: mbarrier.arrive.expect_tx
+// ARRIVALS-NOT: mbarrier.arrive
+// PROXY: mbarrier.init
+// PROXY: fence.proxy.async.shared::cta;
+// PROXY-NOT: fence.proxy
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS: Used {{1[45][0-9]|16[0-9]}} registers
 // SM80: remark: computed on the tensor cores: mma.sync.m16n8k16 on 8 warps (2x4), 64x64 of the accumulator per warp

@@ -21,8 +21,12 @@
 // PTX: wgmma.fence.sync.aligned;
 // B is K x N (MN-major): imm-trans-b 1; A is K-major: imm-trans-a 0.
 // PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// The group stays in flight into the next step (wait_group 1); the copy
+// out waits for it.
 // PTX: wgmma.commit_group.sync.aligned;
-// PTX-NEXT: wgmma.wait_group.sync.aligned 0;
+// PTX-NEXT: wgmma.wait_group.sync.aligned 1;
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX: st.global
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // The tensor maps' swizzle argument (CU_TENSOR_MAP_SWIZZLE_64B = 2 for A,
 // _128B = 3 for B) is the fifth of mgpuTensorMapEncodeTiledMemref.

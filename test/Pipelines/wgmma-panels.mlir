@@ -1,9 +1,9 @@
 // A B tile of 128 bf16 columns (256-byte rows, K x N) that wgmma reads
 // 128B-swizzled: TMA loads it as two panels of 64 columns, each a 64x64 box
 // of the one tensor map (coordinates n0 and n0 + 64) into the next 64 rows
-// x 128 bytes of the tile, both on the one expect_tx of the tile's bytes
-// (the mbarrier's arrivals stay one per transfer). The PTX assembles
-// without spills or stack.
+// x 128 bytes of the tile, on the step's one expect_tx of the bytes of all
+// its loads (A's 16 KiB and B's two panels of 8 KiB; one arrival per
+// phase). The PTX assembles without spills or stack.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: vx-opt %s --vx-to-gpu="chip=sm_90a" 2>/dev/null | FileCheck %s
@@ -12,10 +12,10 @@
 // RUN: %ptxas -arch=sm_90a -v %t/ptx/panels_kernel.ptx -o %t/panels.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c64] {{.*}} swizzle = swizzle_128b
 // CHECK: %[[MAP:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c64, %c64] {{.*}} swizzle = swizzle_128b
-// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384
-// CHECK: nvgpu.tma.async.load
-// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384
+// CHECK: nvgpu.mbarrier.init %{{.*}}, %c1,
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c32768
 // CHECK-NOT: expect_tx
+// CHECK: nvgpu.tma.async.load
 // CHECK: %[[FLAT:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<64x128xbf16, {{.*}}> into memref<8192xbf16
 // CHECK: %[[P0:.*]] = memref.subview %[[FLAT]][0] [4096] [1]
 // CHECK: %[[B0:.*]] = memref.expand_shape %[[P0]] {{.*}} output_shape [64, 64]

@@ -27,6 +27,9 @@
 // CHECK: scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c128{{.*}})
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>, vx.tensor_core}
 // CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// A thread loop writes P, so the group cannot stay in flight into the next
+// step (where the loop overwrites P): its wait is not deferrable.
+// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 func.func @probabilities_times_values(%s: memref<64x64xf32>,
                                       %v: memref<64x64xbf16>,
                                       %o: memref<64x64xf32>) {

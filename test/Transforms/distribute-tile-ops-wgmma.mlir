@@ -7,7 +7,10 @@
 // wgmma.mma_async on matrix descriptors of the tiles, between a fence and
 // a commit + wait of its group. The accumulator is in the wgmma fragment
 // layout (each lane's values of each 64-row fragment, N / 2 of them), the
-// operand tiles carry the swizzle of their 64- and 128-byte rows.
+// operand tiles carry the swizzle of their 64- and 128-byte rows. The
+// spawn's only matmul reads tiles that only transfers write: its wait may
+// leave the group in flight (vx.deferrable_wait, for vx-pipeline-transfers),
+// so the fill and the copy wait for every group first.
 // CHECKER-NOT: warning
 
 // CHECK-LABEL: func.func @two_warpgroups
@@ -16,6 +19,7 @@
 // CHECK-DAG: %[[ACC:.*]] = vx.scratch : memref<2x4x8x4x32xf32>
 // Fill: every value of the lane's part.
 // CHECK: scf.parallel (%[[WG:.*]], %[[WARP:.*]], %[[G:.*]], %[[P:.*]]) =
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
 // The fill's register writes are fenced before the next wgmma.
 // CHECK: nvvm.wgmma.fence.aligned {vx.tensor_core}
@@ -32,12 +36,15 @@
 // CHECK: nvvm.wgmma.mma_async
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned {vx.deferrable_wait, vx.tensor_core} 0
 // CHECK: vector.store %{{.*}}, %[[ACC]][%[[WG]], %[[WARP]], %[[G]], %[[P]], %{{.*}}]
-// The copy out: row 64 wg + 16 warp + g (+ 8), column 8 j + 2 p (+ 1).
+// The copy out: row 64 wg + 16 warp + g (+ 8), columns 8 j + 2 p and + 1,
+// a pair that one 8-byte store writes (C's rows are an even 64 elements).
 // CHECK: scf.parallel
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
 // CHECK: memref.load %[[ACC]]
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<128x64xf32>
+// CHECK: memref.load %[[ACC]]
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x64xf32>, vector<2xf32>
 func.func @two_warpgroups(%a: memref<128x32xbf16>, %b: memref<32x64xbf16>,
                           %c: memref<128x64xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -156,6 +163,91 @@ func.func @three_panels(%a: memref<64x32xbf16>, %b: memref<32x96xbf16>,
     linalg.matmul ins(%as, %bs : memref<64x32xbf16>, memref<32x96xbf16>)
                   outs(%acc : memref<64x96xf32>)
     memref.copy %acc, %c : memref<64x96xf32> to memref<64x96xf32>
+  }
+  return
+}
+
+// -----
+
+// The epilogue stores the accumulator as bf16 (a linalg.map of arith.truncf
+// into a subview of C): per 8 columns and half, each lane converts its pair
+// of values and stores them with one 4-byte store (bf16x2); the subview's
+// rows (512 elements) and its column offset (a multiple of 64) are even, so
+// every pair is 4-byte aligned.
+// CHECK-LABEL: func.func @bf16_epilogue
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: scf.parallel
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned {vx.tensor_core} 0
+// CHECK: %[[X:.*]] = memref.load
+// CHECK-NEXT: %[[XH:.*]] = arith.truncf %[[X]] : f32 to bf16
+// CHECK: %[[Y:.*]] = memref.load
+// CHECK-NEXT: %[[YH:.*]] = arith.truncf %[[Y]] : f32 to bf16
+// CHECK-NEXT: %[[PAIR:.*]] = vector.from_elements %[[XH]], %[[YH]] : vector<2xbf16>
+// CHECK-NEXT: vector.store %[[PAIR]], %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<64x64xbf16, strided<[512, 1], offset: ?>>, vector<2xbf16>
+func.func @bf16_epilogue(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>,
+                         %c: memref<64x512xbf16>) {
+  %c64 = arith.constant 64 : index
+  vx.spawn on tensor_core grid [8] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x64xbf16>
+    %bs = vx.scratch smem : memref<64x64xbf16>
+    %acc = vx.scratch : memref<64x64xf32>
+    %n = vx.grid_index 0
+    %n0 = arith.muli %n, %c64 : index
+    %ta = vx.transfer_async %a to %as : memref<64x64xbf16> to memref<64x64xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<64x64xbf16> to memref<64x64xbf16>
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n64k16}}
+    linalg.matmul ins(%as, %bs : memref<64x64xbf16>, memref<64x64xbf16>)
+                  outs(%acc : memref<64x64xf32>)
+    %tile = memref.subview %c[0, %n0] [64, 64] [1, 1]
+        : memref<64x512xbf16> to memref<64x64xbf16, strided<[512, 1], offset: ?>>
+    linalg.map { arith.truncf } ins(%acc : memref<64x64xf32>)
+        outs(%tile : memref<64x64xbf16, strided<[512, 1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
+// A column offset that may be odd (65 times the grid index): the pairs may
+// straddle 4 bytes, so each value is stored by itself (converted by a
+// linalg.generic this time).
+// CHECK-LABEL: func.func @bf16_epilogue_odd_offset
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NOT: vector.store
+// CHECK: memref.store %{{.*}} : memref<64x64xbf16, strided<[512, 1], offset: ?>>
+// CHECK-NEXT: memref.store %{{.*}} : memref<64x64xbf16, strided<[512, 1], offset: ?>>
+func.func @bf16_epilogue_odd_offset(%a: memref<64x64xbf16>,
+                                    %b: memref<64x64xbf16>,
+                                    %c: memref<64x512xbf16>) {
+  %c65 = arith.constant 65 : index
+  vx.spawn on tensor_core grid [7] semantics [parallel] threads 128 {
+    %as = vx.scratch smem : memref<64x64xbf16>
+    %bs = vx.scratch smem : memref<64x64xbf16>
+    %acc = vx.scratch : memref<64x64xf32>
+    %index = vx.grid_index 0
+    %n = arith.muli %index, %c65 : index
+    %ta = vx.transfer_async %a to %as : memref<64x64xbf16> to memref<64x64xbf16>
+    %tb = vx.transfer_async %b to %bs : memref<64x64xbf16> to memref<64x64xbf16>
+    vx.await %ta
+    vx.await %tb
+    // expected-remark @+1 {{computed on the tensor cores: wgmma.mma_async.m64n64k16}}
+    linalg.matmul ins(%as, %bs : memref<64x64xbf16>, memref<64x64xbf16>)
+                  outs(%acc : memref<64x64xf32>)
+    %tile = memref.subview %c[0, %n] [64, 64] [1, 1]
+        : memref<64x512xbf16> to memref<64x64xbf16, strided<[512, 1], offset: ?>>
+    linalg.generic {
+        indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                         affine_map<(i, j) -> (i, j)>],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<64x64xf32>)
+        outs(%tile : memref<64x64xbf16, strided<[512, 1], offset: ?>>) {
+    ^bb0(%x: f32, %unused: bf16):
+      %y = arith.truncf %x : f32 to bf16
+      linalg.yield %y : bf16
+    }
   }
   return
 }

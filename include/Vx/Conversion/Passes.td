@@ -240,12 +240,19 @@ def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
     more). On sm_90 and newer, with one parallel point and one
     instance per CTA, such transfers of tiles of rank 2 or more are TMA
     loads (`nvgpu.tma.async.load`, tensor maps encoded on the host) with an
-    mbarrier per slot and parity waits, also with one stage (one slot,
-    loaded in its own step). The issuing thread fences
+    mbarrier per slot (one `expect_tx` of the step's bytes) and parity
+    waits, also with one stage (one slot, loaded in its own step); a
+    swizzled tile whose source does not move is loaded once, with step 0's
+    loads, into one buffer. The issuing thread fences
     (`nvvm.fence.proxy` async.shared, once after the barrier before each
-    step's loads, and after the mbarrier initialization with
-    `nvgpu.tma.prefetch.descriptor` for each tensor map), as the PTX ISA
-    requires between generic-proxy accesses and TMA. The plan gets the
+    step's loads where threads access the slots, and after the mbarrier
+    initialization with `nvgpu.tma.prefetch.descriptor` for each tensor
+    map), as the PTX ISA requires between generic-proxy accesses and TMA.
+    With two or more stages, a `wgmma.wait_group 0` marked
+    `vx.deferrable_wait` (vx-distribute-tile-ops) becomes `wait_group 1`,
+    and the step's barrier and refill follow it (the group left in flight
+    reads the step's slots; the one it retires, the slot refilled). The
+    plan gets the
     stages used (`stages = 1`: nothing pipelined); the transfers it issues
     in a cooperative body are marked `vx.copy_threads`. A cooperative body
     gets one barrier per step, after the wait: of the conditional barriers

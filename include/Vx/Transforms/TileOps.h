@@ -131,9 +131,17 @@ getTensorCoreMatmulReason(linalg::MatmulOp matmul,
 /// The private scratch that `matmul`'s output is directly, if any.
 ScratchOp getMatmulAccumulator(linalg::MatmulOp matmul);
 
+/// Whether `op` copies `tile` converted to a narrower float type: an
+/// elementwise linalg.map or linalg.generic (identity maps, parallel
+/// loops) whose only input is `tile` and whose body is an arith.truncf of
+/// it into its only output (the epilogue storing an f32 accumulator as
+/// bf16).
+bool isTruncatingCopy(Operation *op, Value tile);
+
 /// Why the accumulator `scratch` cannot live in a fragment layout: a use
 /// other than a fill of it, a matmul into it and a copy out of it (into
-/// memory that is not private), all tile ops. Collects the uses.
+/// memory that is not private; also converted, isTruncatingCopy), all tile
+/// ops. Collects the uses.
 std::optional<std::string>
 getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
                      SpawnOp spawn, SmallVectorImpl<Operation *> &uses);

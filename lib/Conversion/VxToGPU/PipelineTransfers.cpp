@@ -78,6 +78,12 @@ struct PipelinedTransfer {
   SmallVector<Operation *> sourceSlice;
   /// The tile when a TMA copy carries the transfer.
   std::optional<TMATile> tile;
+  /// Whether its source does not move with the arbitrary dimensions: a TMA
+  /// copy loads it in the first step only, into a buffer that it keeps.
+  bool fixed = false;
+
+  /// Whether the pipeline loads it once (a fixed TMA tile), not per step.
+  bool isLoadedOnce() const { return fixed && tile; }
 
   /// The bytes of one slot, a multiple of `alignment` and of the swizzle
   /// pattern of the scratch, if any.
@@ -258,9 +264,10 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     return index && llvm::is_contained(arbitrary, index.getDim());
   });
   // A tile that the tensor cores read swizzled must be a TMA copy, which
-  // only the pipeline issues: it reloads a tile that does not move.
+  // only the pipeline issues: it loads a tile that does not move once.
   if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName))
     return Refusal{"its source does not move with an arbitrary dimension"};
+  pipelined.fixed = !moves;
   if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "
                    "ahead would read before the write",
@@ -330,6 +337,16 @@ public:
       barriers = createTMABarriers(builder, loc, stages);
     }
 
+    // Whether a thread accesses a slot (the generic proxy), or only the
+    // tensor cores read them (wgmma: the async proxy, like TMA's writes).
+    threadsAccessSlots =
+        llvm::any_of(transfers, [](const PipelinedTransfer &pipelined) {
+          return llvm::any_of(
+              pipelined.scratch->getUsers(), [&](Operation *user) {
+                return user != pipelined.transfer &&
+                       !user->hasAttr(VxDialect::kTensorCoreAttrName);
+              });
+        });
     // N slots of bytes per scratch; the step's slot replaces the scratch.
     OpBuilder host(spawn);
     for (const PipelinedTransfer &pipelined : transfers) {
@@ -339,9 +356,10 @@ public:
       buffer.type = scratch.getType();
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.swizzle = pipelined.getSwizzle();
+      int64_t slots = pipelined.isLoadedOnce() ? 1 : stages;
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
-          MemRefType::get({stages * buffer.slotBytes}, builder.getI8Type()),
+          MemRefType::get({slots * buffer.slotBytes}, builder.getI8Type()),
           scratch.getMemoryAttr());
       if (Attribute swizzle = scratch->getAttr(kSwizzleAttrName))
         buffer.slots.getDefiningOp()->setAttr(kSwizzleAttrName, swizzle);
@@ -350,7 +368,8 @@ public:
             createTMADescriptor(host, scratch.getLoc(), *pipelined.tile);
       }
       slotBuffers.push_back(buffer);
-      scratch.replaceAllUsesWith(getSlot(builder, buffer, slot));
+      scratch.replaceAllUsesWith(
+          getSlot(builder, buffer, getSlotIndex(builder, pipelined, slot)));
     }
 
     builder.setInsertionPoint(transfers.front().transfer);
@@ -361,16 +380,16 @@ public:
     Value distance = arith::ConstantIndexOp::create(builder, loc, stages - 1);
     auto prologue = scf::IfOp::create(builder, loc, isFirst);
     builder.setInsertionPoint(prologue.thenBlock()->getTerminator());
-    // One arrival per load of a step (each announces its bytes). A CTA runs
-    // one parallel point, so the first step initializes the barriers once.
+    // One arrival per step (announcing the bytes of all its loads). A CTA
+    // runs one parallel point, so the first step initializes the barriers
+    // once.
     if (tma) {
       SmallVector<Value> descriptors =
           llvm::map_to_vector(slotBuffers, [](const SlotBuffer &buffer) {
             return buffer.descriptor;
           });
-      gpu::BarrierOp published =
-          initTMABarriers(builder, loc, barriers, stages, transfers.size(),
-                          elected, descriptors);
+      gpu::BarrierOp published = initTMABarriers(
+          builder, loc, barriers, stages, /*arrivals=*/1, elected, descriptors);
       remarkBarrier(published, "every thread waits on the mbarriers that "
                                "thread 0 initialized in the first step");
     }
@@ -387,7 +406,7 @@ public:
         remarkBarrier(gpu::BarrierOp::create(builder, loc),
                       "the step's TMA loads overwrite the slot that every "
                       "thread read in the previous step");
-      fenceBeforeTMALoads(builder, loc, elected);
+      fenceSlots(builder, loc);
       issue(builder, loc, step);
     }
     if (tma) {
@@ -404,17 +423,23 @@ public:
                                        builder.getI32IntegerAttr(stages - 2));
     }
     if (stages > 1) {
+      // With a wgmma group left in flight, the previous step's slot is
+      // free once this step's wait has retired its group.
+      bool deferred = tma && deferWgmmaWaits(builder);
       if (sharedByThreads)
         remarkBarrier(gpu::BarrierOp::create(builder, loc),
-                      tma ? "the step refills the slot that every thread "
-                            "read in the previous step"
-                          : "the step's slots, which each thread waited "
-                            "for its own copies of, become visible to "
-                            "every thread, and the step refills the slot "
-                            "that every thread read in the previous step");
+                      deferred ? "the step refills the slot that the previous "
+                                 "step's wgmma group read, which every "
+                                 "warpgroup's wgmma.wait_group 1 has retired"
+                      : tma    ? "the step refills the slot that every thread "
+                                 "read in the previous step"
+                               : "the step's slots, which each thread waited "
+                                 "for its own copies of, become visible to "
+                                 "every thread, and the step refills the slot "
+                                 "that every thread read in the previous step");
       // The loads overwrite the slot that the previous step accessed.
       if (tma)
-        fenceBeforeTMALoads(builder, loc, elected);
+        fenceSlots(builder, loc);
       issueGuarded(builder, loc,
                    arith::AddIOp::create(builder, loc, step, distance));
     }
@@ -448,6 +473,48 @@ private:
     /// TMA: the tensor map of the transfer.
     Value descriptor;
   };
+
+  /// Orders the threads' accesses of the slots before the TMA loads that
+  /// overwrite them (fenceBeforeTMALoads), where threads access them: the
+  /// tensor cores' reads are in the async proxy, as the loads are, and
+  /// their wait_group and the barrier order them.
+  void fenceSlots(OpBuilder &builder, Location loc) {
+    if (threadsAccessSlots)
+      fenceBeforeTMALoads(builder, loc, elected);
+  }
+
+  /// Makes the waits of the body that may leave a wgmma group in flight
+  /// into the next step (kDeferrableWaitAttrName) `wait_group 1`, and puts
+  /// `builder` after the last of them (its op in the body block): there
+  /// the group of the previous step, the last reader of the slot that the
+  /// step refills, has completed on the thread. The group left in flight
+  /// reads this step's slots, which no load overwrites before the next
+  /// step's wait. Returns whether there was one.
+  bool deferWgmmaWaits(OpBuilder &builder) {
+    Block &body = spawn.getBody().front();
+    Operation *last = nullptr;
+    spawn.getBody().walk([&](NVVM::WgmmaWaitGroupSyncOp wait) {
+      if (!wait->removeAttr(kDeferrableWaitAttrName))
+        return;
+      wait.setGroup(1);
+      Operation *step = body.findAncestorOpInBlock(*wait);
+      if (!last || last->isBeforeInBlock(step))
+        last = step;
+    });
+    if (!last)
+      return false;
+    builder.setInsertionPointAfter(last);
+    return true;
+  }
+
+  /// The slot of `pipelined` where the step's is `slot`: its one buffer
+  /// where the pipeline loads it once.
+  static Value getSlotIndex(OpBuilder &builder,
+                            const PipelinedTransfer &pipelined, Value slot) {
+    if (!pipelined.isLoadedOnce())
+      return slot;
+    return arith::ConstantIndexOp::create(builder, slot.getLoc(), 0);
+  }
 
   /// The view of slot `slot` of `buffer`, of the scratch's type.
   static Value getSlot(OpBuilder &builder, const SlotBuffer &buffer,
@@ -484,7 +551,32 @@ private:
         delinearizeStep(builder, loc, target, dims, sizes);
     Value slot = builder.createOrFold<arith::RemUIOp>(
         loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
+    // One arrival announces the bytes of all the step's loads; the first
+    // step's include the tiles loaded once, which its phase completes.
+    Value isFirst;
+    if (tma) {
+      int64_t bytes = 0, onceBytes = 0;
+      for (const PipelinedTransfer &pipelined : transfers)
+        (pipelined.isLoadedOnce() ? onceBytes : bytes) +=
+            pipelined.tile->getBytes();
+      Value announced = arith::ConstantIndexOp::create(builder, loc, bytes);
+      if (onceBytes) {
+        isFirst = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, target,
+            arith::ConstantIndexOp::create(builder, loc, 0));
+        announced = arith::SelectOp::create(
+            builder, loc, isFirst,
+            arith::ConstantIndexOp::create(builder, loc, bytes + onceBytes),
+            announced);
+      }
+      announceTMABytes(builder, loc, announced, barriers, slot, elected);
+    }
     for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
+      OpBuilder::InsertionGuard insertion(builder);
+      if (pipelined.isLoadedOnce()) {
+        auto once = scf::IfOp::create(builder, loc, isFirst);
+        builder.setInsertionPoint(once.thenBlock()->getTerminator());
+      }
       IRMapping mapping;
       for (Operation *op : pipelined.sourceSlice) {
         auto index = dyn_cast<GridIndexOp>(op);
@@ -495,7 +587,8 @@ private:
       }
       TransferAsyncOp transfer = pipelined.transfer;
       Value source = mapping.lookupOrDefault(transfer.getSrc());
-      Value destination = getSlot(builder, buffer, slot);
+      Value destination =
+          getSlot(builder, buffer, getSlotIndex(builder, pipelined, slot));
       if (memref::SubViewOp view = pipelined.paddedView) {
         IRMapping padding;
         padding.map(view.getSource(), destination);
@@ -519,7 +612,7 @@ private:
           MemRefType::get(buffer.type.getShape(), buffer.type.getElementType(),
                           AffineMap(), workgroup),
           destination);
-      issueTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
+      startTMALoad(builder, transfer.getLoc(), *tile, buffer.descriptor, shared,
                    barriers, slot, elected);
     }
   }
@@ -530,6 +623,8 @@ private:
   bool sharedByThreads;
   /// Whether TMA copies carry the transfers (all of them, or none).
   bool tma;
+  /// Whether threads access the slots (not only the tensor cores).
+  bool threadsAccessSlots = true;
   Value elected, barriers;
   SmallVector<unsigned> dims;
   SmallVector<Value> sizes;
@@ -573,7 +668,8 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
   SlotCost cost;
   cost.tma = tma;
   for (const PipelinedTransfer &pipelined : transfers) {
-    cost.slotBytes += pipelined.getSlotBytes(getSlotAlignment(tma));
+    int64_t bytes = pipelined.getSlotBytes(getSlotAlignment(tma));
+    (tma && pipelined.fixed ? cost.fixedBytes : cost.slotBytes) += bytes;
     cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
   return cost;
@@ -586,7 +682,8 @@ int64_t SlotCost::getExtraBytes(int64_t stages, int64_t instancesPerCTA) const {
                                              kDynamicSharedMemoryAlignment) -
                                    kDynamicSharedMemoryAlignment
                              : 0;
-  return (stages * slotBytes - scratchBytes) * instancesPerCTA + barrierBytes;
+  return (stages * slotBytes + fixedBytes - scratchBytes) * instancesPerCTA +
+         barrierBytes;
 }
 
 // An SM holds CTAs until its shared memory (with the static array before

@@ -65,8 +65,11 @@ SmallVector<TransferAsyncOp> getPipelinableTransfers(SpawnOp spawn,
 /// The shared memory that the slots of pipelined transfers take beyond the
 /// scratch they replace.
 struct SlotCost {
-  /// One slot of each pipelined transfer, and their scratch.
+  /// One slot of each pipelined transfer that moves with the steps, the
+  /// one buffer of each that does not (TMA loads it once), and their
+  /// scratch.
   int64_t slotBytes = 0;
+  int64_t fixedBytes = 0;
   int64_t scratchBytes = 0;
   /// Whether TMA loads carry the transfers (with an mbarrier per slot).
   bool tma = false;

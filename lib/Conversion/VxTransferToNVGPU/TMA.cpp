@@ -364,9 +364,23 @@ static Value getPanel(OpBuilder &builder, Location loc, Value destination,
 void vx::issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                       Value descriptor, Value destination, Value barriers,
                       Value barrierIndex, Value elected) {
-  Value bytes = arith::ConstantIndexOp::create(builder, loc, tile.getBytes());
+  announceTMABytes(
+      builder, loc,
+      arith::ConstantIndexOp::create(builder, loc, tile.getBytes()), barriers,
+      barrierIndex, elected);
+  startTMALoad(builder, loc, tile, descriptor, destination, barriers,
+               barrierIndex, elected);
+}
+
+void vx::announceTMABytes(OpBuilder &builder, Location loc, Value bytes,
+                          Value barriers, Value barrierIndex, Value elected) {
   nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers, bytes,
                                           barrierIndex, elected);
+}
+
+void vx::startTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
+                      Value descriptor, Value destination, Value barriers,
+                      Value barrierIndex, Value elected) {
   // The copy's coordinates list the innermost dimension first.
   SmallVector<Value> coordinates;
   for (ArrayRef<OpFoldResult> terms : llvm::reverse(tile.offsets)) {

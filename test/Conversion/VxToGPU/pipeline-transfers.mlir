@@ -119,8 +119,9 @@
 // TMA-NEXT: }
 // TMA-NEXT: gpu.barrier
 // TMA: scf.for
+// One announcement per step, before the loads' sources.
 // TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]][%[[JSLOT:.*]]], %{{.*}}, predicate = %[[ELECTED]]
-// TMA-NEXT: nvgpu.tma.async.load %[[MAP]][%{{.*}}, %{{.*}}], %[[BARRIERS]][%[[JSLOT]]] to %{{.*}}, predicate = %[[ELECTED]]
+// TMA: nvgpu.tma.async.load %[[MAP]][%{{.*}}, %{{.*}}], %[[BARRIERS]][%[[JSLOT]]] to %{{.*}}, predicate = %[[ELECTED]]
 // Step s waits for load s div 3 of its slot: parity (s div 3) mod 2.
 // TMA: %[[LOADS:.*]] = arith.divui %[[K]], %[[C3]] : index
 // TMA-NEXT: %[[PARITY:.*]] = arith.index_castui %[[LOADS]] : index to i1
@@ -157,7 +158,7 @@
 // TMA1-NEXT: }
 // TMA1-NOT: scf.if
 // TMA1: nvgpu.mbarrier.arrive.expect_tx %[[BARRIERS]]
-// TMA1-NEXT: nvgpu.tma.async.load
+// TMA1: nvgpu.tma.async.load
 // TMA1-NEXT: %[[PARITY:.*]] = arith.index_castui %[[K]] : index to i1
 // TMA1: nvgpu.mbarrier.try_wait.parity %[[BARRIERS]][%{{.*}}], %[[PARITY]]
 // TMA1-NOT: nvgpu.device_async

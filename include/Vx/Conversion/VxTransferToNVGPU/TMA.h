@@ -86,6 +86,16 @@ FailureOr<TMATile> matchTMATile(Value source, MemRefType destinationType,
 /// other.
 constexpr StringLiteral kSwizzleAttrName = "vx.swizzle";
 
+/// The attribute of a `wgmma.wait_group 0` (vx-distribute-tile-ops on
+/// sm_90a) that may leave its group in flight into the next step: the
+/// group's operands are smem tiles that only TMA transfers write, and its
+/// accumulator is next accessed by the next step's wgmma (every other
+/// access waits for all groups first). A pipeline of those transfers
+/// (vx-pipeline-transfers) makes it `wait_group 1` and refills the slots
+/// after it: the group it leaves pending reads the step's slots, and the
+/// one it retires the slot that the refill overwrites.
+constexpr StringLiteral kDeferrableWaitAttrName = "vx.deferrable_wait";
+
 /// The alignment in bytes that `scratch`'s swizzle needs (its pattern of 8
 /// rows), or 1 without one.
 int64_t getSwizzleAlignment(Operation *scratch);
@@ -124,9 +134,23 @@ void fenceBeforeTMALoads(OpBuilder &builder, Location loc, Value elected,
 /// Starts the load of `tile` (its tensor map `descriptor`) into
 /// `destination`, shared memory of the type matchTMATile accepted, from the
 /// thread where `elected` holds: it expects the tile's bytes on barrier
-/// `barrierIndex` of `barriers` and issues the copy (a copy per panel),
-/// which completes them. Each load completes one phase of its barrier.
+/// `barrierIndex` of `barriers` (announceTMABytes) and issues the copy (a
+/// copy per panel), which completes them. Each load completes one phase of
+/// its barrier.
 void issueTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
+                  Value descriptor, Value destination, Value barriers,
+                  Value barrierIndex, Value elected);
+
+/// The arrival of the thread where `elected` holds on barrier
+/// `barrierIndex` of `barriers`, expecting `bytes` from the loads of its
+/// phase (`mbarrier.arrive.expect_tx`): one announcement may cover several
+/// loads (startTMALoad), which then complete one phase together.
+void announceTMABytes(OpBuilder &builder, Location loc, Value bytes,
+                      Value barriers, Value barrierIndex, Value elected);
+
+/// issueTMALoad without the announcement of its bytes, which an earlier
+/// announceTMABytes on the same barrier made.
+void startTMALoad(OpBuilder &builder, Location loc, const TMATile &tile,
                   Value descriptor, Value destination, Value barriers,
                   Value barrierIndex, Value elected);
 

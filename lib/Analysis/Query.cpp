@@ -549,6 +549,29 @@ QueryBuilder::summarize(ArrayRef<const AccessSystem *> members) const {
 // Queries
 //===----------------------------------------------------------------------===//
 
+std::optional<unsigned>
+mlir::vx::detail::getSampleCost(const AnalysisBudget &budget, unsigned columns,
+                                bool wide) {
+  if (wide && columns > budget.maxSampleColumns)
+    return std::nullopt;
+  return !wide || columns <= 6 ? 1 : 1u << (columns - 6);
+}
+
+// A witness too costly to minimize stays as found: the budget is not spent
+// on a refusal, so a later, smaller witness may still be minimized.
+void QueryBuilder::minimizeWitness(CollisionResult &result) {
+  detail::minimizeWitness(
+      result,
+      [&](unsigned columns, bool wide) {
+        std::optional<unsigned> cost = getSampleCost(budget, columns, wide);
+        if (!cost || witnessSamplesLeft < *cost)
+          return false;
+        witnessSamplesLeft -= *cost;
+        return true;
+      },
+      witnessSamples);
+}
+
 [[maybe_unused]] static StringRef getGridName(PairRelation::Grid grid) {
   using G = PairRelation::Grid;
   switch (grid) {

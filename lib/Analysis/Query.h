@@ -27,6 +27,15 @@ using SampleCache =
 /// Every column `term` reads, products included.
 void collectColumns(const Term &term, SmallVectorImpl<unsigned> &out);
 
+/// The units of `budget` that one integer sample over `columns` columns
+/// (after elimination) costs, or nothing where none is taken. With
+/// coefficients of wrap-around (`wide`), the sampler's cost grows about
+/// twofold with each column beyond a few: such a sample costs
+/// 2^(columns - 6) units from 7 columns on, and none is taken over more
+/// than `maxSampleColumns`.
+std::optional<unsigned> getSampleCost(const AnalysisBudget &budget,
+                                      unsigned columns, bool wide);
+
 /// One access on one of its roots, built once.
 struct AccessSystem {
   /// The access (null for an op's context alone), the op and its thread
@@ -52,7 +61,8 @@ struct AccessSystem {
 class QueryBuilder {
 public:
   QueryBuilder(IntegerModel &model, const AnalysisBudget &budget)
-      : model(model), budget(budget), samplesLeft(budget.maxSamples) {}
+      : model(model), budget(budget), samplesLeft(budget.maxSamples),
+        witnessSamplesLeft(budget.maxWitnessSamples) {}
 
   const AccessSystem &getSystem(const Access &access, unsigned candidate);
   /// The system of `access` run in `context`, a block around its own
@@ -62,7 +72,12 @@ public:
   void limitSamples(unsigned samples) {
     samplesLeft = std::min(samplesLeft, samples);
   }
-  void resetSamples() { samplesLeft = budget.maxSamples; }
+  void resetSamples() {
+    samplesLeft = budget.maxSamples;
+    witnessSamplesLeft = budget.maxWitnessSamples;
+  }
+  /// SpawnAnalysis::minimizeWitness, on the witness budget.
+  void minimizeWitness(CollisionResult &result);
 
   /// The context of `op` alone (no address).
   const AccessSystem &getOpSystem(Operation *op);
@@ -89,6 +104,10 @@ private:
   /// Integer samples left to the spawn's queries.
   unsigned samplesLeft;
   SampleCache samples;
+  /// The same for the minimization of printed witnesses, kept apart: its
+  /// samples must not change what the queries can afford or find cached.
+  unsigned witnessSamplesLeft;
+  SampleCache witnessSamples;
   DenseMap<std::pair<const Access *, unsigned>, std::unique_ptr<AccessSystem>>
       systems;
   DenseMap<Operation *, std::unique_ptr<AccessSystem>> opSystems;

@@ -557,16 +557,17 @@ mlir::vx::detail::getSampleCost(const AnalysisBudget &budget, unsigned columns,
   return !wide || columns <= 6 ? 1 : 1u << (columns - 6);
 }
 
-// A witness too costly to minimize stays as found: the budget is not spent
-// on a refusal, so a later, smaller witness may still be minimized.
+// Each witness has the whole witness budget: whether one is minimized does
+// not depend on how many others the spawn prints.
 void QueryBuilder::minimizeWitness(CollisionResult &result) {
+  unsigned samplesLeft = budget.maxWitnessSamples;
   detail::minimizeWitness(
       result,
       [&](unsigned columns, bool wide) {
         std::optional<unsigned> cost = getSampleCost(budget, columns, wide);
-        if (!cost || witnessSamplesLeft < *cost)
+        if (!cost || samplesLeft < *cost)
           return false;
-        witnessSamplesLeft -= *cost;
+        samplesLeft -= *cost;
         return true;
       },
       witnessSamples);

@@ -61,8 +61,7 @@ struct AccessSystem {
 class QueryBuilder {
 public:
   QueryBuilder(IntegerModel &model, const AnalysisBudget &budget)
-      : model(model), budget(budget), samplesLeft(budget.maxSamples),
-        witnessSamplesLeft(budget.maxWitnessSamples) {}
+      : model(model), budget(budget), samplesLeft(budget.maxSamples) {}
 
   const AccessSystem &getSystem(const Access &access, unsigned candidate);
   /// The system of `access` run in `context`, a block around its own
@@ -72,10 +71,7 @@ public:
   void limitSamples(unsigned samples) {
     samplesLeft = std::min(samplesLeft, samples);
   }
-  void resetSamples() {
-    samplesLeft = budget.maxSamples;
-    witnessSamplesLeft = budget.maxWitnessSamples;
-  }
+  void resetSamples() { samplesLeft = budget.maxSamples; }
   /// SpawnAnalysis::minimizeWitness, on the witness budget.
   void minimizeWitness(CollisionResult &result);
 
@@ -104,9 +100,8 @@ private:
   /// Integer samples left to the spawn's queries.
   unsigned samplesLeft;
   SampleCache samples;
-  /// The same for the minimization of printed witnesses, kept apart: its
-  /// samples must not change what the queries can afford or find cached.
-  unsigned witnessSamplesLeft;
+  /// The samples of minimized witnesses, kept apart: they must not change
+  /// what the queries find cached.
   SampleCache witnessSamples;
   DenseMap<std::pair<const Access *, unsigned>, std::unique_ptr<AccessSystem>>
       systems;

@@ -1079,8 +1079,11 @@ void mlir::vx::detail::minimizeWitness(
   DenseMap<unsigned, Int> values = search->values;
   for (const WitnessSearch::Component &component : search->components) {
     unsigned n = component.columns.size();
-    for (int64_t bound :
-         {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40}) {
+    bool refused = false;
+    // A point of the leaf with the sizes and scalars within `bound`.
+    auto sampleWithin = [&](int64_t bound) -> std::optional<Point> {
+      if (refused)
+        return std::nullopt;
       IntegerRelation bounded = component.leaf;
       for (unsigned position : component.named) {
         SmallVector<DynamicAPInt> row(n + 1, DynamicAPInt(0));
@@ -1090,17 +1093,24 @@ void mlir::vx::detail::minimizeWitness(
         row[position] = DynamicAPInt(-1);
         bounded.addInequality(row);
       }
-      bool refused;
-      std::optional<Point> smaller =
-          sampleByElimination(bounded, takeSample, cache, refused);
-      if (refused)
-        break;
+      return sampleByElimination(bounded, takeSample, cache, refused);
+    };
+    // The first of 2, 8, 2^16 and 2^40 that has a point. 2^40 is tried
+    // right after 2: a witness that needs sizes near 2^63 (wrap-around)
+    // has none, and then costs two samples, not four.
+    std::optional<Point> smaller = sampleWithin(2);
+    if (!smaller) {
+      smaller = sampleWithin(int64_t(1) << 40);
       if (!smaller)
         continue;
-      for (auto [position, column] : llvm::enumerate(component.columns))
-        values[column] = (*smaller)[position];
-      break;
+      for (int64_t bound : {int64_t(8), int64_t(1) << 16})
+        if (std::optional<Point> tighter = sampleWithin(bound)) {
+          smaller = std::move(tighter);
+          break;
+        }
     }
+    for (auto [position, column] : llvm::enumerate(component.columns))
+      values[column] = (*smaller)[position];
   }
   result = search->readout.read(values);
 }

@@ -162,10 +162,10 @@ struct AnalysisBudget {
   /// unit equalities are eliminated).
   unsigned maxSampleColumns = 10;
   /// Integer samples, in the same units, of the search for small values in
-  /// the witnesses that messages print (SpawnAnalysis::minimizeWitness):
+  /// one witness that a message prints (SpawnAnalysis::minimizeWitness):
   /// a budget of its own, so that the verdicts do not depend on which
   /// witnesses are printed.
-  unsigned maxWitnessSamples = 40;
+  unsigned maxWitnessSamples = 16;
 };
 
 /// How the two executions of a query are related.
@@ -418,10 +418,9 @@ public:
   /// Lowers the integer samples left to later queries to at most `samples`
   /// (optional work, such as remarks, gets a small share).
   void limitSamples(unsigned samples);
-  /// Gives later queries the whole sample budget again, and later
-  /// minimizations the whole witness budget: a new client of a cached
-  /// analysis does not inherit what earlier clients spent (samples already
-  /// taken stay cached and cost nothing).
+  /// Gives later queries the whole sample budget again: a new client of a
+  /// cached analysis does not inherit what earlier clients spent (samples
+  /// already taken stay cached and cost nothing).
   void resetSamples();
 
   /// The thread loop around `op` in `spawn`, if any.

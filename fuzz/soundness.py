@@ -46,6 +46,7 @@ CPU time of each checker is reported.
 import argparse
 import collections
 import concurrent.futures
+import ctypes.util
 import os
 import random
 import re
@@ -1601,6 +1602,22 @@ def printed_results(stdout, count):
     return [blocks[k * OBSERVED:(k + 1) * OBSERVED] for k in range(count)]
 
 
+def checker_environment():
+    """The environment of the static check: tcmalloc (else jemalloc)
+    preloaded where it is installed. The check spends about 40% of its time
+    in malloc and free (the Presburger library's big integers); another
+    allocator changes no diagnostic and saves about a third of its CPU
+    time. Without either, the system's allocator."""
+    for name in ("tcmalloc_minimal", "jemalloc"):
+        library = ctypes.util.find_library(name)
+        if library:
+            return dict(os.environ, LD_PRELOAD=library)
+    return None
+
+
+CHECKER_ENVIRONMENT = checker_environment()
+
+
 def static_check(vx_opt, path):
     """vx-opt --vx-verify-semantics on `path`: (the completed process or
     None, the problem of a check that timed out or crashed or None)."""
@@ -1608,7 +1625,7 @@ def static_check(vx_opt, path):
         check = subprocess.run(
             [vx_opt, path, "--vx-verify-semantics", "-o", "/dev/null"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            timeout=600)
+            timeout=600, env=CHECKER_ENVIRONMENT)
     except subprocess.TimeoutExpired:
         return None, ("static check over 600 s", None, "")
     if check.returncode not in (0, 1) or "PLEASE submit a bug report" in check.stderr:

@@ -49,6 +49,12 @@ struct QueryConstraint {
 
 class SystemSolver;
 
+/// SpawnAnalysis::minimizeWitness: `takeSample` is asked, like the queries'
+/// budget, whether a sample is admitted; `cache` keeps the samples.
+void minimizeWitness(CollisionResult &result,
+                     function_ref<bool(unsigned, bool)> takeSample,
+                     SampleCache &cache);
+
 class CombinedSystem {
 public:
   CombinedSystem(IntegerModel &model, const AnalysisBudget &budget,
@@ -104,17 +110,15 @@ private:
   bool isUniversal(unsigned column) const;
 
   /// Charges the spawn's budget for one integer sample over `columns`
-  /// columns (after elimination), if enough is left. With coefficients of
-  /// wrap-around (`wide`), the sampler's cost grows about twofold with each
-  /// column beyond a few: such a sample costs 2^(columns - 6) units from 7
-  /// columns on, and none is taken over more than `maxSampleColumns`.
+  /// columns (after elimination), if enough is left (getSampleCost); a
+  /// refused sample spends what is left.
   bool takeSample(unsigned columns, bool wide) {
-    unsigned cost = !wide || columns <= 6 ? 1 : 1u << (columns - 6);
-    if ((wide && columns > budget.maxSampleColumns) || samplesLeft < cost) {
+    std::optional<unsigned> cost = getSampleCost(budget, columns, wide);
+    if (!cost || samplesLeft < *cost) {
       samplesLeft = 0;
       return false;
     }
-    samplesLeft -= cost;
+    samplesLeft -= *cost;
     return true;
   }
 

@@ -549,6 +549,30 @@ QueryBuilder::summarize(ArrayRef<const AccessSystem *> members) const {
 // Queries
 //===----------------------------------------------------------------------===//
 
+std::optional<unsigned>
+mlir::vx::detail::getSampleCost(const AnalysisBudget &budget, unsigned columns,
+                                bool wide) {
+  if (wide && columns > budget.maxSampleColumns)
+    return std::nullopt;
+  return !wide || columns <= 6 ? 1 : 1u << (columns - 6);
+}
+
+// Each witness has the whole witness budget: whether one is minimized does
+// not depend on how many others the spawn prints.
+void QueryBuilder::minimizeWitness(CollisionResult &result) {
+  unsigned samplesLeft = budget.maxWitnessSamples;
+  detail::minimizeWitness(
+      result,
+      [&](unsigned columns, bool wide) {
+        std::optional<unsigned> cost = getSampleCost(budget, columns, wide);
+        if (!cost || samplesLeft < *cost)
+          return false;
+        samplesLeft -= *cost;
+        return true;
+      },
+      witnessSamples);
+}
+
 [[maybe_unused]] static StringRef getGridName(PairRelation::Grid grid) {
   using G = PairRelation::Grid;
   switch (grid) {

@@ -27,6 +27,15 @@ using SampleCache =
 /// Every column `term` reads, products included.
 void collectColumns(const Term &term, SmallVectorImpl<unsigned> &out);
 
+/// The units of `budget` that one integer sample over `columns` columns
+/// (after elimination) costs, or nothing where none is taken. With
+/// coefficients of wrap-around (`wide`), the sampler's cost grows about
+/// twofold with each column beyond a few: such a sample costs
+/// 2^(columns - 6) units from 7 columns on, and none is taken over more
+/// than `maxSampleColumns`.
+std::optional<unsigned> getSampleCost(const AnalysisBudget &budget,
+                                      unsigned columns, bool wide);
+
 /// One access on one of its roots, built once.
 struct AccessSystem {
   /// The access (null for an op's context alone), the op and its thread
@@ -63,6 +72,8 @@ public:
     samplesLeft = std::min(samplesLeft, samples);
   }
   void resetSamples() { samplesLeft = budget.maxSamples; }
+  /// SpawnAnalysis::minimizeWitness, on the witness budget.
+  void minimizeWitness(CollisionResult &result);
 
   /// The context of `op` alone (no address).
   const AccessSystem &getOpSystem(Operation *op);
@@ -89,6 +100,9 @@ private:
   /// Integer samples left to the spawn's queries.
   unsigned samplesLeft;
   SampleCache samples;
+  /// The samples of minimized witnesses, kept apart: they must not change
+  /// what the queries find cached.
+  SampleCache witnessSamples;
   DenseMap<std::pair<const Access *, unsigned>, std::unique_ptr<AccessSystem>>
       systems;
   DenseMap<Operation *, std::unique_ptr<AccessSystem>> opSystems;

@@ -5,6 +5,8 @@
 // pruned by rational emptiness (Simplex), and every leaf is decided over
 // the integers by sampling after eliminating unit equalities. A collision
 // over captured scalars is then checked to hold for every value of them.
+// A witness is kept as found; one that a message prints is minimized later
+// (minimizeWitness), on a budget of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,15 +199,61 @@ sampleByElimination(const IntegerRelation &relation,
 }
 
 //===----------------------------------------------------------------------===//
-// The solver
+// Witnesses
 //===----------------------------------------------------------------------===//
 
 namespace mlir {
 namespace vx {
 namespace detail {
+/// How the fields of a Collision are read from a witness, a value per query
+/// column (0 where a column has none). Built from the decided system, it
+/// outlives it, so that a witness minimized after the query is read the same
+/// way.
+struct WitnessReadout {
+  /// A column a result reports: a size or captured scalar the witness
+  /// assumes, or a signed wrap count (nonzero: the witness wraps around).
+  struct Reading {
+    int master;
+    Value value;
+    bool assumed;
+    bool signedWrapCount;
+  };
+
+  CollisionResult read(const DenseMap<unsigned, Int> &values) const;
+
+  bool provenForAllValues = false;
+  /// Per side: the columns of the grid coordinates, the thread loop's
+  /// induction variables and the thread.
+  SmallVector<unsigned> grid[2];
+  SmallVector<LinearForm> iterations[2];
+  std::optional<LinearForm> threads[2];
+  /// The element's address; empty where it is not affine.
+  SmallVector<LinearForm> element;
+  DenseMap<unsigned, Reading> readings;
+};
+
+/// What minimizeWitness needs: the witness, how to read it, and the
+/// components whose sizes or scalars it could make smaller, each with the
+/// leaf of the case search that its values come from.
+struct WitnessSearch {
+  struct Component {
+    SmallVector<unsigned> columns;
+    /// The positions in `columns` of the sizes and captured scalars.
+    SmallVector<unsigned> named;
+    IntegerRelation leaf;
+  };
+  WitnessReadout readout;
+  DenseMap<unsigned, Int> values;
+  SmallVector<Component, 1> components;
+};
+
+//===----------------------------------------------------------------------===//
+// The solver
+//===----------------------------------------------------------------------===//
+
 /// Decides a CombinedSystem in named steps: components, exactness, budget,
-/// then for each component the case search, the witness's minimization and
-/// the for-all proof, and last the result's assembly.
+/// then for each component the case search and the for-all proof, and last
+/// the result's assembly.
 class SystemSolver {
 public:
   /// The columns of one connected component and the constraints that join
@@ -280,14 +328,16 @@ private:
   bool isNamed(unsigned column) const;
   std::optional<Point> sampleWith(const ComponentSearch &search,
                                   const IntegerRelation &leaf,
-                                  ArrayRef<std::pair<unsigned, Int>> fixed,
-                                  std::optional<Int> bound);
-  void minimizeWitness(ComponentSearch &search);
+                                  ArrayRef<std::pair<unsigned, Int>> fixed);
+  /// Keeps what a later minimization of the witness needs, where it has a
+  /// size or scalar beyond 8.
+  void keepForMinimization(ComponentSearch &search);
   void proveForAll(ComponentSearch &search);
   bool collidesFor(const ComponentSearch &search,
                    ArrayRef<std::pair<unsigned, Int>> fixed);
   bool isRefutedBySuspects(const ComponentSearch &search);
   bool holdsOnWholeDomain(const ComponentSearch &search);
+  WitnessReadout getReadout();
   CollisionResult assembleResult();
   /// `result`, logging the step that decided it.
   CollisionResult decide(StringRef step, CollisionResult result);
@@ -309,6 +359,8 @@ private:
   /// The values of the universal columns the witness reads.
   SmallVector<Value> universalValues;
   bool forAll = true;
+  /// The components whose witness may be minimized later.
+  SmallVector<WitnessSearch::Component, 1> minimizable;
 };
 } // namespace detail
 } // namespace vx
@@ -628,7 +680,7 @@ SystemSolver::decideComponent(const Component &component) {
                             "too many cases to decide within the budget"));
   if (!search.sample)
     return decide("the case search", getResult(CollisionResult::Disjoint));
-  minimizeWitness(search);
+  keepForMinimization(search);
   for (auto [position, column] : llvm::enumerate(component.columns))
     values[column] = (*search.sample)[position];
   if (search.universals.empty())
@@ -775,11 +827,11 @@ void SystemSolver::decideLeaf(ComponentSearch &search) {
     search.feasibleLeaves.push_back(std::move(leaf));
 }
 
-/// A point of `leaf` with the columns of `fixed` at their values and, with
-/// `bound`, the witness's named columns within [-bound, bound].
-std::optional<Point> SystemSolver::sampleWith(
-    const ComponentSearch &search, const IntegerRelation &leaf,
-    ArrayRef<std::pair<unsigned, Int>> fixed, std::optional<Int> bound) {
+/// A point of `leaf` with the columns of `fixed` at their values.
+std::optional<Point>
+SystemSolver::sampleWith(const ComponentSearch &search,
+                         const IntegerRelation &leaf,
+                         ArrayRef<std::pair<unsigned, Int>> fixed) {
   unsigned n = search.n;
   IntegerRelation relation = leaf;
   for (auto [column, value] : fixed) {
@@ -788,17 +840,6 @@ std::optional<Point> SystemSolver::sampleWith(
     row[n] = -value;
     relation.addEquality(row);
   }
-  if (bound)
-    for (unsigned column : search.component.columns) {
-      if (!isNamed(column))
-        continue;
-      SmallVector<DynamicAPInt> row(n + 1, DynamicAPInt(0));
-      row[search.index.lookup(column)] = DynamicAPInt(1);
-      row[n] = *bound;
-      relation.addInequality(row);
-      row[search.index.lookup(column)] = DynamicAPInt(-1);
-      relation.addInequality(row);
-    }
   bool refused;
   return sampleByElimination(
       relation,
@@ -814,23 +855,24 @@ bool SystemSolver::isNamed(unsigned column) const {
               ColumnKind::Extent);
 }
 
-// A witness with small values where there is one: the sizes and scalars it
-// assumes are read by people.
-void SystemSolver::minimizeWitness(ComponentSearch &search) {
-  bool large = llvm::any_of(search.component.columns, [&](unsigned column) {
-    return isNamed(column) &&
-           abs((*search.sample)[search.index.lookup(column)]) > DynamicAPInt(8);
-  });
-  if (!large || search.n > 16)
+// The sizes and scalars a witness assumes are read by people, but most
+// witnesses are never printed: the search for smaller ones waits until a
+// message needs it (minimizeWitness), and takes nothing from the samples
+// that decide the queries.
+void SystemSolver::keepForMinimization(ComponentSearch &search) {
+  if (search.n > 16)
     return;
-  for (int64_t bound :
-       {int64_t(2), int64_t(8), int64_t(1) << 16, int64_t(1) << 40}) {
-    if (std::optional<Point> smaller =
-            sampleWith(search, *search.firstLeaf, {}, Int(bound))) {
-      search.sample = smaller;
-      return;
-    }
+  SmallVector<unsigned> named;
+  bool large = false;
+  for (auto [position, column] : llvm::enumerate(search.component.columns)) {
+    if (!isNamed(column))
+      continue;
+    named.push_back(position);
+    large |= abs((*search.sample)[position]) > DynamicAPInt(8);
   }
+  if (large)
+    minimizable.push_back({search.component.columns, std::move(named),
+                           std::move(*search.firstLeaf)});
 }
 
 void SystemSolver::proveForAll(ComponentSearch &search) {
@@ -844,7 +886,7 @@ void SystemSolver::proveForAll(ComponentSearch &search) {
 bool SystemSolver::collidesFor(const ComponentSearch &search,
                                ArrayRef<std::pair<unsigned, Int>> fixed) {
   return llvm::any_of(search.feasibleLeaves, [&](const IntegerRelation &leaf) {
-    return sampleWith(search, leaf, fixed, std::nullopt).has_value();
+    return sampleWith(search, leaf, fixed).has_value();
   });
 }
 
@@ -913,91 +955,162 @@ bool SystemSolver::holdsOnWholeDomain(const ComponentSearch &search) {
 // The result
 //===----------------------------------------------------------------------===//
 
-CollisionResult SystemSolver::assembleResult() {
-  CollisionResult result;
-  result.kind = CollisionResult::Collision;
-  result.provenForAllValues = forAll;
-  auto valueOf = [&](unsigned column) -> int64_t {
-    auto it = values.find(column);
-    return it == values.end() ? 0 : int64_t(it->second);
-  };
+WitnessReadout SystemSolver::getReadout() {
+  WitnessReadout readout;
+  readout.provenForAllValues = forAll;
   for (unsigned dim = 0; dim < system.spawn.getRank(); ++dim) {
     unsigned master = model.getGridColumn(dim);
-    result.instance0.push_back(valueOf(system.getColumn(master, 0)));
-    result.instance1.push_back(valueOf(system.getColumn(master, 1)));
+    for (unsigned side : {0u, 1u})
+      readout.grid[side].push_back(system.getColumn(master, side));
   }
   for (unsigned side : {0u, 1u}) {
+    if (system.threadOf[side])
+      readout.threads[side] = system.threadOf[side];
     scf::ParallelOp loop = system.system(side).threadLoop;
     if (!loop)
       continue;
-    SmallVector<int64_t> &iteration =
-        side ? result.iteration1 : result.iteration0;
     for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim) {
       std::optional<Term> induction = model.getInductionTerm(loop, dim);
       if (!induction || !induction->isAffine())
         break;
-      Int value = induction->linear.constant;
-      for (const auto &[column, coefficient] : induction->linear.terms)
-        value += coefficient * Int(valueOf(system.getColumn(column, side)));
-      iteration.push_back(int64_t(value));
+      readout.iterations[side].push_back(
+          system.rename(induction->linear, side));
     }
-  }
-  for (unsigned side : {0u, 1u}) {
-    if (!system.threadOf[side])
-      continue;
-    Int thread = system.threadOf[side]->constant;
-    for (const auto &[column, coefficient] : system.threadOf[side]->terms)
-      thread += coefficient * Int(valueOf(column));
-    (side ? result.thread1 : result.thread0) = int64_t(thread);
   }
   // The element, where its address is affine.
-  for (const Term &address : system.addressOfFirst) {
-    if (!address.isAffine()) {
-      result.element.clear();
-      break;
-    }
-    Int value = address.linear.constant;
-    for (const auto &[column, coefficient] : address.linear.terms)
-      value += coefficient * Int(valueOf(column));
-    result.element.push_back(int64_t(value));
-  }
+  if (llvm::all_of(system.addressOfFirst,
+                   [](const Term &address) { return address.isAffine(); }))
+    for (const Term &address : system.addressOfFirst)
+      readout.element.push_back(address.linear);
   // The values the witness needs: dynamic grid sizes, and the captured
-  // scalars unless the collision holds for all of them; in the order of
-  // their master columns, which is the same from run to run.
-  llvm::SmallPtrSet<void *, 4> reported;
-  SmallVector<std::pair<int, std::pair<Value, APInt>>> assumed;
+  // scalars unless the collision holds for all of them; and the wrap counts
+  // of signed readings.
   for (auto [column, value] : values) {
     int master = system.columns[column].master;
     if (master < 0)
       continue;
     const Column &info = model.getColumn(master);
-    bool report = info.kind == ColumnKind::Extent ||
-                  (!forAll && llvm::is_contained(universalValues, info.value));
-    if (!report || !info.value ||
-        !reported.insert(info.value.getAsOpaquePointer()).second)
+    bool assumed = info.kind == ColumnKind::Extent ||
+                   (!forAll && llvm::is_contained(universalValues, info.value));
+    if (assumed || info.isSignedWrapCount)
+      readout.readings[column] = {master, info.value, assumed,
+                                  info.isSignedWrapCount};
+  }
+  return readout;
+}
+
+CollisionResult
+WitnessReadout::read(const DenseMap<unsigned, Int> &values) const {
+  CollisionResult result;
+  result.kind = CollisionResult::Collision;
+  result.provenForAllValues = provenForAllValues;
+  auto valueOf = [&](unsigned column) -> int64_t {
+    auto it = values.find(column);
+    return it == values.end() ? 0 : int64_t(it->second);
+  };
+  auto evaluate = [&](const LinearForm &form) {
+    Int value = form.constant;
+    for (const auto &[column, coefficient] : form.terms)
+      value += coefficient * Int(valueOf(column));
+    return int64_t(value);
+  };
+  for (unsigned side : {0u, 1u}) {
+    for (unsigned column : grid[side])
+      (side ? result.instance1 : result.instance0).push_back(valueOf(column));
+    for (const LinearForm &induction : iterations[side])
+      (side ? result.iteration1 : result.iteration0)
+          .push_back(evaluate(induction));
+    if (threads[side])
+      (side ? result.thread1 : result.thread0) = evaluate(*threads[side]);
+  }
+  for (const LinearForm &address : element)
+    result.element.push_back(evaluate(address));
+  // The assumptions in the order of their master columns, which is the same
+  // from run to run; likewise the ops whose wrap counts are nonzero.
+  llvm::SmallPtrSet<void *, 4> reported;
+  SmallVector<std::pair<int, std::pair<Value, APInt>>> assumed;
+  SmallVector<std::pair<int, Operation *>> wrapping;
+  for (auto [column, value] : values) {
+    auto reading = readings.find(column);
+    if (reading == readings.end())
       continue;
-    assumed.push_back(
-        {master,
-         {info.value, toAPInt(value, getIntegerWidth(info.value.getType()))}});
+    const Reading &info = reading->second;
+    if (info.assumed && info.value &&
+        reported.insert(info.value.getAsOpaquePointer()).second)
+      assumed.push_back(
+          {info.master,
+           {info.value,
+            toAPInt(value, getIntegerWidth(info.value.getType()))}});
+    if (!info.signedWrapCount || value == 0)
+      continue;
+    result.wrapsAround = true;
+    if (Operation *def = info.value ? info.value.getDefiningOp() : nullptr)
+      wrapping.push_back({info.master, def});
   }
   llvm::sort(assumed, llvm::less_first());
   for (auto &[master, assumption] : assumed)
     result.assumptions.push_back(std::move(assumption));
-  // The wrap counts of signed readings that the witness needs nonzero, in
-  // the order of their master columns.
-  SmallVector<std::pair<int, Operation *>> wrapping;
-  for (auto [column, value] : values) {
-    int master = system.columns[column].master;
-    if (master < 0 || value == 0 || !model.getColumn(master).isSignedWrapCount)
-      continue;
-    result.wrapsAround = true;
-    Value wrapped = model.getColumn(master).value;
-    if (Operation *def = wrapped ? wrapped.getDefiningOp() : nullptr)
-      wrapping.push_back({master, def});
-  }
   llvm::sort(wrapping, llvm::less_first());
   for (auto [master, op] : wrapping)
     if (!llvm::is_contained(result.wrappingOps, op))
       result.wrappingOps.push_back(op);
   return result;
+}
+
+CollisionResult SystemSolver::assembleResult() {
+  WitnessReadout readout = getReadout();
+  CollisionResult result = readout.read(values);
+  if (!minimizable.empty())
+    result.witnessSearch = std::make_shared<WitnessSearch>(
+        WitnessSearch{std::move(readout), values, std::move(minimizable)});
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Minimizing a printed witness
+//===----------------------------------------------------------------------===//
+
+void mlir::vx::detail::minimizeWitness(
+    CollisionResult &result, function_ref<bool(unsigned, bool)> takeSample,
+    SampleCache &cache) {
+  std::shared_ptr<const WitnessSearch> search = std::move(result.witnessSearch);
+  if (!search)
+    return;
+  DenseMap<unsigned, Int> values = search->values;
+  for (const WitnessSearch::Component &component : search->components) {
+    unsigned n = component.columns.size();
+    bool refused = false;
+    // A point of the leaf with the sizes and scalars within `bound`.
+    auto sampleWithin = [&](int64_t bound) -> std::optional<Point> {
+      if (refused)
+        return std::nullopt;
+      IntegerRelation bounded = component.leaf;
+      for (unsigned position : component.named) {
+        SmallVector<DynamicAPInt> row(n + 1, DynamicAPInt(0));
+        row[position] = DynamicAPInt(1);
+        row[n] = DynamicAPInt(bound);
+        bounded.addInequality(row);
+        row[position] = DynamicAPInt(-1);
+        bounded.addInequality(row);
+      }
+      return sampleByElimination(bounded, takeSample, cache, refused);
+    };
+    // The first of 2, 8, 2^16 and 2^40 that has a point. 2^40 is tried
+    // right after 2: a witness that needs sizes near 2^63 (wrap-around)
+    // has none, and then costs two samples, not four.
+    std::optional<Point> smaller = sampleWithin(2);
+    if (!smaller) {
+      smaller = sampleWithin(int64_t(1) << 40);
+      if (!smaller)
+        continue;
+      for (int64_t bound : {int64_t(8), int64_t(1) << 16})
+        if (std::optional<Point> tighter = sampleWithin(bound)) {
+          smaller = std::move(tighter);
+          break;
+        }
+    }
+    for (auto [position, column] : llvm::enumerate(component.columns))
+      values[column] = (*smaller)[position];
+  }
+  result = search->readout.read(values);
 }

@@ -401,6 +401,10 @@ SpawnAnalysis::checkOwnership(ScratchOp scratch,
   return ownership;
 }
 
+void SpawnAnalysis::minimizeWitness(CollisionResult &result) {
+  queries->minimizeWitness(result);
+}
+
 void SpawnAnalysis::limitSamples(unsigned samples) {
   queries->limitSamples(samples);
 }

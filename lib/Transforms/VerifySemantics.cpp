@@ -188,9 +188,10 @@ private:
   }
 
   /// A proven race: an error (a warning under allow-races); a race for some
-  /// values: a warning.
-  InFlightDiagnostic reportRace(Operation *op, const CollisionResult &result) {
+  /// values: a warning. The message prints `result`'s witness: minimized.
+  InFlightDiagnostic reportRace(Operation *op, CollisionResult &result) {
     raced.insert(op);
+    analysis.minimizeWitness(result);
     if (allowRaces || !result.provenForAllValues)
       return op->emitWarning();
     failed = true;
@@ -265,7 +266,7 @@ private:
   }
 
   void reportWriteCollision(const Access &first, const Access &second,
-                            const CollisionResult &result) {
+                            CollisionResult result) {
     if (raced.contains(second.op) || raced.contains(first.op))
       return;
     if (result.kind == CollisionResult::Unknown) {
@@ -322,7 +323,7 @@ private:
   }
 
   void reportReadOfWrite(const Access &read, const Access &write,
-                         const CollisionResult &result) {
+                         CollisionResult result) {
     if (raced.contains(read.op))
       return;
     if (result.kind == CollisionResult::Unknown) {
@@ -411,8 +412,7 @@ private:
   }
 
   void reportIterationConflict(scf::ParallelOp loop, const Access &first,
-                               const Access &second,
-                               const CollisionResult &result) {
+                               const Access &second, CollisionResult result) {
     if (raced.contains(first.op))
       return;
     if (result.kind == CollisionResult::Unknown) {
@@ -504,8 +504,9 @@ private:
     return formatTuple(element);
   }
 
-  void reportNotOwned(ScratchOp scratch, const OwnershipResult &ownership) {
-    const CollisionResult &witness = ownership.witness;
+  void reportNotOwned(ScratchOp scratch, OwnershipResult ownership) {
+    CollisionResult &witness = ownership.witness;
+    analysis.minimizeWitness(witness);
     // Ownership must hold for every value (VX_SPEC 2.1, "an error
     // otherwise"): the mapping keeps only a thread's own part, so a witness
     // under some values is an error too.
@@ -770,6 +771,7 @@ private:
           addTransferNotes(diag);
           return;
         }
+        analysis.minimizeWitness(result);
         InFlightDiagnostic diag = result.provenForAllValues
                                       ? access.op->emitError()
                                       : access.op->emitWarning();
@@ -993,7 +995,7 @@ private:
   /// in no other, and the loop runs, in every instance; reports what fails.
   bool isAwaitedExactlyOnce(scf::ForOp loop, AwaitOp await,
                             ArrayRef<std::pair<Value, bool>> guards) {
-    auto report = [&](const CollisionResult &result, StringRef what) {
+    auto report = [&](CollisionResult result, StringRef what) {
       if (result.kind == CollisionResult::Collision &&
           result.provenForAllValues) {
         tokenError(await, what);
@@ -1002,10 +1004,12 @@ private:
                                   << "cannot prove that the token is "
                                      "awaited exactly once: "
                                   << what;
-        if (result.kind == CollisionResult::Unknown)
+        if (result.kind == CollisionResult::Unknown) {
           diag << " (" << result.reason << ")";
-        else
+        } else {
+          analysis.minimizeWitness(result);
           diag << formatAssumptions(result);
+        }
       }
       return false;
     };

@@ -161,6 +161,11 @@ struct AnalysisBudget {
   /// Columns of one sampled system with wrap-around coefficients (after
   /// unit equalities are eliminated).
   unsigned maxSampleColumns = 10;
+  /// Integer samples, in the same units, of the search for small values in
+  /// one witness that a message prints (SpawnAnalysis::minimizeWitness):
+  /// a budget of its own, so that the verdicts do not depend on which
+  /// witnesses are printed.
+  unsigned maxWitnessSamples = 16;
 };
 
 /// How the two executions of a query are related.
@@ -249,6 +254,10 @@ struct PairRelation {
   }
 };
 
+namespace detail {
+struct WitnessSearch;
+} // namespace detail
+
 /// The answer to "can the first access (side 0) and the second (side 1)
 /// touch one element?".
 struct CollisionResult {
@@ -274,6 +283,10 @@ struct CollisionResult {
   SmallVector<Operation *, 1> wrappingOps;
   /// Unknown: why.
   std::string reason;
+  /// Collision: where to look for a witness with smaller sizes and scalars
+  /// (SpawnAnalysis::minimizeWitness); null where the witness's are small
+  /// already, or once minimized.
+  std::shared_ptr<const detail::WitnessSearch> witnessSearch;
 };
 
 /// Whether a private scratch used in thread loops is owned by threads.
@@ -393,6 +406,14 @@ public:
   /// reads of `access` depend on, and whether it depends on anything that
   /// differs within an instance.
   std::pair<llvm::SmallBitVector, bool> getDependences(const Access &access);
+
+  /// Replaces the witness of a Collision by one whose dynamic sizes and
+  /// captured scalars are small (each within 2, 8, 2^16 or 2^40 of zero,
+  /// the first bound that has one), where the witness budget admits the
+  /// search: for a witness that a message prints, whose values people read.
+  /// The queries leave their witnesses as found, and their sample budget to
+  /// the verdicts.
+  void minimizeWitness(CollisionResult &result);
 
   /// Lowers the integer samples left to later queries to at most `samples`
   /// (optional work, such as remarks, gets a small share).

@@ -61,7 +61,7 @@ struct TestThreadDependencesPass
               continue;
             CollisionResult result = analysis.findCrossThreadDependence(
                 earlier, later, root, numThreads, acrossSteps);
-            report(earlier, later, result);
+            report(analysis, earlier, later, result);
             break;
           }
         }
@@ -69,8 +69,8 @@ struct TestThreadDependencesPass
     });
   }
 
-  void report(const Access &earlier, const Access &later,
-              const CollisionResult &result) {
+  void report(SpawnAnalysis &analysis, const Access &earlier,
+              const Access &later, CollisionResult result) {
     if (result.kind == CollisionResult::Disjoint)
       return;
     StringRef kind = earlier.isWrite() ? (later.isWrite() ? "WAW" : "RAW")
@@ -84,6 +84,7 @@ struct TestThreadDependencesPass
            << " not excluded: " << result.reason;
       return;
     }
+    analysis.minimizeWitness(result);
     diag << kind << " dependence on line " << line << " across threads";
     if (result.thread0)
       diag << " " << *result.thread0 << " and " << *result.thread1;

@@ -6,7 +6,8 @@ VX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
           libomp-22-dev cmake ninja-build pybind11-dev python3-dev
           python3-numpy python3-pytest python3-pip python3-venv
-          valgrind)  # bench.py's instructions per call (callgrind)
+          valgrind             # bench.py's instructions per call (callgrind)
+          libtcmalloc-minimal4)  # fuzz/soundness.py's checker allocator
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||

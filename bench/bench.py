@@ -465,13 +465,6 @@ def kernel_shapes(kernels):
     return {kernel: kernel_signature(kernel)[1] for kernel in kernels}
 
 
-def num_elements(shape):
-    size = 1
-    for dim in shape:
-        size *= dim
-    return size
-
-
 def mlir_driver(name, shapes, repeats):
     """A main that fills the arguments as bench/cpu/harness.h does, times
     `repeats` calls after a warm-up one, and prints the best and mean wall
@@ -494,7 +487,7 @@ def mlir_driver(name, shapes, repeats):
     arguments = []
     flats = []
     for index, shape in enumerate(shapes):
-        size = num_elements(shape)
+        size = math.prod(shape)
         flat = "memref<%dxf32>" % size
         flats.append(flat)
         typed = "memref<%sxf32>" % "x".join(map(str, shape))
@@ -547,7 +540,7 @@ def mlir_driver(name, shapes, repeats):
         "  }",
         "  %mean = arith.divf %total, %frepeats : f64"]
     lines += [
-        "  %%outsize = arith.constant %d : index" % num_elements(shapes[last]),
+        "  %%outsize = arith.constant %d : index" % math.prod(shapes[last]),
         "  %sum = scf.for %n = %c0 to %outsize step %c1"
         " iter_args(%s = %fzero) -> f64 {",
         "    %%x = memref.load %%flat%d[%%n] : %s" % (last, flats[last]),

@@ -19,6 +19,7 @@ libraries instead, so that the driver's logic runs here (`driver.py
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -173,7 +174,7 @@ def prepare(directory, target, chip):
                                   os.path.join(libraries, kernel + ".so"),
                                   **options)
         shapes = [a["shape"] for a in arguments]
-        elements = sum(_count(shape) for shape in shapes)
+        elements = sum(math.prod(shape) for shape in shapes)
         entries.append({
             "name": kernel, "kind": "bench", "library": library,
             "function": function, "reference": facts["reference"],
@@ -257,13 +258,6 @@ def prepare_expert(libraries):
                      f"{error.stderr}")
     return [dict(entry, kind="expert", binary=entry["source"] + ".fatbin")
             for entry in expert.ENTRIES]
-
-
-def _count(shape):
-    count = 1
-    for extent in shape:
-        count *= extent
-    return count
 
 
 def main():

@@ -22,6 +22,7 @@ Two bounds, the lower one is the estimate:
 """
 
 import collections
+import math
 import os
 import sys
 import tempfile
@@ -86,31 +87,24 @@ def kernel_work(kernel, shapes):
     """(flops, minimum DRAM bytes) of a bench kernel from its argument
     shapes (bench.kernel_signature): the useful FP32 work, each argument
     moved once."""
-    dram_bytes = 4 * sum(_elements(shape) for shape in shapes)
+    dram_bytes = 4 * sum(math.prod(shape) for shape in shapes)
     if kernel == "vector_add":
-        flops = _elements(shapes[0])
+        flops = math.prod(shapes[0])
     elif kernel == "transpose":
         flops = 0
     elif kernel == "softmax":
         # max, subtract, exp, sum and scale: 5 per element.
-        flops = 5 * _elements(shapes[0])
+        flops = 5 * math.prod(shapes[0])
     elif kernel == "matmul":
         (m, k), (_, n) = shapes[0], shapes[1]
         flops = 2 * m * n * k
     elif kernel == "attention":
         # Q K^T and P V, each 2 * queries * keys * head dim per head.
-        heads, queries, dim = _elements(shapes[0][:-2]), *shapes[0][-2:]
+        heads, queries, dim = math.prod(shapes[0][:-2]), *shapes[0][-2:]
         flops = 4 * heads * queries * queries * dim
     else:
         raise ValueError("no work model for kernel %r" % kernel)
     return flops, dram_bytes
-
-
-def _elements(shape):
-    count = 1
-    for dim in shape:
-        count *= dim
-    return count
 
 
 def estimate(usage, flops, dram_bytes):

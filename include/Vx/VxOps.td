@@ -328,7 +328,9 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
     0 outside thread loops). Captured memory is identified by its byte
     `address` (`root` = -1); scratch and body allocations by their `root`
     number, an `owner` (the parallel point or instance that allocated them)
-    and the byte offset. `kind`: bit 0 write, bit 1 read, bits 8-15 the
+    and the byte offset. `root` is a value: a memref chosen among several
+    allocations at run time (a select, an if's result) names the one its
+    pointer points into. `kind`: bit 0 write, bit 1 read, bits 8-15 the
     atomic update's kind + 1, bit 16 out of bounds; `site` names the access
     in the detector's reports. An `in_bounds` flag, when false, adds bit 16 at
     run time: the check stays straight-line code, which the CTA mapping needs
@@ -339,17 +341,17 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
 
     ```mlir
     vx.race_access %epoch, %point, %instance, %execution, %iteration,
-        %owner, %address in_bounds(%within)
-        {kind = 1 : i64, root = -1 : i64, site = 3 : i64}
+        %owner, %root, %address in_bounds(%within)
+        {kind = 1 : i64, site = 3 : i64}
     ```
   }];
   let arguments = (ins I64:$epoch, Index:$parallelPoint, Index:$instance,
                        Index:$execution, Index:$iteration, Index:$owner,
-                       Index:$address, Optional<I1>:$inBounds, I64Attr:$root,
+                       I64:$root, Index:$address, Optional<I1>:$inBounds,
                        I64Attr:$kind, I64Attr:$site);
   let assemblyFormat = [{
     $epoch `,` $parallelPoint `,` $instance `,` $execution `,` $iteration `,`
-    $owner `,` $address (`in_bounds` `(` $inBounds^ `)`)? attr-dict
+    $owner `,` $root `,` $address (`in_bounds` `(` $inBounds^ `)`)? attr-dict
   }];
 }
 

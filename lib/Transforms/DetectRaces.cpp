@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -108,6 +109,9 @@ private:
   /// The root of `access` the runtime knows it by: a scratch or body
   /// allocation (relative addressing), or none (captured, by address).
   const Access::Candidate *getPrivateRoot(const Access &access);
+  /// The scratch and body allocations among the candidates of `access`
+  /// that the runtime knows and that are defined before it.
+  SmallVector<const Access::Candidate *> getPrivateRoots(const Access &access);
 
   SpawnOp spawn;
   ModuleOp module;
@@ -117,6 +121,7 @@ private:
   Value epoch, parallelPoint, instance;
   DenseMap<Operation *, std::pair<Value, Value>> threadLoopContext;
   DenseMap<Value, int64_t> rootIds;
+  DominanceInfo dominance;
   int64_t nextSite = 0;
   DenseMap<Operation *, int64_t> sites;
 };
@@ -293,6 +298,17 @@ SpawnInstrumenter::getPrivateRoot(const Access &access) {
   return &candidate;
 }
 
+SmallVector<const Access::Candidate *>
+SpawnInstrumenter::getPrivateRoots(const Access &access) {
+  SmallVector<const Access::Candidate *> roots;
+  for (const Access::Candidate &candidate : access.candidates)
+    if (!candidate.root.isShared() && candidate.base &&
+        rootIds.count(candidate.base) &&
+        dominance.properlyDominates(candidate.base, access.op))
+      roots.push_back(&candidate);
+  return roots;
+}
+
 void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
                                    const Access &access, Value memref,
                                    ValueRange indices, int64_t kind,
@@ -312,27 +328,6 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
   Value address = arith::AddIOp::create(
       builder, loc, aligned,
       arith::MulIOp::create(builder, loc, element, bytes));
-  int64_t root = -1;
-  Value owner = constantIndex(builder, loc, 0);
-  if (const Access::Candidate *candidate = getPrivateRoot(access)) {
-    // Scratch is one per parallel point, allocations one per instance: the
-    // byte offset within them.
-    auto found = rootIds.find(candidate->base);
-    if (found != rootIds.end()) {
-      root = found->second;
-      Value base = candidate->base;
-      auto baseMetadata =
-          memref::ExtractStridedMetadataOp::create(builder, loc, base);
-      Value baseAligned =
-          memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, base);
-      Value baseAddress = arith::AddIOp::create(
-          builder, loc, baseAligned,
-          arith::MulIOp::create(builder, loc, baseMetadata.getOffset(), bytes));
-      address = arith::SubIOp::create(builder, loc, address, baseAddress);
-      owner = candidate->root.kind == MemoryRoot::Kind::Scratch ? parallelPoint
-                                                                : instance;
-    }
-  }
   Value execution = constantIndex(builder, loc, 0);
   Value iteration = execution;
   if (access.threadLoop) {
@@ -341,11 +336,48 @@ void SpawnInstrumenter::emitAccess(OpBuilder &builder, Location loc,
     execution = loopExecution;
     iteration = loopIteration;
   }
+  // Scratch is one per parallel point, allocations one per instance: the
+  // byte offset within them. A memref chosen among several roots (a select,
+  // an if's result, an iter_arg) is told apart at run time by its pointer,
+  // with selects (the check stays straight-line code, see RaceAccessOp);
+  // read by its address, a private root would look shared (the stack slots
+  // of instances run one after the other are one address).
+  Value root = constantI64(builder, loc, -1);
+  Value owner = constantIndex(builder, loc, 0);
+  Value absolute = address;
+  for (const Access::Candidate *candidate :
+       llvm::reverse(getPrivateRoots(access))) {
+    Value base = candidate->base;
+    auto baseMetadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, base);
+    Value baseAligned =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, base);
+    Value baseAddress = arith::AddIOp::create(
+        builder, loc, baseAligned,
+        arith::MulIOp::create(builder, loc, baseMetadata.getOffset(), bytes));
+    Value relative = arith::SubIOp::create(builder, loc, absolute, baseAddress);
+    Value candidateRoot = constantI64(builder, loc, rootIds.lookup(base));
+    Value candidateOwner = candidate->root.kind == MemoryRoot::Kind::Scratch
+                               ? parallelPoint
+                               : instance;
+    if (access.candidates.size() == 1) {
+      root = candidateRoot;
+      address = relative;
+      owner = candidateOwner;
+      break;
+    }
+    Value isRoot = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         aligned, baseAligned);
+    root = arith::SelectOp::create(builder, loc, isRoot, candidateRoot, root);
+    address = arith::SelectOp::create(builder, loc, isRoot, relative, address);
+    owner =
+        arith::SelectOp::create(builder, loc, isRoot, candidateOwner, owner);
+  }
   // Out of bounds: the runtime adds the flag to the kind.
-  RaceAccessOp::create(
-      builder, loc, epoch, parallelPoint, instance, execution, iteration, owner,
-      address, inBounds, builder.getI64IntegerAttr(root),
-      builder.getI64IntegerAttr(kind), builder.getI64IntegerAttr(site));
+  RaceAccessOp::create(builder, loc, epoch, parallelPoint, instance, execution,
+                       iteration, owner, root, address, inBounds,
+                       builder.getI64IntegerAttr(kind),
+                       builder.getI64IntegerAttr(site));
 }
 
 /// The size of `memref` along `dim`: a constant where it is static, which
@@ -523,8 +555,7 @@ struct VxLowerRaceChecksPass
                      toI64(builder, loc, access.getInstance()),
                      toI64(builder, loc, access.getExecution()),
                      toI64(builder, loc, access.getIteration()),
-                     constantI64(builder, loc, access.getRoot()),
-                     toI64(builder, loc, access.getOwner()),
+                     access.getRoot(), toI64(builder, loc, access.getOwner()),
                      toI64(builder, loc, access.getAddress()),
                      getKind(builder, access)});
       access.erase();

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaSyncFragments.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -86,12 +88,20 @@ public:
   /// The ops collected so far.
   ArrayRef<Operation *> getOps() const { return ops.getArrayRef(); }
 
+  /// Whether planning stopped with an error (a thread loop of the user's
+  /// that the group's layout cannot run) rather than a reason to fall back.
+  bool hasEmittedError() const { return emittedError; }
+
 private:
   std::optional<std::string> checkTiles();
   std::optional<std::string> checkOp(Operation *op);
   std::optional<std::string> checkMatmul(linalg::MatmulOp matmul);
   std::optional<std::string> checkElementwise(Operation *op);
   std::optional<std::string> checkReduce(linalg::ReduceOp reduce);
+  LogicalResult checkThreadLoop(scf::ParallelOp loop);
+  bool isGroupTile(Value value) const {
+    return tiles.contains(getPrivateScratch(value));
+  }
   bool isRowVector(Value value) const {
     return cast<MemRefType>(value.getType()).getRank() == 1;
   }
@@ -102,6 +112,7 @@ private:
   SetVector<ScratchOp> tiles;
   SetVector<Operation *> ops;
   int64_t rows = 0;
+  bool emittedError = false;
 };
 } // namespace
 
@@ -116,11 +127,19 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
   for (size_t next = 0; next < tiles.size(); ++next) {
     Value tile = ScratchOp(tiles[next]).getResult();
     for (Operation *user : tile.getUsers()) {
-      if (!llvm::is_contained(tileOps, user))
+      // A thread loop of the user's joins the group (VX_SPEC 2.3: mapped
+      // onto the tiles' layout, or an error), checked once the group takes
+      // the layout.
+      if (!llvm::is_contained(tileOps, user)) {
+        if (scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(user, spawn)) {
+          ops.insert(loop);
+          continue;
+        }
         return fail(("the accumulator's group of private tiles is also used "
                      "by '" +
                      user->getName().getStringRef() + "' (not a tile op)")
                         .str());
+      }
       ops.insert(user);
       for (Value operand : user->getOperands()) {
         if (ScratchOp scratch = getPrivateScratch(operand)) {
@@ -142,6 +161,10 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
     if (ops.contains(op))
       if (std::optional<std::string> reason = checkOp(op))
         return fail(*reason);
+  for (Operation *op : ops)
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      if (failed(checkThreadLoop(loop)))
+        return failure();
   // The most warps that divide the 16-row fragments.
   int64_t fragments = rows / kMmaM;
   int64_t warps = std::min(ctaSize / kWarpSize, fragments);
@@ -149,9 +172,13 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
     --warps;
   FragmentGroup group{warps, fragments / warps, {}, {}};
   group.tiles.assign(tiles.begin(), tiles.end());
-  for (Operation *op : tileOps)
-    if (ops.contains(op))
-      group.ops.push_back(op);
+  // In program order: the tile ops and the thread loops between them.
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!ops.contains(op))
+      return WalkResult::advance();
+    group.ops.push_back(op);
+    return WalkResult::skip();
+  });
   return group;
 }
 
@@ -275,7 +302,144 @@ std::optional<std::string> GroupPlanner::checkElementwise(Operation *op) {
   return std::nullopt;
 }
 
-SmallVector<FragmentGroup>
+/// Why the row loop `loop` (over rows only) cannot run on each of the four
+/// lanes that hold a row: it writes memory that is not a tile of the group
+/// (it would write it four times), or nothing.
+static std::optional<ThreadLoopMismatch>
+getQuadWriteMismatch(scf::ParallelOp loop, function_ref<bool(Value)> isTile) {
+  std::optional<ThreadLoopMismatch> mismatch;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && isTile(store.getMemRef()))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects ? !effects.hasEffect<MemoryEffects::Write>()
+                : op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    mismatch = ThreadLoopMismatch{
+        op, "it runs over rows only, which the four lanes of a quad each "
+            "hold, and may write other memory than the group's tiles"};
+    return WalkResult::interrupt();
+  });
+  return mismatch;
+}
+
+LogicalResult GroupPlanner::checkThreadLoop(scf::ParallelOp loop) {
+  auto isTile = [&](Value value) { return isGroupTile(value); };
+  std::optional<ThreadLoopMismatch> mismatch =
+      getElementwiseLoopMismatch(loop, isTile);
+  if (!mismatch && loop.getNumLoops() == 2) {
+    int64_t columns = *getConstantIntValue(loop.getUpperBound()[1]);
+    if (columns % kMmaN)
+      mismatch = ThreadLoopMismatch{
+          nullptr, ("its " + Twine(columns) + " columns are not a multiple " +
+                    "of " + Twine(kMmaN) + " (a fragment's)")
+                       .str()};
+  }
+  if (!mismatch && loop.getNumLoops() == 1)
+    mismatch = getQuadWriteMismatch(loop, isTile);
+  if (!mismatch)
+    return success();
+  // The tiles in conflict: those the access at fault touches, or else all
+  // that the loop touches.
+  SetVector<Value> conflicts;
+  auto collect = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isTile(operand))
+        conflicts.insert(operand);
+  };
+  if (mismatch->op)
+    collect(mismatch->op);
+  if (conflicts.empty())
+    loop.walk(collect);
+  InFlightDiagnostic error =
+      loop.emitError("this thread loop touches private tiles that tile ops "
+                     "compute in the mma.sync fragment layout, and cannot be "
+                     "mapped onto it: ")
+      << mismatch->reason;
+  if (mismatch->op)
+    error.attachNote(mismatch->op->getLoc()) << "the access";
+  for (Operation *op : ops)
+    if (!isa<scf::ParallelOp>(op) &&
+        llvm::any_of(op->getOperands(),
+                     [&](Value v) { return conflicts.contains(v); }))
+      error.attachNote(op->getLoc())
+          << "the tile op '" << op->getName() << "' it conflicts with";
+  emittedError = true;
+  return failure();
+}
+
+std::optional<ThreadLoopMismatch>
+vx::getElementwiseLoopMismatch(scf::ParallelOp loop,
+                               function_ref<bool(Value)> isTile) {
+  auto ofLoop = [](const Twine &reason) {
+    return ThreadLoopMismatch{nullptr, reason.str()};
+  };
+  if (loop.getNumResults())
+    return ofLoop("it reduces across the threads");
+  if (loop.getNumLoops() > 2)
+    return ofLoop("it has " + Twine(loop.getNumLoops()) +
+                  " dimensions, not the rows (and columns) of a tile");
+  SmallVector<int64_t> sizes;
+  for (auto [lower, upper, step] : llvm::zip_equal(
+           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> size = getConstantIntValue(upper);
+    if (getConstantIntValue(lower) != 0 || getConstantIntValue(step) != 1 ||
+        !size)
+      return ofLoop("its bounds are not constants from 0 in steps of 1");
+    sizes.push_back(*size);
+  }
+  SmallVector<Value> ivs = loop.getInductionVars();
+  std::optional<ThreadLoopMismatch> mismatch;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isTile(operand))
+        continue;
+      auto fail = [&](const Twine &reason) {
+        mismatch = ThreadLoopMismatch{op, reason.str()};
+        return WalkResult::interrupt();
+      };
+      ValueRange indices;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        indices = load.getIndices();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        indices = store.getIndices();
+      else
+        return fail("it accesses a tile with '" +
+                    op->getName().getStringRef() +
+                    "', not memref.load or memref.store");
+      if (indices.size() > ivs.size() ||
+          !llvm::equal(indices, ArrayRef(ivs).take_front(indices.size())))
+        return fail("it indexes a tile with other values than its induction "
+                    "variables in order ([r, c] of a tile, [r] of a row "
+                    "vector)");
+      ArrayRef<int64_t> shape = cast<MemRefType>(operand.getType()).getShape();
+      for (auto [dim, size] : llvm::enumerate(shape))
+        if (sizes[dim] != size)
+          return fail("it spans " + Twine(sizes[dim]) + " of the tile's " +
+                      Twine(size) + (dim == 0 ? " rows" : " columns"));
+    }
+    return WalkResult::advance();
+  });
+  return mismatch;
+}
+
+SmallVector<scf::ParallelOp>
+vx::getThreadLoopsOverTiles(SpawnOp spawn, function_ref<bool(Value)> isTile) {
+  SmallVector<scf::ParallelOp> loops;
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+    WalkResult touches = loop.getBody()->walk([&](Operation *op) {
+      return llvm::any_of(op->getOperands(), isTile) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+    });
+    if (touches.wasInterrupted())
+      loops.push_back(loop);
+    return WalkResult::skip();
+  });
+  return loops;
+}
+
+FailureOr<SmallVector<FragmentGroup>>
 vx::planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
                        const TileOpsOptions &options, int64_t ctaSize,
                        DenseMap<Operation *, std::string> &reasons) {
@@ -308,6 +472,8 @@ vx::planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
       groups.push_back(std::move(*group));
       continue;
     }
+    if (planner.hasEmittedError())
+      return failure();
     // The group's matmuls (as far as it was collected) fall back together.
     reasons.try_emplace(matmul, why);
     for (Operation *other : planner.getOps())
@@ -367,6 +533,19 @@ public:
                                [&](Value v) { return mapping.lookup(v); });
   }
 
+  /// The row and column of the tiles at `point`.
+  std::pair<Value, Value> getElement(const Point &point) {
+    Value row = buildSum(b, loc,
+                         {{lane.warpM, group.fragsM * kMmaM},
+                          {point.fm, kMmaM},
+                          {point.half, kMmaM / 2},
+                          {lane.group, 1}},
+                         0);
+    Value column = buildSum(
+        b, loc, {{point.fn, kMmaN}, {lane.pair, 2}, {point.column, 1}}, 0);
+    return {row, column};
+  }
+
 private:
   std::pair<Value, SmallVector<Value>> locate(Value memref,
                                               const Point &point) {
@@ -379,16 +558,9 @@ private:
               : getTileIndex(point, type.getShape()[1] / kMmaN);
       return {parts, {lane.warpM, lane.warpN, lane.group, lane.pair, index}};
     }
-    Value row = buildSum(b, loc,
-                         {{lane.warpM, group.fragsM * kMmaM},
-                          {point.fm, kMmaM},
-                          {point.half, kMmaM / 2},
-                          {lane.group, 1}},
-                         0);
+    auto [row, column] = getElement(point);
     if (rowVector)
       return {memref, {row}};
-    Value column = buildSum(
-        b, loc, {{point.fn, kMmaN}, {lane.pair, 2}, {point.column, 1}}, 0);
     return {memref, {row, column}};
   }
 
@@ -505,6 +677,46 @@ static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
       });
 }
 
+/// A thread loop of the user's over the group's tiles (elementwise, checked
+/// by the planner) at each of the lane's points: its body with the
+/// induction variables at the point's row (and column), its accesses of
+/// the group's tiles at the lane's values.
+static void buildThreadLoop(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                            const FragmentGroup &group,
+                            const DenseMap<Value, Value> &fragments,
+                            const Lane &lane) {
+  std::optional<int64_t> columns;
+  if (loop.getNumLoops() == 2)
+    columns = *getConstantIntValue(loop.getUpperBound()[1]);
+  buildPointLoops(b, loc, group, columns, [&](OpBuilder &nested, auto point) {
+    GroupLaneBuilder builder(nested, loc, group, fragments, lane);
+    auto [row, column] = builder.getElement(point);
+    IRMapping mapping;
+    mapping.map(loop.getInductionVars().front(), row);
+    if (columns)
+      mapping.map(loop.getInductionVars().back(), column);
+    SmallVector<Operation *> accesses;
+    for (Operation &op : loop.getBody()->without_terminator())
+      nested.clone(op, mapping)->walk([&](Operation *clone) {
+        if (isa<memref::LoadOp, memref::StoreOp>(clone) &&
+            llvm::any_of(clone->getOperands(),
+                         [&](Value v) { return fragments.contains(v); }))
+          accesses.push_back(clone);
+      });
+    for (Operation *access : accesses) {
+      OpBuilder at(access);
+      GroupLaneBuilder inPlace(at, access->getLoc(), group, fragments, lane);
+      if (auto load = dyn_cast<memref::LoadOp>(access)) {
+        load.replaceAllUsesWith(inPlace.load(load.getMemRef(), point));
+      } else {
+        auto store = cast<memref::StoreOp>(access);
+        inPlace.store(store.getValueToStore(), store.getMemRef(), point);
+      }
+      access->erase();
+    }
+  });
+}
+
 void vx::rewriteFragmentGroup(RewriterBase &rewriter,
                               const FragmentGroup &group) {
   DenseMap<Value, Value> fragments;
@@ -553,6 +765,8 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
                      lane, registerA);
       } else if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
         buildRowReduce(b, loc, reduce, group, fragments, lane);
+      } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        buildThreadLoop(b, loc, loop, group, fragments, lane);
       } else {
         buildElementwise(b, loc, op, group, fragments, lane);
       }

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -625,10 +626,29 @@ static void buildElementwise(OpBuilder &b, Location loc, Operation *op,
 /// A row reduction: per row of the lane, its values combined in order, the
 /// quad's partial results combined by butterfly shuffles (each lane then
 /// holds the row's), the result combined with the initial value.
+/// Combines `partial`, a lane's value of a row, with those of the other
+/// three lanes of its quad (lanes 4g + t, t < 4, hold the row) by butterfly
+/// shuffles: every lane ends with the row's.
+static Value
+combineAcrossQuad(OpBuilder &b, Location loc, Value partial,
+                  function_ref<Value(Value shuffled, Value partial)> combine) {
+  for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
+    auto shuffle = gpu::ShuffleOp::create(b, loc, partial, offset, kWarpSize,
+                                          gpu::ShuffleMode::XOR);
+    // Placed by the compiler in whole warps: the spawn-body op check and
+    // the memory model take it as registers only.
+    shuffle->setAttr(VxDialect::kTensorCoreAttrName, b.getUnitAttr());
+    partial = combine(shuffle.getShuffleResult(), partial);
+  }
+  return partial;
+}
+
+/// `acrossQuad` false: the row vector is kept as per-lane partial sums
+/// (getPartialRowSums), so the quad's shuffles are left to its readers.
 static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
                            const FragmentGroup &group,
                            const DenseMap<Value, Value> &fragments,
-                           const Lane &lane) {
+                           const Lane &lane, bool acrossQuad) {
   Value input = reduce.getInputs()[0], init = reduce.getInits()[0];
   int64_t fragsN = cast<MemRefType>(input.getType()).getShape()[1] / kMmaN;
   Block &combiner = reduce.getCombiner().front();
@@ -662,16 +682,11 @@ static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
               });
           partial = loop.getResult(0);
         }
-        // The four lanes of a quad hold the row: lanes 4g + t, t < 4.
-        for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
-          auto shuffle = gpu::ShuffleOp::create(
-              nested, loc, partial, offset, kWarpSize, gpu::ShuffleMode::XOR);
-          // Placed by the compiler in whole warps: the spawn-body op check and
-          // the memory model take it as registers only.
-          shuffle->setAttr(VxDialect::kTensorCoreAttrName,
-                           nested.getUnitAttr());
-          partial = combine(nested, shuffle.getShuffleResult(), partial);
-        }
+        if (acrossQuad)
+          partial = combineAcrossQuad(
+              nested, loc, partial, [&](Value shuffled, Value partial) {
+                return combine(nested, shuffled, partial);
+              });
         builder.store(combine(nested, partial, builder.load(init, row)), init,
                       row);
       });
@@ -717,9 +732,130 @@ static void buildThreadLoop(OpBuilder &b, Location loc, scf::ParallelOp loop,
   });
 }
 
+/// Whether `op`, a group op, touches `tile`, a group tile.
+static bool touches(Operation *op, Value tile) {
+  if (!isa<scf::ParallelOp>(op))
+    return llvm::is_contained(op->getOperands(), tile);
+  return op
+      ->walk([&](Operation *inner) {
+        return llvm::is_contained(inner->getOperands(), tile)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op`, a group op, writes `tile`, a group tile.
+static bool writes(Operation *op, Value tile) {
+  if (isa<scf::ParallelOp>(op))
+    return op
+        ->walk([&](memref::StoreOp store) {
+          return store.getMemRef() == tile ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+        })
+        .wasInterrupted();
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() == tile;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && llvm::is_contained(linalgOp.getDpsInits(), tile);
+}
+
+/// Whether `op`, which writes the row vector `sum`, keeps the sum of the
+/// four lanes' copies of each row what it would be written whole: a fill
+/// with zero, a row reduction with addf into it, or `sum` times another
+/// operand (the same on the four lanes: every row vector is).
+static bool isLinearInQuadSum(Operation *op, Value sum) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return isa<arith::AddFOp>(reduce.getCombiner().front().front());
+  if (!isa<linalg::MapOp, linalg::GenericOp>(op))
+    return false;
+  Block &body = op->getRegion(0).front();
+  auto mulf = dyn_cast<arith::MulFOp>(body.front());
+  if (!mulf || body.getOperations().size() != 2 ||
+      body.getTerminator()->getOperand(0) != mulf.getResult())
+    return false;
+  auto operandOf = [&](Value value) -> Value {
+    auto argument = dyn_cast<BlockArgument>(value);
+    if (!argument || argument.getOwner() != &body)
+      return nullptr;
+    return op->getOperand(argument.getArgNumber());
+  };
+  Value lhs = operandOf(mulf.getLhs()), rhs = operandOf(mulf.getRhs());
+  return lhs && rhs && (lhs == sum) != (rhs == sum);
+}
+
+/// The row vectors of `group` kept as per-lane partial sums across its ops
+/// (the softmax denominator l of flash attention, as FlashAttention-2 keeps
+/// it): those that an addf row reduction writes and that every other
+/// writer updates linearly (isLinearInQuadSum). The reduction then adds
+/// only the lane's values; an op that reads such a vector without writing
+/// it reads it summed over the quad (rewriteFragmentGroup), so the
+/// shuffles run where the whole value is needed rather than at every
+/// reduction. Any other writer keeps the vector whole (conservatively).
+static SetVector<Value> getPartialRowSums(const FragmentGroup &group) {
+  SetVector<Value> sums;
+  for (ScratchOp tile : group.tiles) {
+    Value vector = tile.getResult();
+    if (tile.getType().getRank() != 1)
+      continue;
+    bool reduced = false, linear = true;
+    for (Operation *op : group.ops) {
+      if (!touches(op, vector) || !writes(op, vector))
+        continue;
+      linear &= isLinearInQuadSum(op, vector);
+      reduced |= isa<linalg::ReduceOp>(op);
+    }
+    if (reduced && linear)
+      sums.insert(vector);
+  }
+  return sums;
+}
+
+/// Before `op`: each partial row sum in `partialSums` that `op` reads
+/// without writing it, summed over the quad into its scratch in
+/// `wholeSums`; the fragments `op` reads (those of `fragments`, with those
+/// sums whole).
+static DenseMap<Value, Value>
+sumPartialsReadBy(OpBuilder &b, Operation *op, const FragmentGroup &group,
+                  const DenseMap<Value, Value> &fragments,
+                  const SetVector<Value> &partialSums,
+                  const DenseMap<Value, Value> &wholeSums) {
+  DenseMap<Value, Value> read = fragments;
+  Location loc = op->getLoc();
+  for (Value sum : partialSums) {
+    if (!touches(op, sum) || writes(op, sum))
+      continue;
+    DenseMap<Value, Value> whole = {{sum, wholeSums.lookup(sum)}};
+    buildLaneLoop(b, loc, MmaTiling{group.warpsM, 1, group.fragsM, 1},
+                  [&](OpBuilder &laneBuilder, Lane lane) {
+                    buildPointLoops(
+                        laneBuilder, loc, group, std::nullopt,
+                        [&](OpBuilder &nested, auto row) {
+                          GroupLaneBuilder partial(nested, loc, group,
+                                                   fragments, lane);
+                          GroupLaneBuilder total(nested, loc, group, whole,
+                                                 lane);
+                          Value value = combineAcrossQuad(
+                              nested, loc, partial.load(sum, row),
+                              [&](Value shuffled, Value partial) {
+                                return arith::AddFOp::create(nested, loc,
+                                                             shuffled, partial)
+                                    .getResult();
+                              });
+                          total.store(value, sum, row);
+                        });
+                  });
+    read[sum] = whole[sum];
+  }
+  return read;
+}
+
 void vx::rewriteFragmentGroup(RewriterBase &rewriter,
                               const FragmentGroup &group) {
-  DenseMap<Value, Value> fragments;
+  DenseMap<Value, Value> tileFragments, wholeSums;
+  SetVector<Value> partialSums = getPartialRowSums(group);
   for (ScratchOp tile : group.tiles) {
     MemRefType type = tile.getType();
     int64_t values =
@@ -727,12 +863,14 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
             ? group.fragsM * kRowsPerLane
             : group.fragsM * (type.getShape()[1] / kMmaN) * kValuesPerFragment;
     rewriter.setInsertionPoint(tile);
-    fragments[tile.getResult()] = ScratchOp::create(
-        rewriter, tile.getLoc(),
-        MemRefType::get(
-            {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
-            type.getElementType()),
-        tile.getMemoryAttr());
+    auto fragmentType = MemRefType::get(
+        {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
+        type.getElementType());
+    tileFragments[tile.getResult()] = ScratchOp::create(
+        rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
+    if (partialSums.contains(tile.getResult()))
+      wholeSums[tile.getResult()] = ScratchOp::create(
+          rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
   }
   auto getTiling = [&](Value tile) {
     int64_t columns = cast<MemRefType>(tile.getType()).getShape()[1];
@@ -742,6 +880,8 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
   for (Operation *op : group.ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
+    DenseMap<Value, Value> fragments = sumPartialsReadBy(
+        rewriter, op, group, tileFragments, partialSums, wholeSums);
     buildLaneLoop(rewriter, loc, laneTiling, [&](OpBuilder &b, Lane lane) {
       if (auto fill = dyn_cast<linalg::FillOp>(op)) {
         Value tile = fill.getOutputs()[0];
@@ -764,7 +904,8 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
         buildMmaSync(b, loc, matmul, getTiling(acc), ldmatrix, fragments[acc],
                      lane, registerA);
       } else if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
-        buildRowReduce(b, loc, reduce, group, fragments, lane);
+        buildRowReduce(b, loc, reduce, group, fragments, lane,
+                       !partialSums.contains(reduce.getInits()[0]));
       } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         buildThreadLoop(b, loc, loop, group, fragments, lane);
       } else {

@@ -312,8 +312,8 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     // sm_90a has too: its groups take it, wgmma the other matmuls.
     if (options.chip->hasWgmma()) {
       DenseMap<Operation *, std::string> groupReasons;
-      if (failed(lowerFragmentGroups(rewriter, spawn, ops, options,
-                                     groupReasons)))
+      if (failed(
+              lowerFragmentGroups(rewriter, spawn, ops, options, groupReasons)))
         return failure();
       ops = getTileOps(spawn);
       lowerMatmulsToWgmma(rewriter, spawn, ops, options);

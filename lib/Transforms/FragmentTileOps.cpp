@@ -406,8 +406,7 @@ vx::getElementwiseLoopMismatch(scf::ParallelOp loop,
       else if (auto store = dyn_cast<memref::StoreOp>(op))
         indices = store.getIndices();
       else
-        return fail("it accesses a tile with '" +
-                    op->getName().getStringRef() +
+        return fail("it accesses a tile with '" + op->getName().getStringRef() +
                     "', not memref.load or memref.store");
       if (indices.size() > ivs.size() ||
           !llvm::equal(indices, ArrayRef(ivs).take_front(indices.size())))
@@ -813,40 +812,43 @@ static SetVector<Value> getPartialRowSums(const FragmentGroup &group) {
   return sums;
 }
 
+/// A thread loop over the lanes that stores the row vector `sum` summed over
+/// each quad, from its partial sums in `partial` into its fragments in
+/// `whole`.
+static void buildQuadSum(OpBuilder &b, Location loc, const FragmentGroup &group,
+                         Value sum, const DenseMap<Value, Value> &partial,
+                         const DenseMap<Value, Value> &whole) {
+  MmaTiling laneTiling{group.warpsM, 1, group.fragsM, 1};
+  buildLaneLoop(b, loc, laneTiling, [&](OpBuilder &laneBuilder, Lane lane) {
+    buildPointLoops(
+        laneBuilder, loc, group, std::nullopt,
+        [&](OpBuilder &nested, auto row) {
+          GroupLaneBuilder from(nested, loc, group, partial, lane);
+          GroupLaneBuilder to(nested, loc, group, whole, lane);
+          auto add = [&](Value shuffled, Value value) -> Value {
+            return arith::AddFOp::create(nested, loc, shuffled, value);
+          };
+          to.store(combineAcrossQuad(nested, loc, from.load(sum, row), add),
+                   sum, row);
+        });
+  });
+}
+
 /// Before `op`: each partial row sum in `partialSums` that `op` reads
 /// without writing it, summed over the quad into its scratch in
-/// `wholeSums`; the fragments `op` reads (those of `fragments`, with those
-/// sums whole).
+/// `wholeSums`. The fragments `op` reads: those of `fragments`, with those
+/// sums whole.
 static DenseMap<Value, Value>
 sumPartialsReadBy(OpBuilder &b, Operation *op, const FragmentGroup &group,
                   const DenseMap<Value, Value> &fragments,
                   const SetVector<Value> &partialSums,
                   const DenseMap<Value, Value> &wholeSums) {
   DenseMap<Value, Value> read = fragments;
-  Location loc = op->getLoc();
   for (Value sum : partialSums) {
     if (!touches(op, sum) || writes(op, sum))
       continue;
     DenseMap<Value, Value> whole = {{sum, wholeSums.lookup(sum)}};
-    buildLaneLoop(b, loc, MmaTiling{group.warpsM, 1, group.fragsM, 1},
-                  [&](OpBuilder &laneBuilder, Lane lane) {
-                    buildPointLoops(
-                        laneBuilder, loc, group, std::nullopt,
-                        [&](OpBuilder &nested, auto row) {
-                          GroupLaneBuilder partial(nested, loc, group,
-                                                   fragments, lane);
-                          GroupLaneBuilder total(nested, loc, group, whole,
-                                                 lane);
-                          Value value = combineAcrossQuad(
-                              nested, loc, partial.load(sum, row),
-                              [&](Value shuffled, Value partial) {
-                                return arith::AddFOp::create(nested, loc,
-                                                             shuffled, partial)
-                                    .getResult();
-                              });
-                          total.store(value, sum, row);
-                        });
-                  });
+    buildQuadSum(b, op->getLoc(), group, sum, fragments, whole);
     read[sum] = whole[sum];
   }
   return read;

@@ -83,9 +83,9 @@ LogicalResult lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
 /// that the layout cannot run is an error naming it and the tile ops (a
 /// failure).
 LogicalResult lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
-                         ArrayRef<Operation *> tileOps,
-                         const TileOpsOptions &options,
-                         DenseMap<Operation *, std::string> &reasons);
+                                  ArrayRef<Operation *> tileOps,
+                                  const TileOpsOptions &options,
+                                  DenseMap<Operation *, std::string> &reasons);
 
 /// Computes the `linalg.matmul` tile ops of `spawn` whose types, shapes,
 /// operands and accumulator fit on sm_90a's `wgmma.mma_async` (see

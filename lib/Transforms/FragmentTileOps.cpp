@@ -128,12 +128,17 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
   for (size_t next = 0; next < tiles.size(); ++next) {
     Value tile = ScratchOp(tiles[next]).getResult();
     for (Operation *user : tile.getUsers()) {
-      // A thread loop of the user's joins the group (VX_SPEC 2.3: mapped
-      // onto the tiles' layout, or an error), checked once the group takes
-      // the layout.
+      // A thread loop of the user's joins the group with the private tiles
+      // it accesses (VX_SPEC 2.3: mapped onto the tiles' layout, or an
+      // error), checked once the group takes the layout.
       if (!llvm::is_contained(tileOps, user)) {
         if (scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(user, spawn)) {
-          ops.insert(loop);
+          if (ops.insert(loop))
+            loop.walk([&](Operation *inner) {
+              for (Value operand : inner->getOperands())
+                if (ScratchOp scratch = getPrivateScratch(operand))
+                  tiles.insert(scratch);
+            });
           continue;
         }
         return fail(("the accumulator's group of private tiles is also used "

@@ -123,3 +123,51 @@ func.func @gemm_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>,
   }
   return
 }
+
+// -----
+
+// A thread loop joins the group with the private tiles it accesses: the two
+// accumulators and the temporary that it writes and a second loop reads are
+// one group, each loop rewritten once.
+// CHECK-LABEL: func.func @two_accumulators_and_a_temporary
+func.func @two_accumulators_and_a_temporary(%a: memref<16x16xbf16>,
+                                            %b: memref<16x16xbf16>,
+                                            %c: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
+    // CHECK-COUNT-3: vx.scratch : memref<1x1x8x4x8xf32>
+    // CHECK-NOT: vx.scratch
+    %acc = vx.scratch : memref<16x16xf32>
+    %acc2 = vx.scratch : memref<16x16xf32>
+    %t = vx.scratch : memref<16x16xf32>
+    // expected-remark @+3 {{with the row and elementwise tile ops of its 3 private tiles in the fragment layout}}
+    // expected-remark @+2 {{operand A is loaded element by element}}
+    // expected-remark @+1 {{operand B is loaded element by element}}
+    linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x16xbf16>)
+                  outs(%acc : memref<16x16xf32>)
+    // expected-remark @+3 {{with the row and elementwise tile ops of its 3 private tiles in the fragment layout}}
+    // expected-remark @+2 {{operand A is loaded element by element}}
+    // expected-remark @+1 {{operand B is loaded element by element}}
+    linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x16xbf16>)
+                  outs(%acc2 : memref<16x16xf32>)
+    // CHECK-COUNT-2: nvvm.mma.sync
+    // CHECK: arith.addf
+    // CHECK: memref.store %{{.*}} : memref<1x1x8x4x8xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %x = memref.load %acc[%i, %j] : memref<16x16xf32>
+      %y = memref.load %acc2[%i, %j] : memref<16x16xf32>
+      %z = arith.addf %x, %y : f32
+      memref.store %z, %t[%i, %j] : memref<16x16xf32>
+    }
+    // CHECK: memref.load %{{.*}} : memref<1x1x8x4x8xf32>
+    // CHECK: memref.store %{{.*}} : memref<16x16xf32>
+    // CHECK-NOT: memref<16x16xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %x = memref.load %t[%i, %j] : memref<16x16xf32>
+      memref.store %x, %c[%i, %j] : memref<16x16xf32>
+    }
+  }
+  return
+}

@@ -627,9 +627,6 @@ static void buildElementwise(OpBuilder &b, Location loc, Operation *op,
   });
 }
 
-/// A row reduction: per row of the lane, its values combined in order, the
-/// quad's partial results combined by butterfly shuffles (each lane then
-/// holds the row's), the result combined with the initial value.
 /// Combines `partial`, a lane's value of a row, with those of the other
 /// three lanes of its quad (lanes 4g + t, t < 4, hold the row) by butterfly
 /// shuffles: every lane ends with the row's.
@@ -647,8 +644,11 @@ combineAcrossQuad(OpBuilder &b, Location loc, Value partial,
   return partial;
 }
 
-/// `acrossQuad` false: the row vector is kept as per-lane partial sums
-/// (getPartialRowSums), so the quad's shuffles are left to its readers.
+/// A row reduction: per row of the lane, its values combined in order, the
+/// quad's partial results combined by butterfly shuffles (each lane then
+/// holds the row's), the result combined with the initial value. Without
+/// `acrossQuad` (a row vector kept as per-lane partial sums,
+/// getPartialRowSums) the shuffles are left to the vector's readers.
 static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
                            const FragmentGroup &group,
                            const DenseMap<Value, Value> &fragments,

@@ -151,17 +151,19 @@ def test_flash_attention_head_dim_128_against_numpy(options):
                                rtol=2e-3, atol=2e-3)
 
 
-def flash_attention_with_thread_loops():
-    """examples/flash_attention.mlir with the first step's fills of the
-    running max, sum and output and the last step's O / l written as thread
-    loops of the user's (VX_SPEC 2.3: mapped onto the fragment layout on
-    the GPU routes, onto the rows on the others)."""
+def flash_attention_with_thread_loops(prologue=True):
+    """examples/flash_attention.mlir with the last step's O / l and, with
+    `prologue`, the first step's fills of the running max, sum and output
+    written as thread loops of the user's (VX_SPEC 2.3: mapped onto the
+    fragment layout on the GPU routes, onto the rows on the others).
+    Without it the row sum l stays per lane across the steps and the
+    epilogue's loop reads it summed over the quad."""
     text = read_example("flash_attention.mlir")
     fills = """      linalg.fill ins(%neg_inf : f32) outs(%m : memref<64xf32>)
       linalg.fill ins(%zero : f32) outs(%l : memref<64xf32>)
       linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
 """
-    prologue = """      scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+    prologue_loops = """      scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
         memref.store %neg_inf, %m[%r] : memref<64xf32>
         memref.store %zero, %l[%r] : memref<64xf32>
       }
@@ -169,8 +171,6 @@ def flash_attention_with_thread_loops():
         memref.store %zero, %acc[%r, %c] : memref<64x64xf32>
       }
 """
-    start = text.index("      linalg.generic {indexing_maps = [#tile, #rows, #tile]")
-    end = text.index("    }\n  }\n  return")
     epilogue = """      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
         %a = memref.load %acc[%r, %c] : memref<64x64xf32>
         %sum = memref.load %l[%r] : memref<64xf32>
@@ -180,12 +180,18 @@ def flash_attention_with_thread_loops():
       }
 """
     assert fills in text
-    return text[:start].replace(fills, prologue) + epilogue + text[end:]
+    if prologue:
+        text = text.replace(fills, prologue_loops)
+    start = text.index(
+        "      linalg.generic {indexing_maps = [#tile, #rows, #tile]")
+    end = text.index("    }\n  }\n  return")
+    return text[:start] + epilogue + text[end:]
 
 
+@pytest.mark.parametrize("prologue", [True, False])
 @pytest.mark.parametrize("options", ROUTES)
-def test_flash_attention_thread_loops_against_numpy(options):
-    text = flash_attention_with_thread_loops().replace("bf16", "f16")
+def test_flash_attention_thread_loops_against_numpy(options, prologue):
+    text = flash_attention_with_thread_loops(prologue).replace("bf16", "f16")
     module = vx.parse(text, "flash_attention.mlir")
     rng = np.random.default_rng(31)
     q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)

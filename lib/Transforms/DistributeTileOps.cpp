@@ -210,6 +210,22 @@ static void distributeByRows(RewriterBase &rewriter, scf::ParallelOp loop) {
   rewriter.eraseOp(loop);
 }
 
+/// Maps the thread loops of the user's that touch the tiles of the row
+/// distribution elementwise onto it (VX_SPEC 2.3): iteration (r, c) runs on
+/// row r's thread. The checker reports the other loops over those tiles
+/// with the ops they conflict with (not owned by the CTA's threads).
+static void mapThreadLoopsByRows(RewriterBase &rewriter, SpawnOp spawn,
+                                 const DenseSet<Operation *> &rowOps) {
+  DenseSet<Value> rowTiles;
+  for (Operation *op : rowOps)
+    for (Value operand : op->getOperands())
+      rowTiles.insert_range(getPrivateTiles(operand, spawn));
+  auto isRowTile = [&](Value value) { return rowTiles.contains(value); };
+  for (scf::ParallelOp loop : getThreadLoopsOverTiles(spawn, isRowTile))
+    if (!getElementwiseLoopMismatch(loop, isRowTile))
+      distributeByRows(rewriter, loop);
+}
+
 /// Folds the identity affine.apply ops of the loop nest `loops` and drops
 /// the loads of outputs that its body does not use (linalg.fill's).
 static void simplifyLoopBodies(Operation *loops) {
@@ -296,11 +312,14 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     // sm_90a has too: its groups take it, wgmma the other matmuls.
     if (options.chip->hasWgmma()) {
       DenseMap<Operation *, std::string> groupReasons;
-      lowerFragmentGroups(rewriter, spawn, ops, options, groupReasons);
+      if (failed(
+              lowerFragmentGroups(rewriter, spawn, ops, options, groupReasons)))
+        return failure();
       ops = getTileOps(spawn);
       lowerMatmulsToWgmma(rewriter, spawn, ops, options);
-    } else
-      lowerMatmulsToMmaSync(rewriter, spawn, ops, options);
+    } else if (failed(lowerMatmulsToMmaSync(rewriter, spawn, ops, options))) {
+      return failure();
+    }
     // The thread loops over the lanes make the body a CTA body still.
     ops = getTileOps(spawn);
   }
@@ -323,6 +342,7 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     }
   }
   DenseSet<Operation *> rowOps = getRowDistributedOps(ops, spawn);
+  mapThreadLoopsByRows(rewriter, spawn, rowOps);
   int64_t ctaSize = spawn.getCTASize(
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   for (Operation *op : ops)

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaSyncFragments.h"
+#include "Vx/Analysis/SpawnAnalysis.h"
 #include "Vx/Target/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,7 +30,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::vx;
@@ -86,12 +89,20 @@ public:
   /// The ops collected so far.
   ArrayRef<Operation *> getOps() const { return ops.getArrayRef(); }
 
+  /// Whether planning stopped with an error (a thread loop of the user's
+  /// that the group's layout cannot run) rather than a reason to fall back.
+  bool hasEmittedError() const { return emittedError; }
+
 private:
   std::optional<std::string> checkTiles();
   std::optional<std::string> checkOp(Operation *op);
   std::optional<std::string> checkMatmul(linalg::MatmulOp matmul);
   std::optional<std::string> checkElementwise(Operation *op);
   std::optional<std::string> checkReduce(linalg::ReduceOp reduce);
+  LogicalResult checkThreadLoop(scf::ParallelOp loop);
+  bool isGroupTile(Value value) const {
+    return tiles.contains(getPrivateScratch(value));
+  }
   bool isRowVector(Value value) const {
     return cast<MemRefType>(value.getType()).getRank() == 1;
   }
@@ -102,6 +113,7 @@ private:
   SetVector<ScratchOp> tiles;
   SetVector<Operation *> ops;
   int64_t rows = 0;
+  bool emittedError = false;
 };
 } // namespace
 
@@ -116,11 +128,24 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
   for (size_t next = 0; next < tiles.size(); ++next) {
     Value tile = ScratchOp(tiles[next]).getResult();
     for (Operation *user : tile.getUsers()) {
-      if (!llvm::is_contained(tileOps, user))
+      // A thread loop of the user's joins the group with the private tiles
+      // it accesses (VX_SPEC 2.3: mapped onto the tiles' layout, or an
+      // error), checked once the group takes the layout.
+      if (!llvm::is_contained(tileOps, user)) {
+        if (scf::ParallelOp loop = SpawnAnalysis::getThreadLoop(user, spawn)) {
+          if (ops.insert(loop))
+            loop.walk([&](Operation *inner) {
+              for (Value operand : inner->getOperands())
+                if (ScratchOp scratch = getPrivateScratch(operand))
+                  tiles.insert(scratch);
+            });
+          continue;
+        }
         return fail(("the accumulator's group of private tiles is also used "
                      "by '" +
                      user->getName().getStringRef() + "' (not a tile op)")
                         .str());
+      }
       ops.insert(user);
       for (Value operand : user->getOperands()) {
         if (ScratchOp scratch = getPrivateScratch(operand)) {
@@ -142,6 +167,10 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
     if (ops.contains(op))
       if (std::optional<std::string> reason = checkOp(op))
         return fail(*reason);
+  for (Operation *op : ops)
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      if (failed(checkThreadLoop(loop)))
+        return failure();
   // The most warps that divide the 16-row fragments.
   int64_t fragments = rows / kMmaM;
   int64_t warps = std::min(ctaSize / kWarpSize, fragments);
@@ -149,9 +178,13 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
     --warps;
   FragmentGroup group{warps, fragments / warps, {}, {}};
   group.tiles.assign(tiles.begin(), tiles.end());
-  for (Operation *op : tileOps)
-    if (ops.contains(op))
-      group.ops.push_back(op);
+  // In program order: the tile ops and the thread loops between them.
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!ops.contains(op))
+      return WalkResult::advance();
+    group.ops.push_back(op);
+    return WalkResult::skip();
+  });
   return group;
 }
 
@@ -275,7 +308,143 @@ std::optional<std::string> GroupPlanner::checkElementwise(Operation *op) {
   return std::nullopt;
 }
 
-SmallVector<FragmentGroup>
+/// Why the row loop `loop` (over rows only) cannot run on each of the four
+/// lanes that hold a row: it writes memory that is not a tile of the group
+/// (it would write it four times), or nothing.
+static std::optional<ThreadLoopMismatch>
+getQuadWriteMismatch(scf::ParallelOp loop, function_ref<bool(Value)> isTile) {
+  std::optional<ThreadLoopMismatch> mismatch;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && isTile(store.getMemRef()))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects ? !effects.hasEffect<MemoryEffects::Write>()
+                : op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    mismatch = ThreadLoopMismatch{
+        op, "it runs over rows only, which the four lanes of a quad each "
+            "hold, and may write other memory than the group's tiles"};
+    return WalkResult::interrupt();
+  });
+  return mismatch;
+}
+
+LogicalResult GroupPlanner::checkThreadLoop(scf::ParallelOp loop) {
+  auto isTile = [&](Value value) { return isGroupTile(value); };
+  std::optional<ThreadLoopMismatch> mismatch =
+      getElementwiseLoopMismatch(loop, isTile);
+  if (!mismatch && loop.getNumLoops() == 2) {
+    int64_t columns = *getConstantIntValue(loop.getUpperBound()[1]);
+    if (columns % kMmaN)
+      mismatch = ThreadLoopMismatch{
+          nullptr, ("its " + Twine(columns) + " columns are not a multiple " +
+                    "of " + Twine(kMmaN) + " (a fragment's)")
+                       .str()};
+  }
+  if (!mismatch && loop.getNumLoops() == 1)
+    mismatch = getQuadWriteMismatch(loop, isTile);
+  if (!mismatch)
+    return success();
+  // The tiles in conflict: those the access at fault touches, or else all
+  // that the loop touches.
+  SetVector<Value> conflicts;
+  auto collect = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isTile(operand))
+        conflicts.insert(operand);
+  };
+  if (mismatch->op)
+    collect(mismatch->op);
+  if (conflicts.empty())
+    loop.walk(collect);
+  InFlightDiagnostic error =
+      loop.emitError("this thread loop touches private tiles that tile ops "
+                     "compute in the mma.sync fragment layout, and cannot be "
+                     "mapped onto it: ")
+      << mismatch->reason;
+  if (mismatch->op)
+    error.attachNote(mismatch->op->getLoc()) << "the access";
+  for (Operation *op : ops)
+    if (!isa<scf::ParallelOp>(op) &&
+        llvm::any_of(op->getOperands(),
+                     [&](Value v) { return conflicts.contains(v); }))
+      error.attachNote(op->getLoc())
+          << "the tile op '" << op->getName() << "' it conflicts with";
+  emittedError = true;
+  return failure();
+}
+
+std::optional<ThreadLoopMismatch>
+vx::getElementwiseLoopMismatch(scf::ParallelOp loop,
+                               function_ref<bool(Value)> isTile) {
+  auto ofLoop = [](const Twine &reason) {
+    return ThreadLoopMismatch{nullptr, reason.str()};
+  };
+  if (loop.getNumResults())
+    return ofLoop("it reduces across the threads");
+  if (loop.getNumLoops() > 2)
+    return ofLoop("it has " + Twine(loop.getNumLoops()) +
+                  " dimensions, not the rows (and columns) of a tile");
+  SmallVector<int64_t> sizes;
+  for (auto [lower, upper, step] : llvm::zip_equal(
+           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> size = getConstantIntValue(upper);
+    if (getConstantIntValue(lower) != 0 || getConstantIntValue(step) != 1 ||
+        !size)
+      return ofLoop("its bounds are not constants from 0 in steps of 1");
+    sizes.push_back(*size);
+  }
+  SmallVector<Value> ivs = loop.getInductionVars();
+  std::optional<ThreadLoopMismatch> mismatch;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isTile(operand))
+        continue;
+      auto fail = [&](const Twine &reason) {
+        mismatch = ThreadLoopMismatch{op, reason.str()};
+        return WalkResult::interrupt();
+      };
+      ValueRange indices;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        indices = load.getIndices();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        indices = store.getIndices();
+      else
+        return fail("it accesses a tile with '" + op->getName().getStringRef() +
+                    "', not memref.load or memref.store");
+      if (indices.size() > ivs.size() ||
+          !llvm::equal(indices, ArrayRef(ivs).take_front(indices.size())))
+        return fail("it indexes a tile with other values than its induction "
+                    "variables in order ([r, c] of a tile, [r] of a row "
+                    "vector)");
+      ArrayRef<int64_t> shape = cast<MemRefType>(operand.getType()).getShape();
+      for (auto [dim, size] : llvm::enumerate(shape))
+        if (sizes[dim] != size)
+          return fail("it spans " + Twine(sizes[dim]) + " of the tile's " +
+                      Twine(size) + (dim == 0 ? " rows" : " columns"));
+    }
+    return WalkResult::advance();
+  });
+  return mismatch;
+}
+
+SmallVector<scf::ParallelOp>
+vx::getThreadLoopsOverTiles(SpawnOp spawn, function_ref<bool(Value)> isTile) {
+  SmallVector<scf::ParallelOp> loops;
+  spawn.getBody().walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+    WalkResult touches = loop.getBody()->walk([&](Operation *op) {
+      return llvm::any_of(op->getOperands(), isTile) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+    });
+    if (touches.wasInterrupted())
+      loops.push_back(loop);
+    return WalkResult::skip();
+  });
+  return loops;
+}
+
+FailureOr<SmallVector<FragmentGroup>>
 vx::planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
                        const TileOpsOptions &options, int64_t ctaSize,
                        DenseMap<Operation *, std::string> &reasons) {
@@ -308,6 +477,8 @@ vx::planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
       groups.push_back(std::move(*group));
       continue;
     }
+    if (planner.hasEmittedError())
+      return failure();
     // The group's matmuls (as far as it was collected) fall back together.
     reasons.try_emplace(matmul, why);
     for (Operation *other : planner.getOps())
@@ -367,6 +538,19 @@ public:
                                [&](Value v) { return mapping.lookup(v); });
   }
 
+  /// The row and column of the tiles at `point`.
+  std::pair<Value, Value> getElement(const Point &point) {
+    Value row = buildSum(b, loc,
+                         {{lane.warpM, group.fragsM * kMmaM},
+                          {point.fm, kMmaM},
+                          {point.half, kMmaM / 2},
+                          {lane.group, 1}},
+                         0);
+    Value column = buildSum(
+        b, loc, {{point.fn, kMmaN}, {lane.pair, 2}, {point.column, 1}}, 0);
+    return {row, column};
+  }
+
 private:
   std::pair<Value, SmallVector<Value>> locate(Value memref,
                                               const Point &point) {
@@ -379,16 +563,9 @@ private:
               : getTileIndex(point, type.getShape()[1] / kMmaN);
       return {parts, {lane.warpM, lane.warpN, lane.group, lane.pair, index}};
     }
-    Value row = buildSum(b, loc,
-                         {{lane.warpM, group.fragsM * kMmaM},
-                          {point.fm, kMmaM},
-                          {point.half, kMmaM / 2},
-                          {lane.group, 1}},
-                         0);
+    auto [row, column] = getElement(point);
     if (rowVector)
       return {memref, {row}};
-    Value column = buildSum(
-        b, loc, {{point.fn, kMmaN}, {lane.pair, 2}, {point.column, 1}}, 0);
     return {memref, {row, column}};
   }
 
@@ -450,13 +627,32 @@ static void buildElementwise(OpBuilder &b, Location loc, Operation *op,
   });
 }
 
+/// Combines `partial`, a lane's value of a row, with those of the other
+/// three lanes of its quad (lanes 4g + t, t < 4, hold the row) by butterfly
+/// shuffles: every lane ends with the row's.
+static Value
+combineAcrossQuad(OpBuilder &b, Location loc, Value partial,
+                  function_ref<Value(Value shuffled, Value partial)> combine) {
+  for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
+    auto shuffle = gpu::ShuffleOp::create(b, loc, partial, offset, kWarpSize,
+                                          gpu::ShuffleMode::XOR);
+    // Placed by the compiler in whole warps: the spawn-body op check and
+    // the memory model take it as registers only.
+    shuffle->setAttr(VxDialect::kTensorCoreAttrName, b.getUnitAttr());
+    partial = combine(shuffle.getShuffleResult(), partial);
+  }
+  return partial;
+}
+
 /// A row reduction: per row of the lane, its values combined in order, the
 /// quad's partial results combined by butterfly shuffles (each lane then
-/// holds the row's), the result combined with the initial value.
+/// holds the row's), the result combined with the initial value. Without
+/// `acrossQuad` (a row vector kept as per-lane partial sums,
+/// getPartialRowSums) the shuffles are left to the vector's readers.
 static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
                            const FragmentGroup &group,
                            const DenseMap<Value, Value> &fragments,
-                           const Lane &lane) {
+                           const Lane &lane, bool acrossQuad) {
   Value input = reduce.getInputs()[0], init = reduce.getInits()[0];
   int64_t fragsN = cast<MemRefType>(input.getType()).getShape()[1] / kMmaN;
   Block &combiner = reduce.getCombiner().front();
@@ -490,24 +686,183 @@ static void buildRowReduce(OpBuilder &b, Location loc, linalg::ReduceOp reduce,
               });
           partial = loop.getResult(0);
         }
-        // The four lanes of a quad hold the row: lanes 4g + t, t < 4.
-        for (int64_t offset = 1; offset < kLanesPerRow; offset *= 2) {
-          auto shuffle = gpu::ShuffleOp::create(
-              nested, loc, partial, offset, kWarpSize, gpu::ShuffleMode::XOR);
-          // Placed by the compiler in whole warps: the spawn-body op check and
-          // the memory model take it as registers only.
-          shuffle->setAttr(VxDialect::kTensorCoreAttrName,
-                           nested.getUnitAttr());
-          partial = combine(nested, shuffle.getShuffleResult(), partial);
-        }
+        if (acrossQuad)
+          partial = combineAcrossQuad(
+              nested, loc, partial, [&](Value shuffled, Value partial) {
+                return combine(nested, shuffled, partial);
+              });
         builder.store(combine(nested, partial, builder.load(init, row)), init,
                       row);
       });
 }
 
+/// A thread loop of the user's over the group's tiles (elementwise, checked
+/// by the planner) at each of the lane's points: its body with the
+/// induction variables at the point's row (and column), its accesses of
+/// the group's tiles at the lane's values.
+static void buildThreadLoop(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                            const FragmentGroup &group,
+                            const DenseMap<Value, Value> &fragments,
+                            const Lane &lane) {
+  std::optional<int64_t> columns;
+  if (loop.getNumLoops() == 2)
+    columns = *getConstantIntValue(loop.getUpperBound()[1]);
+  buildPointLoops(b, loc, group, columns, [&](OpBuilder &nested, auto point) {
+    GroupLaneBuilder builder(nested, loc, group, fragments, lane);
+    auto [row, column] = builder.getElement(point);
+    IRMapping mapping;
+    mapping.map(loop.getInductionVars().front(), row);
+    if (columns)
+      mapping.map(loop.getInductionVars().back(), column);
+    SmallVector<Operation *> accesses;
+    for (Operation &op : loop.getBody()->without_terminator())
+      nested.clone(op, mapping)->walk([&](Operation *clone) {
+        if (isa<memref::LoadOp, memref::StoreOp>(clone) &&
+            llvm::any_of(clone->getOperands(),
+                         [&](Value v) { return fragments.contains(v); }))
+          accesses.push_back(clone);
+      });
+    for (Operation *access : accesses) {
+      OpBuilder at(access);
+      GroupLaneBuilder inPlace(at, access->getLoc(), group, fragments, lane);
+      if (auto load = dyn_cast<memref::LoadOp>(access)) {
+        load.replaceAllUsesWith(inPlace.load(load.getMemRef(), point));
+      } else {
+        auto store = cast<memref::StoreOp>(access);
+        inPlace.store(store.getValueToStore(), store.getMemRef(), point);
+      }
+      access->erase();
+    }
+  });
+}
+
+/// Whether `op`, a group op, touches `tile`, a group tile.
+static bool touches(Operation *op, Value tile) {
+  if (!isa<scf::ParallelOp>(op))
+    return llvm::is_contained(op->getOperands(), tile);
+  return op
+      ->walk([&](Operation *inner) {
+        return llvm::is_contained(inner->getOperands(), tile)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op`, a group op, writes `tile`, a group tile.
+static bool writes(Operation *op, Value tile) {
+  if (isa<scf::ParallelOp>(op))
+    return op
+        ->walk([&](memref::StoreOp store) {
+          return store.getMemRef() == tile ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+        })
+        .wasInterrupted();
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() == tile;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && llvm::is_contained(linalgOp.getDpsInits(), tile);
+}
+
+/// Whether `op`, which writes the row vector `sum`, keeps the sum of the
+/// four lanes' copies of each row what it would be written whole: a fill
+/// with zero, a row reduction with addf into it, or `sum` times another
+/// operand (the same on the four lanes: every row vector is).
+static bool isLinearInQuadSum(Operation *op, Value sum) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return isa<arith::AddFOp>(reduce.getCombiner().front().front());
+  if (!isa<linalg::MapOp, linalg::GenericOp>(op))
+    return false;
+  Block &body = op->getRegion(0).front();
+  auto mulf = dyn_cast<arith::MulFOp>(body.front());
+  if (!mulf || body.getOperations().size() != 2 ||
+      body.getTerminator()->getOperand(0) != mulf.getResult())
+    return false;
+  auto operandOf = [&](Value value) -> Value {
+    auto argument = dyn_cast<BlockArgument>(value);
+    if (!argument || argument.getOwner() != &body)
+      return nullptr;
+    return op->getOperand(argument.getArgNumber());
+  };
+  Value lhs = operandOf(mulf.getLhs()), rhs = operandOf(mulf.getRhs());
+  return lhs && rhs && (lhs == sum) != (rhs == sum);
+}
+
+/// The row vectors of `group` kept as per-lane partial sums across its ops
+/// (the softmax denominator l of flash attention, as FlashAttention-2 keeps
+/// it): those that an addf row reduction writes and that every other
+/// writer updates linearly (isLinearInQuadSum). The reduction then adds
+/// only the lane's values; an op that reads such a vector without writing
+/// it reads it summed over the quad (rewriteFragmentGroup), so the
+/// shuffles run where the whole value is needed rather than at every
+/// reduction. Any other writer keeps the vector whole (conservatively).
+static SetVector<Value> getPartialRowSums(const FragmentGroup &group) {
+  SetVector<Value> sums;
+  for (ScratchOp tile : group.tiles) {
+    Value vector = tile.getResult();
+    if (tile.getType().getRank() != 1)
+      continue;
+    bool reduced = false, linear = true;
+    for (Operation *op : group.ops) {
+      if (!touches(op, vector) || !writes(op, vector))
+        continue;
+      linear &= isLinearInQuadSum(op, vector);
+      reduced |= isa<linalg::ReduceOp>(op);
+    }
+    if (reduced && linear)
+      sums.insert(vector);
+  }
+  return sums;
+}
+
+/// A thread loop over the lanes that stores the row vector `sum` summed over
+/// each quad, from its partial sums in `partial` into its fragments in
+/// `whole`.
+static void buildQuadSum(OpBuilder &b, Location loc, const FragmentGroup &group,
+                         Value sum, const DenseMap<Value, Value> &partial,
+                         const DenseMap<Value, Value> &whole) {
+  MmaTiling laneTiling{group.warpsM, 1, group.fragsM, 1};
+  buildLaneLoop(b, loc, laneTiling, [&](OpBuilder &laneBuilder, Lane lane) {
+    buildPointLoops(
+        laneBuilder, loc, group, std::nullopt,
+        [&](OpBuilder &nested, auto row) {
+          GroupLaneBuilder from(nested, loc, group, partial, lane);
+          GroupLaneBuilder to(nested, loc, group, whole, lane);
+          auto add = [&](Value shuffled, Value value) -> Value {
+            return arith::AddFOp::create(nested, loc, shuffled, value);
+          };
+          to.store(combineAcrossQuad(nested, loc, from.load(sum, row), add),
+                   sum, row);
+        });
+  });
+}
+
+/// Before `op`: each partial row sum in `partialSums` that `op` reads
+/// without writing it, summed over the quad into its scratch in
+/// `wholeSums`. The fragments `op` reads: those of `fragments`, with those
+/// sums whole.
+static DenseMap<Value, Value>
+sumPartialsReadBy(OpBuilder &b, Operation *op, const FragmentGroup &group,
+                  const DenseMap<Value, Value> &fragments,
+                  const SetVector<Value> &partialSums,
+                  const DenseMap<Value, Value> &wholeSums) {
+  DenseMap<Value, Value> read = fragments;
+  for (Value sum : partialSums) {
+    if (!touches(op, sum) || writes(op, sum))
+      continue;
+    DenseMap<Value, Value> whole = {{sum, wholeSums.lookup(sum)}};
+    buildQuadSum(b, op->getLoc(), group, sum, fragments, whole);
+    read[sum] = whole[sum];
+  }
+  return read;
+}
+
 void vx::rewriteFragmentGroup(RewriterBase &rewriter,
                               const FragmentGroup &group) {
-  DenseMap<Value, Value> fragments;
+  DenseMap<Value, Value> tileFragments, wholeSums;
+  SetVector<Value> partialSums = getPartialRowSums(group);
   for (ScratchOp tile : group.tiles) {
     MemRefType type = tile.getType();
     int64_t values =
@@ -515,12 +870,14 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
             ? group.fragsM * kRowsPerLane
             : group.fragsM * (type.getShape()[1] / kMmaN) * kValuesPerFragment;
     rewriter.setInsertionPoint(tile);
-    fragments[tile.getResult()] = ScratchOp::create(
-        rewriter, tile.getLoc(),
-        MemRefType::get(
-            {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
-            type.getElementType()),
-        tile.getMemoryAttr());
+    auto fragmentType = MemRefType::get(
+        {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
+        type.getElementType());
+    tileFragments[tile.getResult()] = ScratchOp::create(
+        rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
+    if (partialSums.contains(tile.getResult()))
+      wholeSums[tile.getResult()] = ScratchOp::create(
+          rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
   }
   auto getTiling = [&](Value tile) {
     int64_t columns = cast<MemRefType>(tile.getType()).getShape()[1];
@@ -530,6 +887,8 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
   for (Operation *op : group.ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
+    DenseMap<Value, Value> fragments = sumPartialsReadBy(
+        rewriter, op, group, tileFragments, partialSums, wholeSums);
     buildLaneLoop(rewriter, loc, laneTiling, [&](OpBuilder &b, Lane lane) {
       if (auto fill = dyn_cast<linalg::FillOp>(op)) {
         Value tile = fill.getOutputs()[0];
@@ -552,7 +911,10 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
         buildMmaSync(b, loc, matmul, getTiling(acc), ldmatrix, fragments[acc],
                      lane, registerA);
       } else if (auto reduce = dyn_cast<linalg::ReduceOp>(op)) {
-        buildRowReduce(b, loc, reduce, group, fragments, lane);
+        buildRowReduce(b, loc, reduce, group, fragments, lane,
+                       !partialSums.contains(reduce.getInits()[0]));
+      } else if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        buildThreadLoop(b, loc, loop, group, fragments, lane);
       } else {
         buildElementwise(b, loc, op, group, fragments, lane);
       }

@@ -91,7 +91,8 @@ struct FragmentGroup {
   int64_t warpsM, fragsM;
   /// The group's private tiles (M x N tiles and row vectors of M).
   SmallVector<ScratchOp> tiles;
-  /// Its tile ops, in program order.
+  /// Its tile ops and the thread loops of the user's over its tiles, in
+  /// program order.
   SmallVector<Operation *> ops;
 
   SmallVector<linalg::MatmulOp> getMatmuls() const;
@@ -101,8 +102,9 @@ struct FragmentGroup {
 /// tiles reached from a fitting matmul's accumulator that other tile ops
 /// than fills and copies out read, or from a matmul whose A is private.
 /// Every matmul of a group that cannot take the layout gets its reason in
-/// `reasons`.
-SmallVector<FragmentGroup>
+/// `reasons`. The groups take the thread loops of the user's over their
+/// tiles; one that the layout cannot run is an error (a failure).
+FailureOr<SmallVector<FragmentGroup>>
 planFragmentGroups(SpawnOp spawn, ArrayRef<Operation *> tileOps,
                    const TileOpsOptions &options, int64_t ctaSize,
                    DenseMap<Operation *, std::string> &reasons);

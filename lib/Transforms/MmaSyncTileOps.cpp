@@ -740,14 +740,18 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc) {
   rewriter.eraseOp(acc.scratch);
 }
 
-void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
-                             ArrayRef<Operation *> tileOps,
-                             const TileOpsOptions &options,
-                             DenseMap<Operation *, std::string> &reasons) {
+LogicalResult
+vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
+                        ArrayRef<Operation *> tileOps,
+                        const TileOpsOptions &options,
+                        DenseMap<Operation *, std::string> &reasons) {
   int64_t ctaSize = spawn.getCTASize(
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
-  SmallVector<FragmentGroup> groups =
+  FailureOr<SmallVector<FragmentGroup>> planned =
       planFragmentGroups(spawn, tileOps, options, ctaSize, reasons);
+  if (failed(planned))
+    return failure();
+  SmallVector<FragmentGroup> &groups = *planned;
   SmallVector<linalg::MatmulOp> matmuls;
   for (const FragmentGroup &group : groups)
     llvm::append_range(matmuls, group.getMatmuls());
@@ -771,16 +775,18 @@ void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
   }
   for (const FragmentGroup &group : groups)
     rewriteFragmentGroup(rewriter, group);
+  return success();
 }
 
-void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
-                               ArrayRef<Operation *> tileOps,
-                               const TileOpsOptions &options) {
+LogicalResult vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
+                                        ArrayRef<Operation *> tileOps,
+                                        const TileOpsOptions &options) {
   int64_t ctaSize = spawn.getCTASize(
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   SmallVector<Accumulator> accumulators;
   DenseMap<Operation *, std::string> reasons;
-  lowerFragmentGroups(rewriter, spawn, tileOps, options, reasons);
+  if (failed(lowerFragmentGroups(rewriter, spawn, tileOps, options, reasons)))
+    return failure();
   // The groups' ops are thread loops now.
   SmallVector<Operation *> rest = getTileOps(spawn);
   tileOps = rest;
@@ -856,4 +862,5 @@ void vx::lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
   }
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc);
+  return success();
 }

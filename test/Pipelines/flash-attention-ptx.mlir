@@ -3,8 +3,9 @@
 // transposing map) and P V on mma.sync.m16n8k16, 32 per warp and matmul
 // per KV step, with the row max, exp2, the row sums, the rescaling and P
 // in the registers of the fragment layout (four warps of 16 rows each):
-// the row reductions are two butterfly shuffles per row and reduction,
-// P is the register A operand of P V, and neither S nor P touches shared
+// the row max is two butterfly shuffles per row and step, the row sums
+// stay per lane across the steps and are summed over the quad once, after
+// the last (as FlashAttention-2 does), P is the register A operand of P V, and neither S nor P touches shared
 // memory (no ld.shared / st.shared: the tiles are read by ldmatrix only).
 // sm_90a takes the same mma.sync path (wgmma's fragment layout has no row
 // reductions yet); examples/flash_attention_smem.mlir, the form with S and
@@ -36,15 +37,19 @@
 // REMARK: flash_attention.mlir:75:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout{{$}}
 // REMARK: flash_attention.mlir:132:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers{{$}}
 // The KV step: S = Q K^T (Q's 16x16 fragment and four pairs of K's 8-column
-// fragments per K step), the row max by shuffles, the row sums, P V with V
-// through ldmatrix.trans; no shared-memory access besides ldmatrix.
+// fragments per K step), the row max by shuffles (two rows per lane, two
+// shuffles each), the row sums per lane (no shuffle), P V with V through
+// ldmatrix.trans; no shared-memory access besides ldmatrix. After the last
+// step O / l sums l over the quad: four shuffles in all, once.
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-COUNT-4: shfl.sync.bfly.b32
 // PTX: ex2.approx
-// PTX-COUNT-4: shfl.sync.bfly.b32
+// PTX-NOT: shfl
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+// PTX-COUNT-4: shfl.sync.bfly.b32
 // PTX-NOT: mma.sync
 // PTX-NOT: {{ld|st}}.shared
 // PTX-NOT: shfl

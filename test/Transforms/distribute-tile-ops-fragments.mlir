@@ -27,6 +27,7 @@ func.func @softmax_then_pv(%a: memref<32x16xbf16>, %b: memref<16x16xbf16>,
     // CHECK-DAG: %[[OUT:.*]] = vx.scratch : memref<2x1x8x4x8xf32>
     // CHECK-DAG: %[[M:.*]] = vx.scratch : memref<2x1x8x4x2xf32>
     // CHECK-DAG: %[[L:.*]] = vx.scratch : memref<2x1x8x4x2xf32>
+    // CHECK-DAG: %[[L_WHOLE:.*]] = vx.scratch : memref<2x1x8x4x2xf32>
     %s = vx.scratch : memref<32x16xf32>
     %p = vx.scratch : memref<32x16xbf16>
     %out = vx.scratch : memref<32x16xf32>
@@ -71,8 +72,14 @@ func.func @softmax_then_pv(%a: memref<32x16xbf16>, %b: memref<16x16xbf16>,
         linalg.yield %e : f32
     }
     linalg.fill ins(%zero : f32) outs(%l : memref<32xf32>)
-    // CHECK: gpu.shuffle  xor
+    // The row sums stay per lane (getPartialRowSums): the lane's values
+    // added to its partial sum, no shuffle.
+    // CHECK: scf.parallel
+    // CHECK-NOT: gpu.shuffle
     // CHECK: arith.addf
+    // CHECK-NOT: gpu.shuffle
+    // CHECK: memref.store %{{.*}}, %[[L]]
+    // CHECK-NOT: gpu.shuffle
     linalg.reduce ins(%s : memref<32x16xf32>) outs(%l : memref<32xf32>)
         dimensions = [1]
       (%x: f32, %acc: f32) {
@@ -97,7 +104,16 @@ func.func @softmax_then_pv(%a: memref<32x16xbf16>, %b: memref<16x16xbf16>,
     // expected-remark @-2 {{operand B is loaded element by element}}
     // out / l into captured memory: row 16 w + 16 fm + 8 h + g, column
     // 8 fn + 2 t + e.
+    // Before it, the quad's partial sums of l summed into every lane.
     // CHECK: scf.parallel
+    // CHECK: %[[PART:.*]] = memref.load %[[L]]
+    // CHECK: %[[ONE:.*]], %{{.*}} = gpu.shuffle  xor %[[PART]], %c1_i32
+    // CHECK: %[[SUM:.*]] = arith.addf %[[ONE]], %[[PART]]
+    // CHECK: %[[TWO:.*]], %{{.*}} = gpu.shuffle  xor %[[SUM]], %c2_i32
+    // CHECK: %[[WHOLE:.*]] = arith.addf %[[TWO]], %[[SUM]]
+    // CHECK: memref.store %[[WHOLE]], %[[L_WHOLE]]
+    // CHECK: scf.parallel
+    // CHECK: memref.load %[[L_WHOLE]]
     // CHECK: arith.divf
     // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<32x16xf32>
     linalg.generic {indexing_maps = [#tile, #rows, #tile],
@@ -109,6 +125,54 @@ func.func @softmax_then_pv(%a: memref<32x16xbf16>, %b: memref<16x16xbf16>,
         linalg.yield %n : f32
     }
     // CHECK-NOT: linalg.
+  }
+  return
+}
+
+// -----
+
+// A row sum that another writer updates other than linearly (l + 1: the
+// quad's four partial sums would add it four times) stays whole: its
+// reduction shuffles.
+#rows = affine_map<(d0, d1) -> (d0)>
+#tile = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @row_sum_kept_whole
+func.func @row_sum_kept_whole(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>,
+                              %o: memref<16x16xf32>) {
+  // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  %one = arith.constant 1.0 : f32
+  vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
+    %s = vx.scratch : memref<16x16xf32>
+    %l = vx.scratch : memref<16xf32>
+    // expected-remark @+3 {{computed on the tensor cores}}
+    // expected-remark @+2 {{operand A is loaded element by element}}
+    // expected-remark @+1 {{operand B is loaded element by element}}
+    linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x16xbf16>)
+                  outs(%s : memref<16x16xf32>)
+    // CHECK: gpu.shuffle  xor
+    // CHECK: gpu.shuffle  xor
+    linalg.reduce ins(%s : memref<16x16xf32>) outs(%l : memref<16xf32>)
+        dimensions = [1]
+      (%x: f32, %acc: f32) {
+        %sum = arith.addf %x, %acc : f32
+        linalg.yield %sum : f32
+      }
+    // CHECK: arith.addf %{{.*}}, %[[ONE]]
+    // CHECK-NOT: gpu.shuffle
+    // CHECK: arith.divf
+    linalg.map ins(%l : memref<16xf32>) outs(%l : memref<16xf32>)
+      (%x: f32, %unused: f32) {
+        %y = arith.addf %x, %one : f32
+        linalg.yield %y : f32
+      }
+    linalg.generic {indexing_maps = [#tile, #rows, #tile],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%s, %l : memref<16x16xf32>, memref<16xf32>)
+        outs(%o : memref<16x16xf32>) {
+      ^bb0(%x: f32, %sum: f32, %unused: f32):
+        %n = arith.divf %x, %sum : f32
+        linalg.yield %n : f32
+    }
   }
   return
 }

@@ -7,7 +7,7 @@
 // exact FMA code (the element distribution of vx-distribute-tile-ops), with
 // a remark naming the reason. The checker proves them as FMA code: run
 // before the distribution, it adds no diagnostic to the expected remarks.
-// SM75-COUNT-7: remark: {{.*}}'sm_75' has no mma.sync.m16n8k16 (sm_80 and newer): computed with FMA code
+// SM75-COUNT-6: remark: {{.*}}'sm_75' has no mma.sync.m16n8k16 (sm_80 and newer): computed with FMA code
 // BAD-CHIP: error: vx-distribute-tile-ops: {{.*}}sm_1
 // CHECK-NOT: nvvm.mma.sync
 
@@ -41,29 +41,6 @@ func.func @f32_without_tf32(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
     // expected-remark @+1 {{the f32 operands would suit the tensor cores, but f32 operands use the tensor cores only with tf32=true: computed with FMA code}}
     linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>)
                   outs(%acc : memref<16x16xf32>)
-  }
-  return
-}
-
-// -----
-
-// The accumulator is read by a thread loop of the user's (element i on
-// thread i mod N): it has no fragment-layout form of that loop yet.
-func.func @accumulator_in_thread_loop(%a: memref<16x16xbf16>,
-                                      %b: memref<16x16xbf16>,
-                                      %c: memref<16x16xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  vx.spawn on tensor_core grid [1] semantics [parallel] threads 32 {
-    %acc = vx.scratch : memref<16x16xf32>
-    // expected-remark @+1 {{the bf16 operands would suit the tensor cores, but the accumulator's group of private tiles is also used by 'memref.load' (not a tile op): computed with FMA code}}
-    linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x16xbf16>)
-                  outs(%acc : memref<16x16xf32>)
-    scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
-      %x = memref.load %acc[%i, %j] : memref<16x16xf32>
-      memref.store %x, %c[%i, %j] : memref<16x16xf32>
-    }
   }
   return
 }

@@ -32,18 +32,21 @@ func.func @column_reduction_of_a_private_tile(%out: memref<64xf32>) {
 
 // -----
 
-// A thread loop over the elements of a private tile that a row reduction
-// reads by rows.
+// A thread loop over part of the columns of a private tile that a row
+// reduction reads by rows: not elementwise over the whole tile, so it keeps
+// its own distribution (a loop over all of it is mapped onto the rows,
+// distribute-tile-ops-thread-loops.mlir).
 func.func @thread_loop_against_a_row_reduction(%out: memref<64xf32>) {
   %z = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   vx.spawn on tensor_core grid [1] semantics [parallel] threads 64 {
-    // expected-error @+1 {{private scratch used in thread loops is not owned by the 64 threads of the spawn's CTA (its 'threads' clause): element (62, 63) is touched by iteration (62, 63) on thread 63 and iteration (62) on thread 62}}
+    // expected-error @+1 {{private scratch used in thread loops is not owned by the 64 threads of the spawn's CTA (its 'threads' clause): element (0, 31) is touched by iteration (0, 31) on thread 31 and iteration (0) on thread 0}}
     %s = vx.scratch : memref<64x64xf32>
     %m = vx.scratch : memref<64xf32>
-    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
       // expected-note @+1 {{one access}}
       memref.store %z, %s[%i, %j] : memref<64x64xf32>
     }

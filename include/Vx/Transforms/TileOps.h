@@ -13,14 +13,12 @@
 #include "Vx/VxOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <optional>
 
 namespace mlir {
 class RewriterBase;
-namespace scf {
-class ParallelOp;
-} // namespace scf
 
 namespace vx {
 
@@ -70,20 +68,24 @@ LogicalResult distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
 /// thread loops over the lanes of the MMA warps; the accumulator becomes
 /// a private scratch in the MMA fragment layout. Remarks name the reason
 /// for every other bf16/f16/f32 matmul, which stays for the FMA path.
-void lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
-                           ArrayRef<Operation *> tileOps,
-                           const TileOpsOptions &options);
+/// Fails on a thread loop that a fragment group cannot run (an error).
+LogicalResult lowerMatmulsToMmaSync(RewriterBase &rewriter, SpawnOp spawn,
+                                    ArrayRef<Operation *> tileOps,
+                                    const TileOpsOptions &options);
 
 /// Computes the fragment groups of `spawn`'s tile ops on `mma.sync` (see
 /// docs/design.md, "Tile ops in the fragment layout"): the private tiles
 /// that row reductions, elementwise ops and row broadcasts connect to a
 /// fitting matmul's accumulator, or that a matmul reads as its A operand,
-/// all in the registers of the fragment layout. The matmuls of a group that
-/// cannot take it get their reason in `reasons` and stay.
-void lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
-                         ArrayRef<Operation *> tileOps,
-                         const TileOpsOptions &options,
-                         DenseMap<Operation *, std::string> &reasons);
+/// all in the registers of the fragment layout, with the thread loops of the
+/// user's over those tiles. The matmuls of a group that cannot take it get
+/// their reason in `reasons` and stay; a thread loop over a group's tiles
+/// that the layout cannot run is an error naming it and the tile ops (a
+/// failure).
+LogicalResult lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
+                                  ArrayRef<Operation *> tileOps,
+                                  const TileOpsOptions &options,
+                                  DenseMap<Operation *, std::string> &reasons);
 
 /// Computes the `linalg.matmul` tile ops of `spawn` whose types, shapes,
 /// operands and accumulator fit on sm_90a's `wgmma.mma_async` (see
@@ -145,6 +147,28 @@ bool isTruncatingCopy(Operation *op, Value tile);
 std::optional<std::string>
 getAccumulatorReason(ScratchOp scratch, ArrayRef<Operation *> tileOps,
                      SpawnOp spawn, SmallVectorImpl<Operation *> &uses);
+
+// Thread loops of the user's over private tiles of tile ops (VX_SPEC 2.3;
+// FragmentTileOps.cpp).
+
+/// Why the thread loop `loop` does not touch the private tiles that
+/// `isTile` accepts elementwise (bounds from 0 in steps of 1 over a tile's
+/// whole shape, no reductions, every access of a tile a memref.load or
+/// memref.store at exactly the loop's induction variables: [r, c] of a
+/// tile, [r] of a row vector), with the access at fault (null for the loop
+/// itself); nothing where it does.
+struct ThreadLoopMismatch {
+  Operation *op;
+  std::string reason;
+};
+std::optional<ThreadLoopMismatch>
+getElementwiseLoopMismatch(scf::ParallelOp loop,
+                           function_ref<bool(Value)> isTile);
+
+/// The thread loops of `spawn` that access a private tile that `isTile`
+/// accepts (directly, not through a view).
+SmallVector<scf::ParallelOp>
+getThreadLoopsOverTiles(SpawnOp spawn, function_ref<bool(Value)> isTile);
 
 /// `terms` (value, factor) summed with `constant`, as index arithmetic.
 Value buildSum(OpBuilder &b, Location loc,

@@ -151,6 +151,70 @@ def test_flash_attention_head_dim_128_against_numpy(options):
                                rtol=2e-3, atol=2e-3)
 
 
+def flash_attention_with_thread_loops(prologue=True):
+    """examples/flash_attention.mlir with the last step's O / l and, with
+    `prologue`, the first step's fills of the running max, sum and output
+    written as thread loops of the user's (VX_SPEC 2.3: mapped onto the
+    fragment layout on the GPU routes, onto the rows on the others).
+    Without it the row sum l stays per lane across the steps and the
+    epilogue's loop reads it summed over the quad."""
+    text = read_example("flash_attention.mlir")
+    fills = """      linalg.fill ins(%neg_inf : f32) outs(%m : memref<64xf32>)
+      linalg.fill ins(%zero : f32) outs(%l : memref<64xf32>)
+      linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+"""
+    prologue_loops = """      scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+        memref.store %neg_inf, %m[%r] : memref<64xf32>
+        memref.store %zero, %l[%r] : memref<64xf32>
+      }
+      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+        memref.store %zero, %acc[%r, %c] : memref<64x64xf32>
+      }
+"""
+    epilogue = """      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+        %a = memref.load %acc[%r, %c] : memref<64x64xf32>
+        %sum = memref.load %l[%r] : memref<64xf32>
+        %n = arith.divf %a, %sum : f32
+        memref.store %n, %o_tile[%r, %c]
+            : memref<64x64xf32, strided<[64, 1], offset: ?>>
+      }
+"""
+    assert fills in text
+    if prologue:
+        text = text.replace(fills, prologue_loops)
+    start = text.index(
+        "      linalg.generic {indexing_maps = [#tile, #rows, #tile]")
+    end = text.index("    }\n  }\n  return")
+    return text[:start] + epilogue + text[end:]
+
+
+@pytest.mark.parametrize("prologue", [True, False])
+@pytest.mark.parametrize("options", ROUTES)
+def test_flash_attention_thread_loops_against_numpy(options, prologue):
+    text = flash_attention_with_thread_loops(prologue).replace("bf16", "f16")
+    module = vx.parse(text, "flash_attention.mlir")
+    rng = np.random.default_rng(31)
+    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
+               for _ in range(3))
+    out = np.full(q.shape, np.nan, dtype=np.float32)
+    vx.run(module, "flash_attention", q, k, v, out, **options)
+    np.testing.assert_allclose(out, attention_reference(q, k, v),
+                               rtol=2e-3, atol=2e-3)
+
+
+def test_flash_attention_thread_loops_in_the_fragment_layout():
+    # On sm_80 the thread loops join the fragment group: S, P, the output
+    # and the row vectors stay in registers, the softmax's row reductions
+    # are quad shuffles, and no shared memory holds more than Q, K and V.
+    module = vx.parse(flash_attention_with_thread_loops(),
+                      "flash_attention.mlir")
+    lowered = module.lower("gpu", chip="sm_80")
+    remarks = [d.message for d in lowered.diagnostics
+               if d.severity == "remark" and "mma.sync" in d.message]
+    assert len(remarks) == 2 and all(
+        "in the fragment layout" in remark for remark in remarks), remarks
+
+
 def test_tile_matmul_is_one_cta_per_tile_with_an_fma_remark():
     module = vx.parse(read_example("tile_matmul.mlir"), "tile_matmul.mlir")
     lowered = module.lower("gpu")

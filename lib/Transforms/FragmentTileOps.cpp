@@ -147,7 +147,7 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
   int64_t warps = std::min(ctaSize / kWarpSize, fragments);
   while (fragments % warps)
     --warps;
-  FragmentGroup group{warps, fragments / warps, {}, {}};
+  FragmentGroup group{warps, fragments / warps, false, {}, {}};
   group.tiles.assign(tiles.begin(), tiles.end());
   for (Operation *op : tileOps)
     if (ops.contains(op))
@@ -379,9 +379,11 @@ private:
               : getTileIndex(point, type.getShape()[1] / kMmaN);
       return {parts, {lane.warpM, lane.warpN, lane.group, lane.pair, index}};
     }
+    int64_t fragmentRows = group.getFragmentRows();
     Value row = buildSum(b, loc,
-                         {{lane.warpM, group.fragsM * kMmaM},
-                          {point.fm, kMmaM},
+                         {{lane.warpM, group.fragsM * fragmentRows},
+                          {point.fm, fragmentRows},
+                          {lane.warpN, kMmaM},
                           {point.half, kMmaM / 2},
                           {lane.group, 1}},
                          0);
@@ -517,16 +519,15 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
     rewriter.setInsertionPoint(tile);
     fragments[tile.getResult()] = ScratchOp::create(
         rewriter, tile.getLoc(),
-        MemRefType::get(
-            {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
-            type.getElementType()),
+        MemRefType::get({group.warpsM, group.getWarpsN(),
+                         kWarpSize / kLanesPerRow, kLanesPerRow, values},
+                        type.getElementType()),
         tile.getMemoryAttr());
   }
   auto getTiling = [&](Value tile) {
-    int64_t columns = cast<MemRefType>(tile.getType()).getShape()[1];
-    return MmaTiling{group.warpsM, 1, group.fragsM, columns / kMmaN};
+    return group.getTiling(cast<MemRefType>(tile.getType()).getShape()[1]);
   };
-  MmaTiling laneTiling{group.warpsM, 1, group.fragsM, 1};
+  MmaTiling laneTiling = group.getTiling(kMmaN);
   for (Operation *op : group.ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
@@ -546,6 +547,11 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
         std::optional<RegisterOperand> registerA;
         if (Value parts = fragments.lookup(a))
           registerA = RegisterOperand{parts, getTiling(a)};
+        if (group.wgmma) {
+          buildGroupWgmma(b, loc, matmul, getTiling(acc), fragments[acc], lane,
+                          registerA);
+          return;
+        }
         std::array<bool, 2> ldmatrix = {
             !registerA && !getLdmatrixReason(matmul->getOpOperand(0)),
             !getLdmatrixReason(matmul->getOpOperand(1))};

@@ -472,15 +472,13 @@ private:
 };
 } // namespace
 
-/// A's four registers of M fragment `fm` at K step `kStep` from the
-/// fragments of a private tile (FlashAttention-2's P): the m16n8k16 A
-/// fragment is the lane's C-fragment values of the tile's N fragments
-/// 2 kStep (a0: row g, a1: row g + 8) and 2 kStep + 1 (a2, a3), each pair of
-/// columns 2t, 2t + 1 packed into one register.
-static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
-                                        const RegisterOperand &operand,
-                                        const Lane &lane, Value fm,
-                                        Value kStep) {
+/// The m16n8k16 A fragment is the lane's C-fragment values of the tile's N
+/// fragments 2 kStep (a0: row g, a1: row g + 8) and 2 kStep + 1 (a2, a3),
+/// each pair of columns 2t, 2t + 1 packed into one register
+/// (FlashAttention-2's P).
+SmallVector<Value> vx::loadRegisterA(OpBuilder &b, Location loc,
+                                     const RegisterOperand &operand,
+                                     const Lane &lane, Value fm, Value kStep) {
   const MmaTiling &tiling = operand.tiling;
   Type type = getElementTypeOrSelf(operand.fragments.getType());
   SmallVector<Value> registers;
@@ -748,24 +746,45 @@ void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
       options.threadsPerBlock ? options.threadsPerBlock : kDefaultCTASize);
   SmallVector<FragmentGroup> groups =
       planFragmentGroups(spawn, tileOps, options, ctaSize, reasons);
+  // On sm_90a the groups that fit take wgmma; the others keep mma.sync,
+  // with the reason in their remarks.
+  SmallVector<std::optional<std::string>> notWgmma(groups.size());
+  if (options.chip->hasWgmma())
+    for (auto [group, why] : llvm::zip_equal(groups, notWgmma))
+      why = planWgmmaGroup(group, spawn, ctaSize);
   SmallVector<linalg::MatmulOp> matmuls;
   for (const FragmentGroup &group : groups)
-    llvm::append_range(matmuls, group.getMatmuls());
+    if (!group.wgmma)
+      llvm::append_range(matmuls, group.getMatmuls());
   chooseSharedLayouts(rewriter, matmuls, options);
   if (options.remarkOnMatmuls) {
-    for (const FragmentGroup &group : groups) {
+    for (auto [group, why] : llvm::zip_equal(groups, notWgmma)) {
       for (linalg::MatmulOp matmul : group.getMatmuls()) {
         int64_t columns = matmul.getStaticLoopRanges()[1];
         bool registerA = !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
-        matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 "
-                          "on ")
-            << group.warpsM << " warps (" << group.warpsM << "x1), "
-            << group.fragsM * kMmaM << "x" << columns
-            << " of the accumulator per warp, with the row and elementwise "
-               "tile ops of its "
-            << group.tiles.size() << " private tiles in the fragment layout"
-            << (registerA ? "; A from registers" : "");
-        remarkOnElementLoads(matmul, spawn);
+        InFlightDiagnostic remark =
+            matmul.emitRemark("computed on the tensor cores: ");
+        if (group.wgmma)
+          remark << "wgmma.mma_async.m64n" << columns << "k16 on "
+                 << group.warpsM
+                 << (group.warpsM == 1 ? " warpgroup, " : " warpgroups, ")
+                 << group.fragsM * group.getFragmentRows() << "x" << columns
+                 << " of the accumulator per warpgroup";
+        else
+          remark << "mma.sync.m16n8k16 on " << group.warpsM << " warps ("
+                 << group.warpsM << "x1), " << group.fragsM * kMmaM << "x"
+                 << columns << " of the accumulator per warp";
+        remark << ", with the row and elementwise tile ops of its "
+               << group.tiles.size() << " private tiles in the fragment layout"
+               << (registerA ? "; A from registers" : "");
+        if (group.wgmma)
+          remark << (registerA ? ", B" : "; A and B")
+                 << " in shared memory through descriptors";
+        if (why)
+          remark << " (not wgmma.mma_async: " << *why << ")";
+        remark.report();
+        if (!group.wgmma)
+          remarkOnElementLoads(matmul, spawn);
       }
     }
   }

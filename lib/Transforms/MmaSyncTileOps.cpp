@@ -781,7 +781,7 @@ void vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
           remark << (registerA ? ", B" : "; A and B")
                  << " in shared memory through descriptors";
         if (why)
-          remark << " (not wgmma.mma_async: " << *why << ")";
+          remark << "; not wgmma.mma_async: " << *why;
         remark.report();
         if (!group.wgmma)
           remarkOnElementLoads(matmul, spawn);

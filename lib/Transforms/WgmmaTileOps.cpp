@@ -460,6 +460,12 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
       tiling.n, elementType.isBF16() ? "bf16" : "f16", !wgmma.b.kMajor);
   for (auto [fm, acc] : llvm::enumerate(accumulators))
     for (int64_t step = 0; step < k / kWgmmaK; ++step) {
+      Value stepA;
+      if (!registerA)
+        stepA = offsetDescriptor(
+            b, loc, descriptorA,
+            static_cast<int64_t>(fm) * kWgmmaM * wgmma.a.swizzle +
+                wgmma.a.getKStepBytes(step));
       Value stepB = offsetDescriptor(b, loc, descriptorB,
                                      wgmma.b.getKStepBytes(step));
       if (registerA) {
@@ -480,11 +486,8 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
                   .getResult(0);
         continue;
       }
-      int64_t aBytes = static_cast<int64_t>(fm) * kWgmmaM * wgmma.a.swizzle +
-                       wgmma.a.getKStepBytes(step);
       acc = markTensorCore(NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, structType, acc,
-          offsetDescriptor(b, loc, descriptorA, aBytes), stepB,
+          b, loc, structType, acc, stepA, stepB,
           NVVM::MMAShapeAttr::get(context, kWgmmaM, tiling.n, kWgmmaK), types,
           types, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
           NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one),
@@ -784,8 +787,7 @@ std::optional<std::string> vx::planWgmmaGroup(FragmentGroup &group,
   int64_t rows = group.getRows();
   if (rows % kWgmmaM != 0)
     return ("its group's tiles have " + Twine(rows) +
-            " rows, not a multiple of " + Twine(kWgmmaM) +
-            " (wgmma.mma_async's m64)")
+            " rows, not a multiple of wgmma's " + Twine(kWgmmaM))
         .str();
   if (ctaSize % kWarpgroupSize != 0)
     return ("the CTA has " + Twine(ctaSize) +

@@ -16,7 +16,9 @@
 // lane's values, so the checker proves the tiles owned as any private
 // scratch; a row reduction combines a lane's values in registers, then
 // the quad's with two `gpu.shuffle xor` (1, 2). See docs/design.md,
-// "Tile ops in the fragment layout".
+// "Tile ops in the fragment layout". On sm_90a a group may take wgmma
+// (WgmmaTileOps.cpp, planWgmmaGroup), whose layout is per warp the same:
+// warp n is then the warp of a warpgroup, its fragments 64 rows.
 //
 //===----------------------------------------------------------------------===//
 

@@ -134,8 +134,9 @@ def test_flash_attention_against_numpy(options, example):
 @pytest.mark.parametrize("options", ROUTES)
 def test_flash_attention_head_dim_128_against_numpy(options):
     # bench/kernels' head-dim-128 variant at the example's sizes (the
-    # register form: mma.sync with S and P in the fragment layout on both
-    # chips, P V's accumulator 16x128 per warp).
+    # register form: S and P in the fragment layout, mma.sync on sm_80 with
+    # P V's accumulator 16x128 per warp, wgmma on sm_90a with m64n128k16
+    # and P as its register A operand).
     with open(os.path.join(ROOT, "bench", "kernels",
                            "flash_attention.mlir")) as source:
         text = source.read().replace("bf16", "f16")

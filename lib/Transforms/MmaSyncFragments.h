@@ -70,12 +70,15 @@ std::optional<std::string> getLdmatrixReason(OpOperand &operand);
 /// One A or B register of `mma.sync` from its pair of 16-bit elements.
 Value packRegister(OpBuilder &b, Location loc, Value pair);
 
-/// A's four registers of the 16-row fragment `fm` at K step `kStep` (of 16)
-/// from `operand`'s fragments (the m16n8k16 A layout, which wgmma's
-/// register A shares per warp), packed by `packRegister`.
-SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
-                                 const RegisterOperand &operand,
-                                 const Lane &lane, Value fm, Value kStep);
+/// Where element `element` of A's register `reg` (0-3) of a K step is in
+/// the lane's values of a private tile of `fragsN` 8-column fragments: the
+/// m16n8k16 A fragment (also wgmma's register A, per warp) of 16 rows fm
+/// and K step k is the C-fragment values of the tile's N fragments 2k (a0:
+/// row g, a1: row g + 8) and 2k + 1 (a2, a3), each pair of columns 2t,
+/// 2t + 1 one register; the value is this plus fm fragsN 4 + k 8.
+constexpr int64_t getRegisterAOffset(int64_t reg, int64_t element) {
+  return (reg / 2) * kValuesPerFragment + (reg % 2) * 2 + element;
+}
 
 /// The body of `matmul`'s thread loop for `lane`, accumulating into
 /// `fragments` (the layout of `tiling`); A from `registerA` when given,

@@ -472,13 +472,13 @@ private:
 };
 } // namespace
 
-/// The m16n8k16 A fragment is the lane's C-fragment values of the tile's N
-/// fragments 2 kStep (a0: row g, a1: row g + 8) and 2 kStep + 1 (a2, a3),
-/// each pair of columns 2t, 2t + 1 packed into one register
-/// (FlashAttention-2's P).
-SmallVector<Value> vx::loadRegisterA(OpBuilder &b, Location loc,
-                                     const RegisterOperand &operand,
-                                     const Lane &lane, Value fm, Value kStep) {
+/// A's four registers of M fragment `fm` at K step `kStep` from the
+/// fragments of a private tile (FlashAttention-2's P), as
+/// getRegisterAOffset places them.
+static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
+                                        const RegisterOperand &operand,
+                                        const Lane &lane, Value fm,
+                                        Value kStep) {
   const MmaTiling &tiling = operand.tiling;
   Type type = getElementTypeOrSelf(operand.fragments.getType());
   SmallVector<Value> registers;
@@ -489,7 +489,7 @@ SmallVector<Value> vx::loadRegisterA(OpBuilder &b, Location loc,
           buildSum(b, loc,
                    {{fm, tiling.fragsN * kValuesPerFragment},
                     {kStep, 2 * kValuesPerFragment}},
-                   (j / 2) * kValuesPerFragment + (j % 2) * 2 + element);
+                   getRegisterAOffset(j, element));
       pair.push_back(memref::LoadOp::create(
           b, loc, operand.fragments,
           ValueRange{lane.warpM, lane.warpN, lane.group, lane.pair, index}));

@@ -371,11 +371,9 @@ getRegisterAWgmmaAsm(int64_t n, StringRef type, bool transposeB) {
   return {code, constraints};
 }
 
-/// One A register as the inline PTX takes it: an i32 (packRegister leaves
-/// f16 pairs as vectors, as nvvm.mma.sync takes them).
+/// One A register as the inline PTX takes it: the i32 of a pair of 16-bit
+/// elements, the first in the low half.
 static Value getRegisterBits(OpBuilder &b, Location loc, Value pair) {
-  if (pair.getType().isInteger(32))
-    return pair;
   Value bits = vector::BitCastOp::create(
       b, loc, VectorType::get({1}, b.getI32Type()), pair);
   return vector::ExtractOp::create(b, loc, bits, ArrayRef<int64_t>{0});
@@ -428,20 +426,38 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
     }
     accumulators.push_back(acc);
   }
-  // A's registers, before the fence as the accumulators' (PTX ISA,
-  // "wgmma.fence": registers that wgmma reads are written before it).
+  // A's registers from the lane's values of A's tile, loaded as one
+  // vector (one access for the checker), before the fence as the
+  // accumulators' (PTX ISA, "wgmma.fence": registers that wgmma reads are
+  // written before it).
   SmallVector<SmallVector<Value>> aRegisters;
-  if (registerA)
+  if (registerA) {
+    auto aType = cast<MemRefType>(registerA->fragments.getType());
+    int64_t fragsN = registerA->tiling.fragsN;
+    Value aValues = vector::LoadOp::create(
+        b, loc,
+        VectorType::get({aType.getShape().back()}, aType.getElementType()),
+        registerA->fragments, getFragmentIndices(lane, zero));
     for (int64_t fm = 0; fm < tiling.fragsM; ++fm)
       for (int64_t step = 0; step < k / kWgmmaK; ++step) {
-        SmallVector<Value> registers = loadRegisterA(
-            b, loc, *registerA, lane,
-            arith::ConstantIndexOp::create(b, loc, fm),
-            arith::ConstantIndexOp::create(b, loc, step));
-        for (Value &reg : registers)
-          reg = getRegisterBits(b, loc, reg);
+        SmallVector<Value> registers;
+        for (int64_t reg = 0; reg < 4; ++reg) {
+          SmallVector<Value> pair;
+          for (int64_t element : {0, 1})
+            pair.push_back(vector::ExtractOp::create(
+                b, loc, aValues,
+                fm * fragsN * kValuesPerFragment +
+                    step * 2 * kValuesPerFragment +
+                    getRegisterAOffset(reg, element)));
+          registers.push_back(getRegisterBits(
+              b, loc,
+              vector::FromElementsOp::create(
+                  b, loc, VectorType::get({2}, aType.getElementType()),
+                  pair)));
+        }
         aRegisters.push_back(std::move(registers));
       }
+  }
   markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
   Type elementType =
       getElementTypeOrSelf(wgmma.matmul.getInputs()[1].getType());

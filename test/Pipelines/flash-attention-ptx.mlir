@@ -77,7 +77,7 @@
 // PTX90: ex2.approx
 // PTX90-COUNT-4: shfl.sync.bfly.b32
 // PTX90-COUNT-16: cvt.rn.bf16x2.f32
-// PTX90-NEXT: wgmma.fence.sync.aligned;
+// PTX90: wgmma.fence.sync.aligned;
 // PTX90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // PTX90: wgmma.commit_group.sync.aligned;
 // PTX90-NEXT: wgmma.wait_group.sync.aligned 0;

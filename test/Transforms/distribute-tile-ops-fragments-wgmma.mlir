@@ -87,13 +87,14 @@ func.func @attention_step(%q: memref<128x64xbf16>, %k: memref<64x64xbf16>,
         linalg.yield %t : bf16
       }
     linalg.fill ins(%zero : f32) outs(%out : memref<128x64xf32>)
-    // P V: the four A registers of each K step from P's fragments (columns
-    // 16 k to 16 k + 15), packed to i32 before the fence; V's descriptor.
+    // P V: the four A registers of each K step from the lane's values of P
+    // (one vector; columns 16 k to 16 k + 15), packed to i32 before the
+    // fence; V's descriptor.
     // CHECK: scf.parallel (%[[WG:.*]], %[[W:.*]], %[[G:.*]], %[[T:.*]]) = {{.*}} to (%c2{{.*}}, %c4{{.*}}, %c8{{.*}}, %c4{{.*}})
     // CHECK-NOT: memref.extract_strided_metadata %[[Q]]
     // CHECK: memref.extract_strided_metadata %[[V]] : {{.*}} {vx.tensor_core}
     // CHECK: vector.load %[[OUT]][%[[WG]], %[[W]], %[[G]], %[[T]], %c0{{.*}}] : memref<2x4x8x4x32xf32>, vector<32xf32>
-    // CHECK: memref.load %[[P]][%[[WG]], %[[W]], %[[G]], %[[T]], %{{.*}}] : memref<2x4x8x4x32xbf16>
+    // CHECK: vector.load %[[P]][%[[WG]], %[[W]], %[[G]], %[[T]], %c0{{.*}}] : memref<2x4x8x4x32xbf16>, vector<32xbf16>
     // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
     // CHECK: nvvm.wgmma.fence.aligned
     // CHECK-NOT: memref.load

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -530,6 +531,14 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
     return group.getTiling(cast<MemRefType>(tile.getType()).getShape()[1]);
   };
   MmaTiling laneTiling = group.getTiling(kMmaN);
+  // The matmuls right after a zero fill of their accumulator (S = Q K^T),
+  // which wgmma may overwrite instead of adding to.
+  DenseSet<Operation *> zeroFilled;
+  for (linalg::MatmulOp matmul : group.getMatmuls())
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(matmul->getPrevNode()))
+      if (fill.getOutputs()[0] == matmul.getOutputs()[0] &&
+          matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+        zeroFilled.insert(matmul);
   for (Operation *op : group.ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
@@ -551,7 +560,7 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
           registerA = RegisterOperand{parts, getTiling(a)};
         if (group.wgmma) {
           buildGroupWgmma(b, loc, matmul, getTiling(acc), fragments[acc], lane,
-                          registerA);
+                          registerA, zeroFilled.contains(matmul));
           return;
         }
         std::array<bool, 2> ldmatrix = {

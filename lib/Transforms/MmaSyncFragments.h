@@ -141,16 +141,19 @@ void rewriteFragmentGroup(RewriterBase &rewriter, const FragmentGroup &group);
 /// Makes `group` (planned for mma.sync) take `wgmma.mma_async` on the CTA's
 /// `ctaSize` threads and its operand tiles the swizzle of their TMA
 /// transfers, or says why it cannot (the group is left unchanged).
-std::optional<std::string> planWgmmaGroup(FragmentGroup &group,
-                                          SpawnOp spawn, int64_t ctaSize);
+std::optional<std::string> planWgmmaGroup(FragmentGroup &group, SpawnOp spawn,
+                                          int64_t ctaSize);
 
 /// The body of the thread loop of `matmul`, a matmul of a group on wgmma,
 /// for `lane` (warp m: the warpgroup, warp n: its warp): its fragments in
 /// `fragments` (the layout of `tiling`), A from `registerA` when given,
-/// else from shared memory through a descriptor, as B.
+/// else from shared memory through a descriptor, as B. With `overwrite`
+/// (the accumulator was just filled with zeros) its values are not read:
+/// the first K step does not add them (scale-d 0).
 void buildGroupWgmma(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
                      const MmaTiling &tiling, Value fragments, const Lane &lane,
-                     const std::optional<RegisterOperand> &registerA);
+                     const std::optional<RegisterOperand> &registerA,
+                     bool overwrite);
 
 } // namespace vx
 } // namespace mlir

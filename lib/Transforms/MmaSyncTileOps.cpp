@@ -485,11 +485,10 @@ static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
   for (int64_t j = 0; j < 4; ++j) {
     SmallVector<Value> pair;
     for (int64_t element : {0, 1}) {
-      Value index =
-          buildSum(b, loc,
-                   {{fm, tiling.fragsN * kValuesPerFragment},
-                    {kStep, 2 * kValuesPerFragment}},
-                   getRegisterAOffset(j, element));
+      Value index = buildSum(b, loc,
+                             {{fm, tiling.fragsN * kValuesPerFragment},
+                              {kStep, 2 * kValuesPerFragment}},
+                             getRegisterAOffset(j, element));
       pair.push_back(memref::LoadOp::create(
           b, loc, operand.fragments,
           ValueRange{lane.warpM, lane.warpN, lane.group, lane.pair, index}));

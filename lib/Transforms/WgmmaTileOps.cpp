@@ -157,9 +157,8 @@ static std::optional<std::string> getTransferReason(TransferAsyncOp transfer,
 /// wgmma cannot read it: a whole smem scratch tile whose rows (along the
 /// innermost dimension) are a multiple of a swizzle width, the widest that
 /// divides them.
-static FailureOr<OperandLayout> getTileLayout(linalg::MatmulOp matmul,
-                                              unsigned index,
-                                              std::string &why) {
+static FailureOr<OperandLayout>
+getTileLayout(linalg::MatmulOp matmul, unsigned index, std::string &why) {
   StringRef name = getOperandName(index);
   OpOperand &operand = matmul->getOpOperand(index);
   auto scratch = operand.get().getDefiningOp<ScratchOp>();
@@ -350,9 +349,10 @@ static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// The PTX of one `wgmma.mma_async.m64nNk16` with A from four registers
 /// and B through a descriptor (which upstream's NVVM op does not build):
 /// the accumulator's values are operands 0 to V - 1, tied to the inputs V
-/// to 2V - 1, then A's registers and B's descriptor.
+/// to 2V - 1, then A's registers and B's descriptor; with `scaleD` false
+/// the accumulator's inputs are not added.
 static std::pair<std::string, std::string>
-getRegisterAWgmmaAsm(int64_t n, StringRef type, bool transposeB) {
+getRegisterAWgmmaAsm(int64_t n, StringRef type, bool transposeB, bool scaleD) {
   int64_t values = n / kWgmmaNStep * kValuesPerColumnBlock;
   std::string code, constraints;
   llvm::raw_string_ostream asmCode(code), asmConstraints(constraints);
@@ -365,8 +365,9 @@ getRegisterAWgmmaAsm(int64_t n, StringRef type, bool transposeB) {
   for (int64_t value = 0; value < values; ++value)
     asmConstraints << value << ",";
   int64_t a = 2 * values;
-  asmCode << "}, {$" << a << ", $" << a + 1 << ", $" << a + 2 << ", $"
-          << a + 3 << "}, $" << a + 4 << ", 1, 1, 1, " << transposeB << ";";
+  asmCode << "}, {$" << a << ", $" << a + 1 << ", $" << a + 2 << ", $" << a + 3
+          << "}, $" << a + 4 << ", " << scaleD << ", 1, 1, " << transposeB
+          << ";";
   asmConstraints << "r,r,r,r,l";
   return {code, constraints};
 }
@@ -385,11 +386,13 @@ static Value getRegisterBits(OpBuilder &b, Location loc, Value pair) {
 /// stores the values back (registers, once the loop nest is unrolled). A
 /// is read from `registerA` when given (the m16n8k16 A fragment of each
 /// warp's 16 rows, as the PTX ISA lays out wgmma's register A), else
-/// through a descriptor. Returns the wait.
+/// through a descriptor. With `overwrite` the fragments' values are not
+/// read: the first K step does not add them (scale-d 0), so their
+/// registers need no writes before the fence. Returns the wait.
 static NVVM::WgmmaWaitGroupSyncOp
 buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
            const WgmmaTiling &tiling, Value fragments, const Lane &lane,
-           const std::optional<RegisterOperand> &registerA) {
+           const std::optional<RegisterOperand> &registerA, bool overwrite) {
   MLIRContext *context = b.getContext();
   int64_t k = wgmma.matmul.getStaticLoopRanges()[2];
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -397,8 +400,7 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   if (!registerA) {
     // A's rows of this warpgroup; B is shared by the warpgroups.
     Value aRows = buildSum(
-        b, loc, {{lane.warpM, tiling.getWarpgroupRows() * wgmma.a.swizzle}},
-        0);
+        b, loc, {{lane.warpM, tiling.getWarpgroupRows() * wgmma.a.swizzle}}, 0);
     descriptorA = buildDescriptor(b, loc, wgmma.a, aRows);
   }
   Value descriptorB = buildDescriptor(b, loc, wgmma.b, zero);
@@ -415,10 +417,14 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   auto vectorType = VectorType::get({values}, f32);
   SmallVector<Value> accumulators;
   for (int64_t fm = 0; fm < tiling.fragsM; ++fm) {
-    Value vector = vector::LoadOp::create(
-        b, loc, vectorType, fragments,
-        getFragmentIndices(lane, valueIndex(fm, 0)));
     Value acc = markTensorCore(LLVM::PoisonOp::create(b, loc, structType));
+    if (overwrite) {
+      accumulators.push_back(acc);
+      continue;
+    }
+    Value vector =
+        vector::LoadOp::create(b, loc, vectorType, fragments,
+                               getFragmentIndices(lane, valueIndex(fm, 0)));
     for (int64_t value = 0; value < values; ++value) {
       Value element = vector::ExtractOp::create(b, loc, vector, value);
       acc = markTensorCore(
@@ -452,8 +458,7 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
           registers.push_back(getRegisterBits(
               b, loc,
               vector::FromElementsOp::create(
-                  b, loc, VectorType::get({2}, aType.getElementType()),
-                  pair)));
+                  b, loc, VectorType::get({2}, aType.getElementType()), pair)));
         }
         aRegisters.push_back(std::move(registers));
       }
@@ -472,28 +477,30 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
                                                  ? NVVM::MMALayout::row
                                                  : NVVM::MMALayout::col);
   };
-  auto [registerCode, registerConstraints] = getRegisterAWgmmaAsm(
-      tiling.n, elementType.isBF16() ? "bf16" : "f16", !wgmma.b.kMajor);
   for (auto [fm, acc] : llvm::enumerate(accumulators))
     for (int64_t step = 0; step < k / kWgmmaK; ++step) {
+      bool scaleD = step > 0 || !overwrite;
       Value stepA;
       if (!registerA)
-        stepA = offsetDescriptor(
-            b, loc, descriptorA,
-            static_cast<int64_t>(fm) * kWgmmaM * wgmma.a.swizzle +
-                wgmma.a.getKStepBytes(step));
-      Value stepB = offsetDescriptor(b, loc, descriptorB,
-                                     wgmma.b.getKStepBytes(step));
+        stepA = offsetDescriptor(b, loc, descriptorA,
+                                 static_cast<int64_t>(fm) * kWgmmaM *
+                                         wgmma.a.swizzle +
+                                     wgmma.a.getKStepBytes(step));
+      Value stepB =
+          offsetDescriptor(b, loc, descriptorB, wgmma.b.getKStepBytes(step));
       if (registerA) {
+        auto [code, constraints] = getRegisterAWgmmaAsm(
+            tiling.n, elementType.isBF16() ? "bf16" : "f16", !wgmma.b.kMajor,
+            scaleD);
         SmallVector<Value> operands;
         for (int64_t value = 0; value < values; ++value)
-          operands.push_back(markTensorCore(
-              LLVM::ExtractValueOp::create(b, loc, acc, value)));
+          operands.push_back(
+              markTensorCore(LLVM::ExtractValueOp::create(b, loc, acc, value)));
         llvm::append_range(operands, aRegisters[fm * (k / kWgmmaK) + step]);
         operands.push_back(stepB);
         acc = markTensorCore(LLVM::InlineAsmOp::create(
-                                 b, loc, structType, operands, registerCode,
-                                 registerConstraints, /*has_side_effects=*/true,
+                                 b, loc, structType, operands, code,
+                                 constraints, /*has_side_effects=*/true,
                                  /*is_align_stack=*/false,
                                  LLVM::tailcallkind::TailCallKind::None,
                                  LLVM::AsmDialectAttr::get(
@@ -506,9 +513,11 @@ buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
           b, loc, structType, acc, stepA, stepB,
           NVVM::MMAShapeAttr::get(context, kWgmmaM, tiling.n, kWgmmaK), types,
           types, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one),
-          scaleIn, scaleIn, layoutOf(wgmma.a, false),
-          layoutOf(wgmma.b, true), /*satfinite=*/nullptr));
+          NVVM::WGMMAScaleOutAttr::get(context,
+                                       scaleD ? NVVM::WGMMAScaleOut::one
+                                              : NVVM::WGMMAScaleOut::zero),
+          scaleIn, scaleIn, layoutOf(wgmma.a, false), layoutOf(wgmma.b, true),
+          /*satfinite=*/nullptr));
     }
   markTensorCore(NVVM::WgmmaGroupSyncAlignedOp::create(b, loc));
   auto wait = markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
@@ -652,26 +661,27 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
       ScratchOp::create(rewriter, loc, type, acc.scratch.getMemoryAttr());
   for (Operation *op : acc.ops) {
     rewriter.setInsertionPoint(op);
-    buildLaneLoop(rewriter, op->getLoc(), tiling.getWarpTiling(),
-                  [&](OpBuilder &b, Lane lane) {
-      Location opLoc = op->getLoc();
-      // A group that a matmul left in flight still writes the registers
-      // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
-      if (acc.deferrable && !isa<linalg::MatmulOp>(op))
-        markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
-      if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-        buildFill(b, opLoc, fill, tiling, fragments, lane);
-      } else if (isa<linalg::MatmulOp>(op)) {
-        WgmmaMatmul wgmma = *llvm::find_if(
-            matmuls, [&](WgmmaMatmul w) { return w.matmul == op; });
-        auto wait = buildWgmma(b, opLoc, wgmma, tiling, fragments, lane,
-                               std::nullopt);
-        if (acc.deferrable)
-          wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
-      } else {
-        buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
-      }
-    });
+    buildLaneLoop(
+        rewriter, op->getLoc(), tiling.getWarpTiling(),
+        [&](OpBuilder &b, Lane lane) {
+          Location opLoc = op->getLoc();
+          // A group that a matmul left in flight still writes the registers
+          // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
+          if (acc.deferrable && !isa<linalg::MatmulOp>(op))
+            markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
+          if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+            buildFill(b, opLoc, fill, tiling, fragments, lane);
+          } else if (isa<linalg::MatmulOp>(op)) {
+            WgmmaMatmul wgmma = *llvm::find_if(
+                matmuls, [&](WgmmaMatmul w) { return w.matmul == op; });
+            auto wait = buildWgmma(b, opLoc, wgmma, tiling, fragments, lane,
+                                   std::nullopt, /*overwrite=*/false);
+            if (acc.deferrable)
+              wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
+          } else {
+            buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
+          }
+        });
     rewriter.eraseOp(op);
   }
   rewriter.eraseOp(acc.scratch);
@@ -850,13 +860,14 @@ std::optional<std::string> vx::planWgmmaGroup(FragmentGroup &group,
 void vx::buildGroupWgmma(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
                          const MmaTiling &tiling, Value fragments,
                          const Lane &lane,
-                         const std::optional<RegisterOperand> &registerA) {
+                         const std::optional<RegisterOperand> &registerA,
+                         bool overwrite) {
   // planWgmmaGroup checked the layouts.
   std::string unused;
   WgmmaMatmul wgmma{matmul, {}, *getTileLayout(matmul, 1, unused)};
   if (!registerA)
     wgmma.a = *getTileLayout(matmul, 0, unused);
   buildWgmma(b, loc, wgmma,
-             {tiling.warpsM, tiling.fragsM, tiling.getWarpColumns()},
-             fragments, lane, registerA);
+             {tiling.warpsM, tiling.fragsM, tiling.getWarpColumns()}, fragments,
+             lane, registerA, overwrite);
 }

@@ -62,13 +62,15 @@
 // REMARK90: flash_attention.mlir:132:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers, B in shared memory through descriptors{{$}}
 // The KV step on sm_90a: Q, K and V land 128B-swizzled by TMA (the
 // descriptors' swizzle mode 1 in bits 62-63); S = Q K^T is 4 wgmma with
-// both operands K-major, waited for before the row max reads S; two
+// both operands K-major, the first overwriting S (scale-d 0 for the
+// zero fill before it), waited for before the row max reads S; two
 // shuffles per row and reduction; P's 16 bf16x2 registers are written
 // before the fence, then P V is 4 wgmma with A from registers ({4 x b32})
 // and V transposed (imm-trans-b 1).
 // PTX90: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX90: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX90: wgmma.fence.sync.aligned;
+// PTX90: setp.ne.b32 p, 0, 0;
 // PTX90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1,  1, 0,  0;
 // PTX90-NEXT: }
 // PTX90: wgmma.commit_group.sync.aligned;

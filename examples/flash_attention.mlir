@@ -7,11 +7,11 @@
 // indexing map transposes K (K-major B) into a private f32 accumulator;
 // the row max, exp2, the row sums and P (S converted to bf16) are tile ops
 // on private tiles and row vectors, and P V accumulates into the running
-// output after rescaling it by a row broadcast. On mma.sync (sm_80) all of
-// them stay in the registers of the MMA fragment layout, as in
-// FlashAttention-2: row reductions by quad shuffles, P as the register A
-// operand of P V. The scores are scaled inside exp2 (max(c s) = c max(s)
-// for c > 0).
+// output after rescaling it by a row broadcast. On mma.sync (sm_80) and
+// wgmma (sm_90a) all of them stay in the registers of the MMA fragment
+// layout, as in FlashAttention-2 and -3: row reductions by quad shuffles,
+// P as the register A operand of P V. The scores are scaled inside exp2
+// (max(c s) = c max(s) for c > 0).
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flash_attention(%q: memref<1x2x128x64xbf16>,

@@ -4,8 +4,8 @@
 // threads, KV blocks of 64 keys along the arbitrary last dimension. S = Q
 // K^T (a transposing indexing map) and P V on the tensor cores, with the
 // softmax's row max, exp2, row sums and P in the registers of the MMA
-// fragment layout (mma.sync on sm_80 and sm_90a; P the register A operand
-// of P V).
+// fragment layout (mma.sync on sm_80, wgmma on sm_90a; P the register A
+// operand of P V).
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,

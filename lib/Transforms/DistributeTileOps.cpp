@@ -308,8 +308,8 @@ LogicalResult vx::distributeTileOps(RewriterBase &rewriter, SpawnOp spawn,
     return failure();
   if (options.chip) {
     // sm_90a's warpgroup MMA; plain sm_90 has no wgmma (VX_SPEC 2.3).
-    // The tile ops in the fragment layout are built for mma.sync's, which
-    // sm_90a has too: its groups take it, wgmma the other matmuls.
+    // Its fragment groups take wgmma where they fit (mma.sync, which
+    // sm_90a has too, where they do not), the other matmuls wgmma.
     if (options.chip->hasWgmma()) {
       DenseMap<Operation *, std::string> groupReasons;
       if (failed(

@@ -16,7 +16,9 @@
 // lane's values, so the checker proves the tiles owned as any private
 // scratch; a row reduction combines a lane's values in registers, then
 // the quad's with two `gpu.shuffle xor` (1, 2). See docs/design.md,
-// "Tile ops in the fragment layout".
+// "Tile ops in the fragment layout". On sm_90a a group may take wgmma
+// (WgmmaTileOps.cpp, planWgmmaGroup), whose layout is per warp the same:
+// warp n is then the warp of a warpgroup, its fragments 64 rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,7 +178,7 @@ FailureOr<FragmentGroup> GroupPlanner::plan(linalg::MatmulOp seed,
   int64_t warps = std::min(ctaSize / kWarpSize, fragments);
   while (fragments % warps)
     --warps;
-  FragmentGroup group{warps, fragments / warps, {}, {}};
+  FragmentGroup group{warps, fragments / warps, false, {}, {}};
   group.tiles.assign(tiles.begin(), tiles.end());
   // In program order: the tile ops and the thread loops between them.
   spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -540,9 +542,11 @@ public:
 
   /// The row and column of the tiles at `point`.
   std::pair<Value, Value> getElement(const Point &point) {
+    int64_t fragmentRows = group.getFragmentRows();
     Value row = buildSum(b, loc,
-                         {{lane.warpM, group.fragsM * kMmaM},
-                          {point.fm, kMmaM},
+                         {{lane.warpM, group.fragsM * fragmentRows},
+                          {point.fm, fragmentRows},
+                          {lane.warpN, kMmaM},
                           {point.half, kMmaM / 2},
                           {lane.group, 1}},
                          0);
@@ -823,7 +827,7 @@ static SetVector<Value> getPartialRowSums(const FragmentGroup &group) {
 static void buildQuadSum(OpBuilder &b, Location loc, const FragmentGroup &group,
                          Value sum, const DenseMap<Value, Value> &partial,
                          const DenseMap<Value, Value> &whole) {
-  MmaTiling laneTiling{group.warpsM, 1, group.fragsM, 1};
+  MmaTiling laneTiling = group.getTiling(kMmaN);
   buildLaneLoop(b, loc, laneTiling, [&](OpBuilder &laneBuilder, Lane lane) {
     buildPointLoops(
         laneBuilder, loc, group, std::nullopt,
@@ -870,9 +874,10 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
             ? group.fragsM * kRowsPerLane
             : group.fragsM * (type.getShape()[1] / kMmaN) * kValuesPerFragment;
     rewriter.setInsertionPoint(tile);
-    auto fragmentType = MemRefType::get(
-        {group.warpsM, 1, kWarpSize / kLanesPerRow, kLanesPerRow, values},
-        type.getElementType());
+    auto fragmentType = MemRefType::get({group.warpsM, group.getWarpsN(),
+                                         kWarpSize / kLanesPerRow,
+                                         kLanesPerRow, values},
+                                        type.getElementType());
     tileFragments[tile.getResult()] = ScratchOp::create(
         rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
     if (partialSums.contains(tile.getResult()))
@@ -880,10 +885,17 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
           rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
   }
   auto getTiling = [&](Value tile) {
-    int64_t columns = cast<MemRefType>(tile.getType()).getShape()[1];
-    return MmaTiling{group.warpsM, 1, group.fragsM, columns / kMmaN};
+    return group.getTiling(cast<MemRefType>(tile.getType()).getShape()[1]);
   };
-  MmaTiling laneTiling{group.warpsM, 1, group.fragsM, 1};
+  MmaTiling laneTiling = group.getTiling(kMmaN);
+  // The matmuls right after a zero fill of their accumulator (S = Q K^T),
+  // which wgmma may overwrite instead of adding to.
+  DenseSet<Operation *> zeroFilled;
+  for (linalg::MatmulOp matmul : group.getMatmuls())
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(matmul->getPrevNode()))
+      if (fill.getOutputs()[0] == matmul.getOutputs()[0] &&
+          matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+        zeroFilled.insert(matmul);
   for (Operation *op : group.ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
@@ -905,6 +917,11 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
         std::optional<RegisterOperand> registerA;
         if (Value parts = fragments.lookup(a))
           registerA = RegisterOperand{parts, getTiling(a)};
+        if (group.wgmma) {
+          buildGroupWgmma(b, loc, matmul, getTiling(acc), fragments[acc], lane,
+                          registerA, zeroFilled.contains(matmul));
+          return;
+        }
         std::array<bool, 2> ldmatrix = {
             !registerA && !getLdmatrixReason(matmul->getOpOperand(0)),
             !getLdmatrixReason(matmul->getOpOperand(1))};

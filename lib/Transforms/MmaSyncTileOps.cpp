@@ -473,10 +473,8 @@ private:
 } // namespace
 
 /// A's four registers of M fragment `fm` at K step `kStep` from the
-/// fragments of a private tile (FlashAttention-2's P): the m16n8k16 A
-/// fragment is the lane's C-fragment values of the tile's N fragments
-/// 2 kStep (a0: row g, a1: row g + 8) and 2 kStep + 1 (a2, a3), each pair of
-/// columns 2t, 2t + 1 packed into one register.
+/// fragments of a private tile (FlashAttention-2's P), as
+/// getRegisterAOffset places them.
 static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
                                         const RegisterOperand &operand,
                                         const Lane &lane, Value fm,
@@ -487,11 +485,10 @@ static SmallVector<Value> loadRegisterA(OpBuilder &b, Location loc,
   for (int64_t j = 0; j < 4; ++j) {
     SmallVector<Value> pair;
     for (int64_t element : {0, 1}) {
-      Value index =
-          buildSum(b, loc,
-                   {{fm, tiling.fragsN * kValuesPerFragment},
-                    {kStep, 2 * kValuesPerFragment}},
-                   (j / 2) * kValuesPerFragment + (j % 2) * 2 + element);
+      Value index = buildSum(b, loc,
+                             {{fm, tiling.fragsN * kValuesPerFragment},
+                              {kStep, 2 * kValuesPerFragment}},
+                             getRegisterAOffset(j, element));
       pair.push_back(memref::LoadOp::create(
           b, loc, operand.fragments,
           ValueRange{lane.warpM, lane.warpN, lane.group, lane.pair, index}));
@@ -752,24 +749,45 @@ vx::lowerFragmentGroups(RewriterBase &rewriter, SpawnOp spawn,
   if (failed(planned))
     return failure();
   SmallVector<FragmentGroup> &groups = *planned;
+  // On sm_90a the groups that fit take wgmma; the others keep mma.sync,
+  // with the reason in their remarks.
+  SmallVector<std::optional<std::string>> notWgmma(groups.size());
+  if (options.chip->hasWgmma())
+    for (auto [group, why] : llvm::zip_equal(groups, notWgmma))
+      why = planWgmmaGroup(group, spawn, ctaSize);
   SmallVector<linalg::MatmulOp> matmuls;
   for (const FragmentGroup &group : groups)
-    llvm::append_range(matmuls, group.getMatmuls());
+    if (!group.wgmma)
+      llvm::append_range(matmuls, group.getMatmuls());
   chooseSharedLayouts(rewriter, matmuls, options);
   if (options.remarkOnMatmuls) {
-    for (const FragmentGroup &group : groups) {
+    for (auto [group, why] : llvm::zip_equal(groups, notWgmma)) {
       for (linalg::MatmulOp matmul : group.getMatmuls()) {
         int64_t columns = matmul.getStaticLoopRanges()[1];
         bool registerA = !getPrivateTiles(matmul.getInputs()[0], spawn).empty();
-        matmul.emitRemark("computed on the tensor cores: mma.sync.m16n8k16 "
-                          "on ")
-            << group.warpsM << " warps (" << group.warpsM << "x1), "
-            << group.fragsM * kMmaM << "x" << columns
-            << " of the accumulator per warp, with the row and elementwise "
-               "tile ops of its "
-            << group.tiles.size() << " private tiles in the fragment layout"
-            << (registerA ? "; A from registers" : "");
-        remarkOnElementLoads(matmul, spawn);
+        InFlightDiagnostic remark =
+            matmul.emitRemark("computed on the tensor cores: ");
+        if (group.wgmma)
+          remark << "wgmma.mma_async.m64n" << columns << "k16 on "
+                 << group.warpsM
+                 << (group.warpsM == 1 ? " warpgroup, " : " warpgroups, ")
+                 << group.fragsM * group.getFragmentRows() << "x" << columns
+                 << " of the accumulator per warpgroup";
+        else
+          remark << "mma.sync.m16n8k16 on " << group.warpsM << " warps ("
+                 << group.warpsM << "x1), " << group.fragsM * kMmaM << "x"
+                 << columns << " of the accumulator per warp";
+        remark << ", with the row and elementwise tile ops of its "
+               << group.tiles.size() << " private tiles in the fragment layout"
+               << (registerA ? "; A from registers" : "");
+        if (group.wgmma)
+          remark << (registerA ? ", B" : "; A and B")
+                 << " in shared memory through descriptors";
+        if (why)
+          remark << "; not wgmma.mma_async: " << *why;
+        remark.report();
+        if (!group.wgmma)
+          remarkOnElementLoads(matmul, spawn);
       }
     }
   }

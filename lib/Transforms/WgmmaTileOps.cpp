@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaSyncFragments.h"
 #include "Vx/Conversion/VxTransferToNVGPU/TMA.h"
 #include "Vx/Target/Limits.h"
 #include "Vx/Transforms/TileOps.h"
@@ -35,10 +36,11 @@ namespace {
 /// 256) and of the warpgroup that issues it.
 constexpr int64_t kWgmmaM = 64, kWgmmaK = 16, kWgmmaNStep = 8;
 constexpr int64_t kWgmmaMaxN = 256;
-constexpr int64_t kWarpgroupSize = 128, kWarpsPerWarpgroup = 4;
-constexpr int64_t kRowsPerWarp = 16, kGroupsPerWarp = 8, kLanesPerRow = 4;
-/// Accumulator values of a lane per 8 columns (two rows, two columns).
-constexpr int64_t kValuesPerColumnBlock = 4;
+constexpr int64_t kWarpgroupSize = kWarpsPerWarpgroup * vx::kWarpSize;
+/// Per warp, the accumulator layout is mma.sync's C fragment (16 rows)
+/// tiled over N: 4 values of a lane per 8 columns (two rows, two columns).
+constexpr int64_t kRowsPerWarp = kMmaM;
+constexpr int64_t kValuesPerColumnBlock = kValuesPerFragment;
 /// The swizzle widths, in bytes of a row, that TMA and the descriptors
 /// share, widest first; the pattern repeats every 8 rows.
 constexpr int64_t kSwizzleRows = 8;
@@ -100,6 +102,11 @@ struct WgmmaTiling {
     return n / kWgmmaNStep * kValuesPerColumnBlock;
   }
   int64_t getValuesPerLane() const { return fragsM * getFragmentValues(); }
+  /// The warps as the lane loop of MmaSyncFragments.h runs them: warp m is
+  /// the warpgroup, warp n its warp.
+  MmaTiling getWarpTiling() const {
+    return {warpgroups, kWarpsPerWarpgroup, fragsM, n / kWgmmaNStep};
+  }
 };
 
 /// A matmul that wgmma computes, with the layouts of its operands.
@@ -117,12 +124,6 @@ struct Accumulator {
   /// Whether its matmul's group may stay in flight into the next step
   /// (kDeferrableWaitAttrName).
   bool deferrable = false;
-};
-
-/// A lane of the wgmma thread loop: its warpgroup, its warp in it, its row
-/// in a warp's 8 (lane / 4) and its pair of columns (lane % 4).
-struct Lane {
-  Value warpgroup, warp, group, pair;
 };
 } // namespace
 
@@ -152,13 +153,12 @@ static std::optional<std::string> getTransferReason(TransferAsyncOp transfer,
   return std::nullopt;
 }
 
-/// The layout of operand `index` of `matmul`, or why wgmma cannot read it:
-/// a whole smem scratch tile written only by TMA transfers, whose rows
-/// (along the innermost dimension) are a multiple of a swizzle width, the
-/// widest that divides them.
-static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
-                                                 unsigned index, SpawnOp spawn,
-                                                 std::string &why) {
+/// The layout of operand `index` of `matmul` by its tile alone, or why
+/// wgmma cannot read it: a whole smem scratch tile whose rows (along the
+/// innermost dimension) are a multiple of a swizzle width, the widest that
+/// divides them.
+static FailureOr<OperandLayout>
+getTileLayout(linalg::MatmulOp matmul, unsigned index, std::string &why) {
   StringRef name = getOperandName(index);
   OpOperand &operand = matmul->getOpOperand(index);
   auto scratch = operand.get().getDefiningOp<ScratchOp>();
@@ -193,11 +193,25 @@ static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
     return failure();
   }
   layout.swizzle = *swizzle;
+  return layout;
+}
+
+/// The layout of operand `index` of `matmul`, or why wgmma cannot read it:
+/// a tile of getTileLayout written only by TMA transfers (or swizzled
+/// elementwise writers) and read only by matmuls.
+static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
+                                                 unsigned index, SpawnOp spawn,
+                                                 std::string &why) {
+  FailureOr<OperandLayout> layout = getTileLayout(matmul, index, why);
+  if (failed(layout))
+    return failure();
+  StringRef name = getOperandName(index);
+  ScratchOp scratch = layout->scratch;
   for (Operation *user : scratch->getUsers()) {
     if (auto transfer = dyn_cast<TransferAsyncOp>(user);
         transfer && transfer.getDst() == scratch.getResult()) {
       if (std::optional<std::string> reason =
-              getTransferReason(transfer, scratch, layout.swizzle, spawn)) {
+              getTransferReason(transfer, scratch, layout->swizzle, spawn)) {
         why = ("the transfer into the " + name +
                " tile cannot be a TMA copy, which writes the swizzled layout "
                "that wgmma reads: " + *reason)
@@ -221,15 +235,9 @@ static FailureOr<OperandLayout> getOperandLayout(linalg::MatmulOp matmul,
   return layout;
 }
 
-/// Why `matmul` cannot be one on `wgmma.mma_async` by itself (its types,
-/// shape and operands), or nothing; fills `wgmma` when it can.
-static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
-                                                  SpawnOp spawn,
-                                                  const TileOpsOptions &options,
-                                                  WgmmaMatmul &wgmma) {
-  if (std::optional<std::string> why =
-          getTensorCoreMatmulReason(matmul, options))
-    return why;
+/// Why `matmul`'s shape does not fit `wgmma.mma_async.m64nNk16` with one
+/// wgmma along N, or nothing.
+static std::optional<std::string> getShapeReason(linalg::MatmulOp matmul) {
   SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
   int64_t m = ranges[0], n = ranges[1], k = ranges[2];
   if (m % kWgmmaM != 0)
@@ -243,6 +251,20 @@ static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
   if (k % kWgmmaK != 0)
     return ("K (" + Twine(k) + ") is not a multiple of " + Twine(kWgmmaK))
         .str();
+  return std::nullopt;
+}
+
+/// Why `matmul` cannot be one on `wgmma.mma_async` by itself (its types,
+/// shape and operands), or nothing; fills `wgmma` when it can.
+static std::optional<std::string> getMatmulReason(linalg::MatmulOp matmul,
+                                                  SpawnOp spawn,
+                                                  const TileOpsOptions &options,
+                                                  WgmmaMatmul &wgmma) {
+  if (std::optional<std::string> why =
+          getTensorCoreMatmulReason(matmul, options))
+    return why;
+  if (std::optional<std::string> why = getShapeReason(matmul))
+    return why;
   wgmma.matmul = matmul;
   for (unsigned index : {0u, 1u}) {
     std::string why;
@@ -282,29 +304,9 @@ static WgmmaTiling chooseTiling(int64_t m, int64_t n, int64_t warpgroups) {
   return {used, fragments / used, n};
 }
 
-/// Builds the thread loop over the lanes of the tiling's warpgroups, ivs
-/// (warpgroup, warp, lane / 4, lane % 4): iteration i (row-major) is lane
-/// i mod 32 of warp i / 32, so each warpgroup's iterations run on the 128
-/// threads of one warpgroup, as wgmma needs.
-static void buildLaneLoop(OpBuilder &b, Location loc, const WgmmaTiling &tiling,
-                          function_ref<void(OpBuilder &, Lane)> body) {
-  auto index = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  SmallVector<Value> lower(4, index(0)), steps(4, index(1));
-  SmallVector<Value> upper = {index(tiling.warpgroups),
-                              index(kWarpsPerWarpgroup),
-                              index(kGroupsPerWarp), index(kLanesPerRow)};
-  scf::ParallelOp::create(b, loc, lower, upper, steps,
-                          [&](OpBuilder &nested, Location, ValueRange ivs) {
-                            body(nested, Lane{ivs[0], ivs[1], ivs[2], ivs[3]});
-                            scf::ReduceOp::create(nested, loc);
-                          });
-}
-
 /// The indices of value `value` of the lane's part of the accumulator.
 static SmallVector<Value> getFragmentIndices(const Lane &lane, Value value) {
-  return {lane.warpgroup, lane.warp, lane.group, lane.pair, value};
+  return {lane.warpM, lane.warpN, lane.group, lane.pair, value};
 }
 
 /// The matrix descriptor of `layout`'s tile from `offset` bytes into it
@@ -344,22 +346,63 @@ static Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
       arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes >> 4));
 }
 
+/// The PTX of one `wgmma.mma_async.m64nNk16` with A from four registers
+/// and B through a descriptor (which upstream's NVVM op does not build):
+/// the accumulator's values are operands 0 to V - 1, tied to the inputs V
+/// to 2V - 1, then A's registers and B's descriptor; with `scaleD` false
+/// the accumulator's inputs are not added.
+static std::pair<std::string, std::string>
+getRegisterAWgmmaAsm(int64_t n, StringRef type, bool transposeB, bool scaleD) {
+  int64_t values = n / kWgmmaNStep * kValuesPerColumnBlock;
+  std::string code, constraints;
+  llvm::raw_string_ostream asmCode(code), asmConstraints(constraints);
+  asmCode << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type
+          << "." << type << " {";
+  for (int64_t value = 0; value < values; ++value) {
+    asmCode << (value ? ", $" : "$") << value;
+    asmConstraints << "=f,";
+  }
+  for (int64_t value = 0; value < values; ++value)
+    asmConstraints << value << ",";
+  int64_t a = 2 * values;
+  asmCode << "}, {$" << a << ", $" << a + 1 << ", $" << a + 2 << ", $" << a + 3
+          << "}, $" << a + 4 << ", " << scaleD << ", 1, 1, " << transposeB
+          << ";";
+  asmConstraints << "r,r,r,r,l";
+  return {code, constraints};
+}
+
+/// One A register as the inline PTX takes it: the i32 of a pair of 16-bit
+/// elements, the first in the low half.
+static Value getRegisterBits(OpBuilder &b, Location loc, Value pair) {
+  Value bits = vector::BitCastOp::create(
+      b, loc, VectorType::get({1}, b.getI32Type()), pair);
+  return vector::ExtractOp::create(b, loc, bits, ArrayRef<int64_t>{0});
+}
+
 /// The body of the matmul's thread loop for `lane`: the warpgroup's
 /// fragments, loaded into wgmma's accumulator structs, accumulate every K
 /// step of the tile in one wgmma group, which the lane waits for before it
-/// stores the values back (registers, once the loop nest is unrolled).
-static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
-                       const Accumulator &acc, Value fragments,
-                       const Lane &lane) {
-  const WgmmaTiling &tiling = acc.tiling;
+/// stores the values back (registers, once the loop nest is unrolled). A
+/// is read from `registerA` when given (the m16n8k16 A fragment of each
+/// warp's 16 rows, as the PTX ISA lays out wgmma's register A), else
+/// through a descriptor. With `overwrite` the fragments' values are not
+/// read: the first K step does not add them (scale-d 0), so their
+/// registers need no writes before the fence. Returns the wait.
+static NVVM::WgmmaWaitGroupSyncOp
+buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
+           const WgmmaTiling &tiling, Value fragments, const Lane &lane,
+           const std::optional<RegisterOperand> &registerA, bool overwrite) {
   MLIRContext *context = b.getContext();
   int64_t k = wgmma.matmul.getStaticLoopRanges()[2];
-  // A's rows of this warpgroup; B is shared by the warpgroups.
-  Value aRows = buildSum(
-      b, loc,
-      {{lane.warpgroup, tiling.getWarpgroupRows() * wgmma.a.swizzle}}, 0);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value descriptorA = buildDescriptor(b, loc, wgmma.a, aRows);
+  Value descriptorA;
+  if (!registerA) {
+    // A's rows of this warpgroup; B is shared by the warpgroups.
+    Value aRows = buildSum(
+        b, loc, {{lane.warpM, tiling.getWarpgroupRows() * wgmma.a.swizzle}}, 0);
+    descriptorA = buildDescriptor(b, loc, wgmma.a, aRows);
+  }
   Value descriptorB = buildDescriptor(b, loc, wgmma.b, zero);
 
   Type f32 = b.getF32Type();
@@ -374,10 +417,14 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   auto vectorType = VectorType::get({values}, f32);
   SmallVector<Value> accumulators;
   for (int64_t fm = 0; fm < tiling.fragsM; ++fm) {
-    Value vector = vector::LoadOp::create(
-        b, loc, vectorType, fragments,
-        getFragmentIndices(lane, valueIndex(fm, 0)));
     Value acc = markTensorCore(LLVM::PoisonOp::create(b, loc, structType));
+    if (overwrite) {
+      accumulators.push_back(acc);
+      continue;
+    }
+    Value vector =
+        vector::LoadOp::create(b, loc, vectorType, fragments,
+                               getFragmentIndices(lane, valueIndex(fm, 0)));
     for (int64_t value = 0; value < values; ++value) {
       Value element = vector::ExtractOp::create(b, loc, vector, value);
       acc = markTensorCore(
@@ -385,11 +432,40 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
     }
     accumulators.push_back(acc);
   }
-  // The accumulators' registers are written before the fence (PTX ISA,
-  // "wgmma.fence").
+  // A's registers from the lane's values of A's tile, loaded as one
+  // vector (one access for the checker), before the fence as the
+  // accumulators' (PTX ISA, "wgmma.fence": registers that wgmma reads are
+  // written before it).
+  SmallVector<SmallVector<Value>> aRegisters;
+  if (registerA) {
+    auto aType = cast<MemRefType>(registerA->fragments.getType());
+    int64_t fragsN = registerA->tiling.fragsN;
+    Value aValues = vector::LoadOp::create(
+        b, loc,
+        VectorType::get({aType.getShape().back()}, aType.getElementType()),
+        registerA->fragments, getFragmentIndices(lane, zero));
+    for (int64_t fm = 0; fm < tiling.fragsM; ++fm)
+      for (int64_t step = 0; step < k / kWgmmaK; ++step) {
+        SmallVector<Value> registers;
+        for (int64_t reg = 0; reg < 4; ++reg) {
+          SmallVector<Value> pair;
+          for (int64_t element : {0, 1})
+            pair.push_back(vector::ExtractOp::create(
+                b, loc, aValues,
+                fm * fragsN * kValuesPerFragment +
+                    step * 2 * kValuesPerFragment +
+                    getRegisterAOffset(reg, element)));
+          registers.push_back(getRegisterBits(
+              b, loc,
+              vector::FromElementsOp::create(
+                  b, loc, VectorType::get({2}, aType.getElementType()), pair)));
+        }
+        aRegisters.push_back(std::move(registers));
+      }
+  }
   markTensorCore(NVVM::WgmmaFenceAlignedOp::create(b, loc));
   Type elementType =
-      getElementTypeOrSelf(wgmma.matmul.getInputs()[0].getType());
+      getElementTypeOrSelf(wgmma.matmul.getInputs()[1].getType());
   auto types = NVVM::WGMMATypesAttr::get(
       context, elementType.isBF16() ? NVVM::WGMMATypes::bf16
                                     : NVVM::WGMMATypes::f16);
@@ -403,22 +479,48 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
   };
   for (auto [fm, acc] : llvm::enumerate(accumulators))
     for (int64_t step = 0; step < k / kWgmmaK; ++step) {
-      int64_t aBytes = static_cast<int64_t>(fm) * kWgmmaM * wgmma.a.swizzle +
-                       wgmma.a.getKStepBytes(step);
+      bool scaleD = step > 0 || !overwrite;
+      Value stepA;
+      if (!registerA)
+        stepA = offsetDescriptor(b, loc, descriptorA,
+                                 static_cast<int64_t>(fm) * kWgmmaM *
+                                         wgmma.a.swizzle +
+                                     wgmma.a.getKStepBytes(step));
+      Value stepB =
+          offsetDescriptor(b, loc, descriptorB, wgmma.b.getKStepBytes(step));
+      if (registerA) {
+        auto [code, constraints] = getRegisterAWgmmaAsm(
+            tiling.n, elementType.isBF16() ? "bf16" : "f16", !wgmma.b.kMajor,
+            scaleD);
+        SmallVector<Value> operands;
+        for (int64_t value = 0; value < values; ++value)
+          operands.push_back(
+              markTensorCore(LLVM::ExtractValueOp::create(b, loc, acc, value)));
+        llvm::append_range(operands, aRegisters[fm * (k / kWgmmaK) + step]);
+        operands.push_back(stepB);
+        acc = markTensorCore(LLVM::InlineAsmOp::create(
+                                 b, loc, structType, operands, code,
+                                 constraints, /*has_side_effects=*/true,
+                                 /*is_align_stack=*/false,
+                                 LLVM::tailcallkind::TailCallKind::None,
+                                 LLVM::AsmDialectAttr::get(
+                                     context, LLVM::AsmDialect::AD_ATT),
+                                 /*operand_attrs=*/ArrayAttr()))
+                  .getResult(0);
+        continue;
+      }
       acc = markTensorCore(NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, structType, acc,
-          offsetDescriptor(b, loc, descriptorA, aBytes),
-          offsetDescriptor(b, loc, descriptorB, wgmma.b.getKStepBytes(step)),
+          b, loc, structType, acc, stepA, stepB,
           NVVM::MMAShapeAttr::get(context, kWgmmaM, tiling.n, kWgmmaK), types,
           types, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one),
-          scaleIn, scaleIn, layoutOf(wgmma.a, false),
-          layoutOf(wgmma.b, true), /*satfinite=*/nullptr));
+          NVVM::WGMMAScaleOutAttr::get(context,
+                                       scaleD ? NVVM::WGMMAScaleOut::one
+                                              : NVVM::WGMMAScaleOut::zero),
+          scaleIn, scaleIn, layoutOf(wgmma.a, false), layoutOf(wgmma.b, true),
+          /*satfinite=*/nullptr));
     }
   markTensorCore(NVVM::WgmmaGroupSyncAlignedOp::create(b, loc));
   auto wait = markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0));
-  if (acc.deferrable)
-    wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
   for (auto [fm, acc] : llvm::enumerate(accumulators)) {
     SmallVector<Value> elements;
     for (int64_t value = 0; value < values; ++value)
@@ -430,6 +532,7 @@ static void buildWgmma(OpBuilder &b, Location loc, WgmmaMatmul wgmma,
         b, loc, vector, fragments,
         getFragmentIndices(lane, valueIndex(static_cast<int64_t>(fm), 0)));
   }
+  return wait;
 }
 
 /// The body of a fill's thread loop: every value of the lane's part, then
@@ -507,9 +610,9 @@ static void buildCopyOut(OpBuilder &b, Location loc, Value target,
       [&](OpBuilder &nested, ValueRange ivs) {
         Value fm = ivs[0], block = ivs[1], half = ivs[2];
         Value row = buildSum(nested, loc,
-                             {{lane.warpgroup, tiling.getWarpgroupRows()},
+                             {{lane.warpM, tiling.getWarpgroupRows()},
                               {fm, kWgmmaM},
-                              {lane.warp, kRowsPerWarp},
+                              {lane.warpN, kRowsPerWarp},
                               {lane.group, 1},
                               {half, 8}},
                              0);
@@ -551,31 +654,34 @@ static void rewriteAccumulator(RewriterBase &rewriter, Accumulator &acc,
   Location loc = acc.scratch.getLoc();
   rewriter.setInsertionPoint(acc.scratch);
   auto type = MemRefType::get({tiling.warpgroups, kWarpsPerWarpgroup,
-                               kGroupsPerWarp, kLanesPerRow,
+                               vx::kWarpSize / kLanesPerRow, kLanesPerRow,
                                tiling.getValuesPerLane()},
                               getElementTypeOrSelf(acc.scratch.getType()));
   Value fragments =
       ScratchOp::create(rewriter, loc, type, acc.scratch.getMemoryAttr());
   for (Operation *op : acc.ops) {
     rewriter.setInsertionPoint(op);
-    buildLaneLoop(rewriter, op->getLoc(), tiling, [&](OpBuilder &b, Lane lane) {
-      Location opLoc = op->getLoc();
-      // A group that a matmul left in flight still writes the registers
-      // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
-      if (acc.deferrable && !isa<linalg::MatmulOp>(op))
-        markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
-      if (auto fill = dyn_cast<linalg::FillOp>(op))
-        buildFill(b, opLoc, fill, tiling, fragments, lane);
-      else if (isa<linalg::MatmulOp>(op))
-        buildWgmma(b, opLoc,
-                   *llvm::find_if(matmuls,
-                                  [&](WgmmaMatmul wgmma) {
-                                    return wgmma.matmul == op;
-                                  }),
-                   acc, fragments, lane);
-      else
-        buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
-    });
+    buildLaneLoop(
+        rewriter, op->getLoc(), tiling.getWarpTiling(),
+        [&](OpBuilder &b, Lane lane) {
+          Location opLoc = op->getLoc();
+          // A group that a matmul left in flight still writes the registers
+          // (PTX ISA, "wgmma.wait_group"): the other ops wait for it.
+          if (acc.deferrable && !isa<linalg::MatmulOp>(op))
+            markTensorCore(NVVM::WgmmaWaitGroupSyncOp::create(b, opLoc, 0));
+          if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+            buildFill(b, opLoc, fill, tiling, fragments, lane);
+          } else if (isa<linalg::MatmulOp>(op)) {
+            WgmmaMatmul wgmma = *llvm::find_if(
+                matmuls, [&](WgmmaMatmul w) { return w.matmul == op; });
+            auto wait = buildWgmma(b, opLoc, wgmma, tiling, fragments, lane,
+                                   std::nullopt, /*overwrite=*/false);
+            if (acc.deferrable)
+              wait->setAttr(kDeferrableWaitAttrName, b.getUnitAttr());
+          } else {
+            buildCopyOut(b, opLoc, op->getOperand(1), tiling, fragments, lane);
+          }
+        });
     rewriter.eraseOp(op);
   }
   rewriter.eraseOp(acc.scratch);
@@ -700,4 +806,68 @@ void vx::lowerMatmulsToWgmma(RewriterBase &rewriter, SpawnOp spawn,
     accumulators.front().deferrable = isDeferrable(matmuls.front(), spawn);
   for (Accumulator &acc : accumulators)
     rewriteAccumulator(rewriter, acc, matmuls);
+}
+
+std::optional<std::string> vx::planWgmmaGroup(FragmentGroup &group,
+                                              SpawnOp spawn, int64_t ctaSize) {
+  int64_t rows = group.getRows();
+  if (rows % kWgmmaM != 0)
+    return ("its group's tiles have " + Twine(rows) +
+            " rows, not a multiple of wgmma's " + Twine(kWgmmaM))
+        .str();
+  if (ctaSize % kWarpgroupSize != 0)
+    return ("the CTA has " + Twine(ctaSize) +
+            " threads, not whole warpgroups of 128")
+        .str();
+  SmallVector<OperandLayout> layouts;
+  for (linalg::MatmulOp matmul : group.getMatmuls()) {
+    if (std::optional<std::string> why = getShapeReason(matmul))
+      return why;
+    for (unsigned index : {0u, 1u}) {
+      // A private A is a tile of the group (planFragmentGroups): registers.
+      auto scratch = matmul.getInputs()[index].getDefiningOp<ScratchOp>();
+      if (index == 0 && llvm::is_contained(group.tiles, scratch))
+        continue;
+      std::string why;
+      FailureOr<OperandLayout> layout =
+          getOperandLayout(matmul, index, spawn, why);
+      if (failed(layout))
+        return why;
+      // Every reader must agree on the swizzle that the tile gets.
+      if (llvm::any_of(layout->scratch->getUsers(), [&](Operation *user) {
+            return isa<linalg::MatmulOp>(user) &&
+                   !llvm::is_contained(group.ops, user);
+          }))
+        return ("the " + getOperandName(index) +
+                " tile is also read by a matmul outside its group")
+            .str();
+      layouts.push_back(*layout);
+    }
+  }
+  WgmmaTiling tiling =
+      chooseTiling(rows, kWgmmaNStep, ctaSize / kWarpgroupSize);
+  group.wgmma = true;
+  group.warpsM = tiling.warpgroups;
+  group.fragsM = tiling.fragsM;
+  for (const OperandLayout &layout : layouts)
+    layout.scratch->setAttr(
+        kSwizzleAttrName,
+        IntegerAttr::get(IntegerType::get(spawn.getContext(), 64),
+                         layout.swizzle));
+  return std::nullopt;
+}
+
+void vx::buildGroupWgmma(OpBuilder &b, Location loc, linalg::MatmulOp matmul,
+                         const MmaTiling &tiling, Value fragments,
+                         const Lane &lane,
+                         const std::optional<RegisterOperand> &registerA,
+                         bool overwrite) {
+  // planWgmmaGroup checked the layouts.
+  std::string unused;
+  WgmmaMatmul wgmma{matmul, {}, *getTileLayout(matmul, 1, unused)};
+  if (!registerA)
+    wgmma.a = *getTileLayout(matmul, 0, unused);
+  buildWgmma(b, loc, wgmma,
+             {tiling.warpsM, tiling.fragsM, tiling.getWarpColumns()}, fragments,
+             lane, registerA, overwrite);
 }

@@ -9,10 +9,11 @@
 // become per-lane fragments. Two warps split the 32 rows (16 each, warpsN
 // = 1); a 32x16 tile is 2 fragments of 16x8 per warp, 8 values per lane; a
 // row vector 2 values per lane (rows g and g + 8). sm_90a takes the same
-// path (its wgmma layout has no row reductions yet).
+// path, the group's 32 rows being too few for wgmma (its groups on wgmma:
+// distribute-tile-ops-fragments-wgmma.mlir).
 
-// SM90A: remark: computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), 16x16 of the accumulator per warp, with the row and elementwise tile ops of its 5 private tiles in the fragment layout{{$}}
-// SM90A: remark: computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), 16x16 of the accumulator per warp, with the row and elementwise tile ops of its 5 private tiles in the fragment layout; A from registers
+// SM90A: remark: computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), 16x16 of the accumulator per warp, with the row and elementwise tile ops of its 5 private tiles in the fragment layout; not wgmma.mma_async: its group's tiles have 32 rows, not a multiple of wgmma's 64{{$}}
+// SM90A: remark: computed on the tensor cores: mma.sync.m16n8k16 on 2 warps (2x1), 16x16 of the accumulator per warp, with the row and elementwise tile ops of its 5 private tiles in the fragment layout; A from registers; not wgmma.mma_async: its group's tiles have 32 rows, not a multiple of wgmma's 64{{$}}
 
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>

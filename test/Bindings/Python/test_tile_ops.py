@@ -113,6 +113,20 @@ def attention_reference(q, k, v):
     return np.einsum("bhqk,bhkd->bhqd", weights, v)
 
 
+def check_attention(text, options, seed, function="flash_attention",
+                    head_dim=64):
+    """Runs `function` of `text` on f16 Q, K, V of 2 heads of 128 queries
+    and keys, against attention_reference."""
+    module = vx.parse(text, "flash_attention.mlir")
+    rng = np.random.default_rng(seed)
+    q, k, v = (rng.standard_normal((1, 2, 128, head_dim)).astype(np.float16)
+               for _ in range(3))
+    out = np.full(q.shape, np.nan, dtype=np.float32)
+    vx.run(module, function, q, k, v, out, **options)
+    np.testing.assert_allclose(out, attention_reference(q, k, v),
+                               rtol=2e-3, atol=2e-3)
+
+
 # The register form (S and P in the MMA fragment layout on the GPU routes)
 # and the form with S and P staged in shared memory (wgmma on sm_90a).
 @pytest.mark.parametrize("example", ["flash_attention.mlir",
@@ -121,34 +135,23 @@ def attention_reference(q, k, v):
 def test_flash_attention_against_numpy(options, example):
     # numpy has no bf16: the same kernel with f16 tiles. P is rounded to
     # f16 for P V (the tensor cores' A operand), as FlashAttention does.
-    module = vx.parse(read_example(example).replace("bf16", "f16"), example)
-    rng = np.random.default_rng(23)
-    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
-               for _ in range(3))
-    out = np.full(q.shape, np.nan, dtype=np.float32)
-    vx.run(module, "flash_attention", q, k, v, out, **options)
-    np.testing.assert_allclose(out, attention_reference(q, k, v),
-                               rtol=2e-3, atol=2e-3)
+    check_attention(read_example(example).replace("bf16", "f16"), options,
+                    seed=23)
 
 
 @pytest.mark.parametrize("options", ROUTES)
 def test_flash_attention_head_dim_128_against_numpy(options):
     # bench/kernels' head-dim-128 variant at the example's sizes (the
-    # register form: mma.sync with S and P in the fragment layout on both
-    # chips, P V's accumulator 16x128 per warp).
+    # register form: S and P in the fragment layout, mma.sync on sm_80 with
+    # P V's accumulator 16x128 per warp, wgmma on sm_90a with m64n128k16
+    # and P as its register A operand).
     with open(os.path.join(ROOT, "bench", "kernels",
                            "flash_attention.mlir")) as source:
         text = source.read().replace("bf16", "f16")
     text = text.replace("1x4x256x", "1x2x128x").replace(
         "grid [1, 4, 4, 4]", "grid [1, 2, 2, 2]")
-    module = vx.parse(text, "flash_attention.mlir")
-    rng = np.random.default_rng(29)
-    q, k, v = (rng.standard_normal((1, 2, 128, 128)).astype(np.float16)
-               for _ in range(3))
-    out = np.full(q.shape, np.nan, dtype=np.float32)
-    vx.run(module, "flash_attention128", q, k, v, out, **options)
-    np.testing.assert_allclose(out, attention_reference(q, k, v),
-                               rtol=2e-3, atol=2e-3)
+    check_attention(text, options, seed=29, function="flash_attention128",
+                    head_dim=128)
 
 
 def flash_attention_with_thread_loops(prologue=True):
@@ -192,14 +195,56 @@ def flash_attention_with_thread_loops(prologue=True):
 @pytest.mark.parametrize("options", ROUTES)
 def test_flash_attention_thread_loops_against_numpy(options, prologue):
     text = flash_attention_with_thread_loops(prologue).replace("bf16", "f16")
-    module = vx.parse(text, "flash_attention.mlir")
-    rng = np.random.default_rng(31)
-    q, k, v = (rng.standard_normal((1, 2, 128, 64)).astype(np.float16)
-               for _ in range(3))
-    out = np.full(q.shape, np.nan, dtype=np.float32)
-    vx.run(module, "flash_attention", q, k, v, out, **options)
-    np.testing.assert_allclose(out, attention_reference(q, k, v),
-                               rtol=2e-3, atol=2e-3)
+    check_attention(text, options, seed=31)
+
+
+def with_128_queries(text, threads):
+    """examples/flash_attention.mlir with 128 queries per CTA of `threads`
+    threads: Q, S, P, the output and the row vectors of 128 rows."""
+    edits = [
+        ("threads 128", f"threads {threads}"),
+        ("grid [1, 2, 2, 2]", "grid [1, 2, 1, 2]"),
+        ("%q0 = arith.muli %qb, %c64", "%q0 = arith.muli %qb, %c128"),
+        ("%c64 = arith.constant 64 : index",
+         "%c64 = arith.constant 64 : index\n  %c128 = arith.constant 128 : "
+         "index"),
+        ("memref<64x64xf32", "memref<128x64xf32"),
+        ("memref<64xf32>", "memref<128xf32>"),
+        ("vx.scratch smem : memref<64x64xbf16>\n    %k_tile",
+         "vx.scratch smem : memref<128x64xbf16>\n    %k_tile"),
+        ("%p = vx.scratch : memref<64x64xbf16>",
+         "%p = vx.scratch : memref<128x64xbf16>"),
+        ("outs(%p : memref<64x64xbf16>)", "outs(%p : memref<128x64xbf16>)"),
+        ("ins(%p, %v_tile : memref<64x64xbf16>,",
+         "ins(%p, %v_tile : memref<128x64xbf16>,"),
+        ("ins(%q_tile, %k_tile : memref<64x64xbf16>,",
+         "ins(%q_tile, %k_tile : memref<128x64xbf16>,"),
+        ("%q0, 0] [1, 1, 64, 64]", "%q0, 0] [1, 1, 128, 64]"),
+        ("to memref<64x64xbf16, strided<[64, 1], offset: ?>>\n    %k_src",
+         "to memref<128x64xbf16, strided<[64, 1], offset: ?>>\n    %k_src"),
+        ("%tq = vx.transfer_async %q_src to %q_tile\n"
+         "        : memref<64x64xbf16, strided<[64, 1], offset: ?>>\n"
+         "        to memref<64x64xbf16>",
+         "%tq = vx.transfer_async %q_src to %q_tile\n"
+         "        : memref<128x64xbf16, strided<[64, 1], offset: ?>>\n"
+         "        to memref<128x64xbf16>"),
+    ]
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize("threads", [128, 256])
+@pytest.mark.parametrize("options", [ROUTES[0], ROUTES[3], ROUTES[4]])
+def test_flash_attention_128_queries_against_numpy(options, threads):
+    # 128 query rows per CTA: on sm_90a's wgmma one warpgroup holds two
+    # 64-row fragments (128 threads) or each of two warpgroups one (256);
+    # the fragment group's row reductions and broadcasts follow wgmma's
+    # rows (64 per fragment, 16 per warp), mma.sync's on sm_80.
+    text = with_128_queries(read_example("flash_attention.mlir"),
+                            threads).replace("bf16", "f16")
+    check_attention(text, options, seed=31)
 
 
 def test_flash_attention_thread_loops_in_the_fragment_layout():

@@ -874,10 +874,10 @@ void vx::rewriteFragmentGroup(RewriterBase &rewriter,
             ? group.fragsM * kRowsPerLane
             : group.fragsM * (type.getShape()[1] / kMmaN) * kValuesPerFragment;
     rewriter.setInsertionPoint(tile);
-    auto fragmentType = MemRefType::get({group.warpsM, group.getWarpsN(),
-                                         kWarpSize / kLanesPerRow,
-                                         kLanesPerRow, values},
-                                        type.getElementType());
+    auto fragmentType =
+        MemRefType::get({group.warpsM, group.getWarpsN(),
+                         kWarpSize / kLanesPerRow, kLanesPerRow, values},
+                        type.getElementType());
     tileFragments[tile.getResult()] = ScratchOp::create(
         rewriter, tile.getLoc(), fragmentType, tile.getMemoryAttr());
     if (partialSums.contains(tile.getResult()))

@@ -69,9 +69,10 @@
 // descriptors' swizzle mode 1 in bits 62-63); S = Q K^T is 4 wgmma with
 // both operands K-major, the first overwriting S (scale-d 0 for the
 // zero fill before it), waited for before the row max reads S; two
-// shuffles per row and reduction; P's 16 bf16x2 registers are written
-// before the fence, then P V is 4 wgmma with A from registers ({4 x b32})
-// and V transposed (imm-trans-b 1).
+// shuffles per row for the row max, the row sums per lane (no shuffle);
+// P's 16 bf16x2 registers are written before the fence, then P V is 4 wgmma
+// with A from registers ({4 x b32}) and V transposed (imm-trans-b 1). After
+// the last step O / l sums l over the quad: four shuffles, once.
 // PTX90: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX90: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX90: wgmma.fence.sync.aligned;
@@ -82,12 +83,14 @@
 // PTX90-NEXT: wgmma.wait_group.sync.aligned 0;
 // PTX90-COUNT-4: shfl.sync.bfly.b32
 // PTX90: ex2.approx
-// PTX90-COUNT-4: shfl.sync.bfly.b32
+// PTX90-NOT: shfl
 // PTX90-COUNT-16: cvt.rn.bf16x2.f32
 // PTX90: wgmma.fence.sync.aligned;
 // PTX90-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // PTX90: wgmma.commit_group.sync.aligned;
 // PTX90-NEXT: wgmma.wait_group.sync.aligned 0;
+// PTX90-NOT: wgmma.mma_async
+// PTX90-COUNT-4: shfl.sync.bfly.b32
 // PTX90-NOT: wgmma.mma_async
 // PTX90-NOT: {{mma.sync|ldmatrix|ld.shared|st.shared|shfl}}
 

@@ -60,7 +60,8 @@ func.func @prologue_and_epilogue(%a: memref<32x16xbf16>,
         %max = arith.maximumf %x, %acc : f32
         linalg.yield %max : f32
       }
-    // The epilogue: row 16 w + 16 fm + 8 h + g, column 8 fn + 2 t + e.
+    // The epilogue: row 16 w + 16 fm + 16 n + 8 h + g (n, the warp of a
+    // warpgroup on wgmma, is 0 here), column 8 fn + 2 t + e.
     // CHECK: scf.parallel (%[[W:.*]], %[[N:.*]], %[[G:.*]], %[[T:.*]]) =
     // CHECK: scf.for %[[FM:.*]] =
     // CHECK: scf.for %[[H:.*]] =
@@ -69,8 +70,10 @@ func.func @prologue_and_epilogue(%a: memref<32x16xbf16>,
     // CHECK: %[[ROW0:.*]] = arith.muli %[[W]], %c16
     // CHECK: %[[ROW1:.*]] = arith.muli %[[FM]], %c16
     // CHECK: %[[ROW2:.*]] = arith.addi %[[ROW0]], %[[ROW1]]
+    // CHECK: %[[ROWN:.*]] = arith.muli %[[N]], %c16
+    // CHECK: %[[ROW2N:.*]] = arith.addi %[[ROW2]], %[[ROWN]]
     // CHECK: %[[ROW3:.*]] = arith.muli %[[H]], %c8
-    // CHECK: %[[ROW4:.*]] = arith.addi %[[ROW2]], %[[ROW3]]
+    // CHECK: %[[ROW4:.*]] = arith.addi %[[ROW2N]], %[[ROW3]]
     // CHECK: %[[ROW:.*]] = arith.addi %[[ROW4]], %[[G]]
     // CHECK: %[[COL0:.*]] = arith.muli %[[FN]], %c8
     // CHECK: %[[COL1:.*]] = arith.muli %[[T]], %c2

@@ -106,8 +106,8 @@ private:
   void emitAccess(OpBuilder &builder, Location loc, const Access &access,
                   Value memref, ValueRange indices, int64_t kind,
                   Value inBounds, int64_t site);
-  /// The root of `access` the runtime knows it by: a scratch or body
-  /// allocation (relative addressing), or none (captured, by address).
+  /// The one scratch or body allocation `access` reaches, or none (several
+  /// candidates, or captured memory).
   const Access::Candidate *getPrivateRoot(const Access &access);
   /// The scratch and body allocations among the candidates of `access`
   /// that the runtime knows and that are defined before it.

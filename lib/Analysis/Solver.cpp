@@ -427,9 +427,20 @@ CollisionResult SystemSolver::solve() {
                   getResult(CollisionResult::Unknown,
                             "the system is too large to decide within the "
                             "budget"));
-  for (const Component *component : relevant)
-    if (std::optional<CollisionResult> decided = decideComponent(*component))
+  // One empty component decides the query even where another one ran over
+  // the budget: the budget's verdict is kept for the end.
+  std::optional<CollisionResult> overBudget;
+  for (const Component *component : relevant) {
+    std::optional<CollisionResult> decided = decideComponent(*component);
+    if (!decided)
+      continue;
+    if (decided->kind != CollisionResult::Unknown)
       return *decided;
+    if (!overBudget)
+      overBudget = std::move(decided);
+  }
+  if (overBudget)
+    return *overBudget;
   if (!exact)
     return decide("exactness",
                   getResult(CollisionResult::Unknown,
@@ -536,6 +547,17 @@ void SystemSolver::selectRelevant() {
       continue;
     relevant.push_back(&component);
   }
+  // The components with the fewest cases first: they share the budget of
+  // leaves, and an empty one decides the query.
+  auto countCases = [&](const Component *component) {
+    return llvm::count_if(component->constraints, [&](unsigned id) {
+      return system.constraints[id].alternatives.size() > 1;
+    });
+  };
+  llvm::stable_sort(relevant, [&](const Component *a, const Component *b) {
+    return std::make_pair(countCases(a), a->constraints.size()) <
+           std::make_pair(countCases(b), b->constraints.size());
+  });
 }
 
 // Exactness: an approximate column decides nothing unless a constraint that

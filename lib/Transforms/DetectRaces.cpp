@@ -106,9 +106,6 @@ private:
   void emitAccess(OpBuilder &builder, Location loc, const Access &access,
                   Value memref, ValueRange indices, int64_t kind,
                   Value inBounds, int64_t site);
-  /// The one scratch or body allocation `access` reaches, or none (several
-  /// candidates, or captured memory).
-  const Access::Candidate *getPrivateRoot(const Access &access);
   /// The scratch and body allocations among the candidates of `access`
   /// that the runtime knows and that are defined before it.
   SmallVector<const Access::Candidate *> getPrivateRoots(const Access &access);
@@ -288,14 +285,16 @@ void SpawnInstrumenter::instrumentThreadLoop(scf::ParallelOp loop) {
   threadLoopContext[loop] = {execution, iteration};
 }
 
-const Access::Candidate *
-SpawnInstrumenter::getPrivateRoot(const Access &access) {
-  if (access.candidates.size() != 1)
-    return nullptr;
+/// Whether `access` reaches only an allocation made inside its own thread
+/// loop: one per iteration, which no other iteration sees.
+static bool reachesIterationAllocation(const Access &access) {
+  if (!access.threadLoop || access.candidates.size() != 1)
+    return false;
   const Access::Candidate &candidate = access.candidates.front();
-  if (candidate.root.isShared() || !candidate.base)
-    return nullptr;
-  return &candidate;
+  Operation *allocation =
+      candidate.base ? candidate.base.getDefiningOp() : nullptr;
+  return !candidate.root.isShared() && allocation &&
+         access.threadLoop->isAncestor(allocation);
 }
 
 SmallVector<const Access::Candidate *>
@@ -413,11 +412,8 @@ void SpawnInstrumenter::instrument(Operation *op,
     auto type = dyn_cast<MemRefType>(access->buffer.getType());
     if (!type || !getElementBytes(type))
       continue;
-    // Allocations inside a thread loop are per iteration.
-    if (const Access::Candidate *candidate = getPrivateRoot(*access))
-      if (access->threadLoop && candidate->base.getDefiningOp() &&
-          access->threadLoop->isAncestor(candidate->base.getDefiningOp()))
-        continue;
+    if (reachesIterationAllocation(*access))
+      continue;
     int64_t kind = access->isWrite() ? kWrite : kRead;
     if (access->atomicKind)
       kind |= (static_cast<int64_t>(*access->atomicKind) + 1)

@@ -155,12 +155,12 @@ def test_flash_attention_head_dim_128_against_numpy(options):
 
 
 def flash_attention_with_thread_loops(prologue=True):
-    """examples/flash_attention.mlir with the last step's O / l and, with
-    `prologue`, the first step's fills of the running max, sum and output
-    written as thread loops of the user's (VX_SPEC 2.3: mapped onto the
-    fragment layout on the GPU routes, onto the rows on the others).
-    Without it the row sum l stays per lane across the steps and the
-    epilogue's loop reads it summed over the quad."""
+    """examples/flash_attention.mlir with the last step's 1 / l and O times
+    it and, with `prologue`, the first step's fills of the running max, sum
+    and output written as thread loops of the user's (VX_SPEC 2.3: mapped
+    onto the fragment layout on the GPU routes, onto the rows on the
+    others). Without it the row sum l stays per lane across the steps and
+    the epilogue's row loop reads it summed over the quad."""
     text = read_example("flash_attention.mlir")
     fills = """      linalg.fill ins(%neg_inf : f32) outs(%m : memref<64xf32>)
       linalg.fill ins(%zero : f32) outs(%l : memref<64xf32>)
@@ -174,10 +174,15 @@ def flash_attention_with_thread_loops(prologue=True):
         memref.store %zero, %acc[%r, %c] : memref<64x64xf32>
       }
 """
-    epilogue = """      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
-        %a = memref.load %acc[%r, %c] : memref<64x64xf32>
+    epilogue = """      scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
         %sum = memref.load %l[%r] : memref<64xf32>
-        %n = arith.divf %a, %sum : f32
+        %inverse = arith.divf %one, %sum : f32
+        memref.store %inverse, %l_inv[%r] : memref<64xf32>
+      }
+      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+        %a = memref.load %acc[%r, %c] : memref<64x64xf32>
+        %inverse = memref.load %l_inv[%r] : memref<64xf32>
+        %n = arith.mulf %a, %inverse : f32
         memref.store %n, %o_tile[%r, %c]
             : memref<64x64xf32, strided<[64, 1], offset: ?>>
       }
@@ -185,8 +190,7 @@ def flash_attention_with_thread_loops(prologue=True):
     assert fills in text
     if prologue:
         text = text.replace(fills, prologue_loops)
-    start = text.index(
-        "      linalg.generic {indexing_maps = [#tile, #rows, #tile]")
+    start = text.index("      // One reciprocal per row")
     end = text.index("    }\n  }\n  return")
     return text[:start] + epilogue + text[end:]
 

@@ -90,13 +90,15 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
         %factor = math.exp2 %scaled : f32
         linalg.yield %factor : f32
       }
-    // exp2 of the scaled S less its row max, the running row sums, and P.
+    // exp2 of the scaled S less its scaled row max (c s - c m: one FMA
+    // per element, as FlashAttention-2), the running row sums, and P.
     linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
         ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
       ^bb0(%mx: f32, %s: f32):
-        %d = arith.subf %s, %mx : f32
-        %scaled = arith.mulf %d, %scale : f32
+        %ss = arith.mulf %s, %scale : f32
+        %ms = arith.mulf %mx, %scale : f32
+        %scaled = arith.subf %ss, %ms : f32
         %e = math.exp2 %scaled : f32
         linalg.yield %e : f32
     }
@@ -236,13 +238,15 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
         %factor = math.exp2 %scaled : f32
         linalg.yield %factor : f32
       }
-    // exp2 of the scaled S less its row max, the running row sums, and P.
+    // exp2 of the scaled S less its scaled row max (c s - c m: one FMA
+    // per element, as FlashAttention-2), the running row sums, and P.
     linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
         ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
       ^bb0(%mx: f32, %s: f32):
-        %d = arith.subf %s, %mx : f32
-        %scaled = arith.mulf %d, %scale : f32
+        %ss = arith.mulf %s, %scale : f32
+        %ms = arith.mulf %mx, %scale : f32
+        %scaled = arith.subf %ss, %ms : f32
         %e = math.exp2 %scaled : f32
         linalg.yield %e : f32
     }

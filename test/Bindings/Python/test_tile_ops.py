@@ -114,13 +114,13 @@ def attention_reference(q, k, v):
 
 
 def check_attention(text, options, seed, function="flash_attention",
-                    head_dim=64):
-    """Runs `function` of `text` on f16 Q, K, V of 2 heads of 128 queries
-    and keys, against attention_reference."""
+                    head_dim=64, sequence=128):
+    """Runs `function` of `text` on f16 Q, K, V of 2 heads of `sequence`
+    queries and keys, against attention_reference."""
     module = vx.parse(text, "flash_attention.mlir")
     rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((1, 2, 128, head_dim)).astype(np.float16)
-               for _ in range(3))
+    q, k, v = (rng.standard_normal((1, 2, sequence, head_dim))
+               .astype(np.float16) for _ in range(3))
     out = np.full(q.shape, np.nan, dtype=np.float32)
     vx.run(module, function, q, k, v, out, **options)
     np.testing.assert_allclose(out, attention_reference(q, k, v),
@@ -152,6 +152,42 @@ def test_flash_attention_head_dim_128_against_numpy(options):
         "grid [1, 4, 4, 4]", "grid [1, 2, 2, 2]")
     check_attention(text, options, seed=29, function="flash_attention128",
                     head_dim=128)
+
+
+def with_kv_stages(text, stages):
+    """A flash-attention kernel of `text` with 384 queries and keys (6 KV
+    steps of 64) and K and V in `stages` stages (the spawn's clause)."""
+    edits = [("1x2x128x", "1x2x384x"),
+             ("grid [1, 2, 2, 2]", "grid [1, 2, 6, 6]"),
+             ("threads 128 {", f"threads 128 stages {stages} {{")]
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.skipif(not HAS_PTX_SIM,
+                    reason="no CUDA toolkit or no libvx_ptx_sim.so")
+@pytest.mark.parametrize("stages", [2, 3])
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_flash_attention_kv_stages_on_ptx_sim(chip, stages):
+    # The register form with K and V multi-buffered (the expert kernels
+    # double-buffer them): cp.async groups on sm_80, TMA and an mbarrier per
+    # slot on sm_90a, the fragment group unchanged; 6 KV steps, so every
+    # slot is refilled while another is read, in a shuffled thread order.
+    # Q does not move along the KV dim: on sm_90a TMA loads it once; on
+    # sm_80 the pipeline leaves its transfer a per-step copy, with a warning
+    # (the stages were asked for).
+    text = with_kv_stages(read_example("flash_attention.mlir"), stages)
+    lowered = vx.parse(text, "flash_attention.mlir").lower("gpu", chip=chip)
+    warnings = [(d.location, d.message) for d in lowered.diagnostics
+                if d.severity == "warning"]
+    assert warnings == ([] if chip == "sm_90a" else [(
+        "flash_attention.mlir:58:11", "transfer is not pipelined: its source "
+        "does not move with an arbitrary dimension")])
+    check_attention(text.replace("bf16", "f16"),
+                    {"ptx_sim": True, "chip": chip, "sim_order": "shuffle"},
+                    seed=37, sequence=384)
 
 
 def flash_attention_with_thread_loops(prologue=True):

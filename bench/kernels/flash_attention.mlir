@@ -5,7 +5,7 @@
 // K^T (a transposing indexing map) and P V on the tensor cores, with the
 // softmax's row max, exp2, row sums and P in the registers of the MMA
 // fragment layout (mma.sync on sm_80, wgmma on sm_90a; P the register A
-// operand of P V).
+// operand of P V), and the output multiplied by one reciprocal per row.
 #rows = affine_map<(d0, d1) -> (d0)>
 #tile = affine_map<(d0, d1) -> (d0, d1)>
 func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
@@ -16,6 +16,7 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.18033688 : f32  // log2(e) / sqrt(head dim)
   vx.spawn on tensor_core grid [1, 4, 4, 4]
@@ -30,6 +31,7 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
     %m_new = vx.scratch : memref<64xf32>
     %alpha = vx.scratch : memref<64xf32>         // rescaling of earlier blocks
     %l = vx.scratch : memref<64xf32>             // running row sum
+    %l_inv = vx.scratch : memref<64xf32>         // 1 / l, after the last
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
@@ -88,13 +90,15 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
         %factor = math.exp2 %scaled : f32
         linalg.yield %factor : f32
       }
-    // exp2 of the scaled S less its row max, the running row sums, and P.
+    // exp2 of the scaled S less its scaled row max (c s - c m: one FMA
+    // per element, as FlashAttention-2), the running row sums, and P.
     linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
         ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
       ^bb0(%mx: f32, %s: f32):
-        %d = arith.subf %s, %mx : f32
-        %scaled = arith.mulf %d, %scale : f32
+        %ss = arith.mulf %s, %scale : f32
+        %ms = arith.mulf %mx, %scale : f32
+        %scaled = arith.subf %ss, %ms : f32
         %e = math.exp2 %scaled : f32
         linalg.yield %e : f32
     }
@@ -132,12 +136,19 @@ func.func @flash_attention64(%q: memref<1x4x256x64xbf16>,
       %o_tile = memref.subview %o[%b, %h, %q0, 0] [1, 1, 64, 64] [1, 1, 1, 1]
           : memref<1x4x256x64xf32>
           to memref<64x64xf32, strided<[64, 1], offset: ?>>
+      // One reciprocal per row, then O times it: a multiply per
+      // element instead of an IEEE division.
+      linalg.map ins(%l : memref<64xf32>) outs(%l_inv : memref<64xf32>)
+        (%sum: f32, %unused: f32) {
+          %inverse = arith.divf %one, %sum : f32
+          linalg.yield %inverse : f32
+        }
       linalg.generic {indexing_maps = [#tile, #rows, #tile],
                       iterator_types = ["parallel", "parallel"]}
-          ins(%acc, %l : memref<64x64xf32>, memref<64xf32>)
+          ins(%acc, %l_inv : memref<64x64xf32>, memref<64xf32>)
           outs(%o_tile : memref<64x64xf32, strided<[64, 1], offset: ?>>) {
-        ^bb0(%a: f32, %sum: f32, %out: f32):
-          %n = arith.divf %a, %sum : f32
+        ^bb0(%a: f32, %inverse: f32, %out: f32):
+          %n = arith.mulf %a, %inverse : f32
           linalg.yield %n : f32
       }
     }
@@ -153,6 +164,7 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
   %neg_inf = arith.constant 0xFF800000 : f32
   %scale = arith.constant 0.127517431 : f32  // log2(e) / sqrt(head dim)
   vx.spawn on tensor_core grid [1, 4, 4, 4]
@@ -167,6 +179,7 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
     %m_new = vx.scratch : memref<64xf32>
     %alpha = vx.scratch : memref<64xf32>         // rescaling of earlier blocks
     %l = vx.scratch : memref<64xf32>             // running row sum
+    %l_inv = vx.scratch : memref<64xf32>         // 1 / l, after the last
     %b = vx.grid_index 0
     %h = vx.grid_index 1
     %qb = vx.grid_index 2
@@ -225,13 +238,15 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
         %factor = math.exp2 %scaled : f32
         linalg.yield %factor : f32
       }
-    // exp2 of the scaled S less its row max, the running row sums, and P.
+    // exp2 of the scaled S less its scaled row max (c s - c m: one FMA
+    // per element, as FlashAttention-2), the running row sums, and P.
     linalg.generic {indexing_maps = [#rows, #tile],
                     iterator_types = ["parallel", "parallel"]}
         ins(%m_new : memref<64xf32>) outs(%s_acc : memref<64x64xf32>) {
       ^bb0(%mx: f32, %s: f32):
-        %d = arith.subf %s, %mx : f32
-        %scaled = arith.mulf %d, %scale : f32
+        %ss = arith.mulf %s, %scale : f32
+        %ms = arith.mulf %mx, %scale : f32
+        %scaled = arith.subf %ss, %ms : f32
         %e = math.exp2 %scaled : f32
         linalg.yield %e : f32
     }
@@ -270,12 +285,19 @@ func.func @flash_attention128(%q: memref<1x4x256x128xbf16>,
       %o_tile = memref.subview %o[%b, %h, %q0, 0] [1, 1, 64, 128] [1, 1, 1, 1]
           : memref<1x4x256x128xf32>
           to memref<64x128xf32, strided<[128, 1], offset: ?>>
+      // One reciprocal per row, then O times it: a multiply per
+      // element instead of an IEEE division.
+      linalg.map ins(%l : memref<64xf32>) outs(%l_inv : memref<64xf32>)
+        (%sum: f32, %unused: f32) {
+          %inverse = arith.divf %one, %sum : f32
+          linalg.yield %inverse : f32
+        }
       linalg.generic {indexing_maps = [#tile, #rows, #tile],
                       iterator_types = ["parallel", "parallel"]}
-          ins(%acc, %l : memref<64x128xf32>, memref<64xf32>)
+          ins(%acc, %l_inv : memref<64x128xf32>, memref<64xf32>)
           outs(%o_tile : memref<64x128xf32, strided<[128, 1], offset: ?>>) {
-        ^bb0(%a: f32, %sum: f32, %out: f32):
-          %n = arith.divf %a, %sum : f32
+        ^bb0(%a: f32, %inverse: f32, %out: f32):
+          %n = arith.mulf %a, %inverse : f32
           linalg.yield %n : f32
       }
     }

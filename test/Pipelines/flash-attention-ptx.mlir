@@ -43,36 +43,44 @@
 // RUN: %ptxas -arch=sm_90a -v %t/bench90a/flash_attention128_kernel.ptx -o %t/bench90a_128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: vx-opt %S/../../examples/flash_attention_smem.mlir --vx-to-gpu="chip=sm_90a" 2>/dev/null | FileCheck %s --check-prefix=ONCE
 
-// REMARK: flash_attention.mlir:75:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout{{$}}
-// REMARK: flash_attention.mlir:132:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers{{$}}
+// REMARK: flash_attention.mlir:78:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 8 private tiles in the fragment layout{{$}}
+// REMARK: flash_attention.mlir:137:5: remark: computed on the tensor cores: mma.sync.m16n8k16 on 4 warps (4x1), 16x64 of the accumulator per warp, with the row and elementwise tile ops of its 8 private tiles in the fragment layout; A from registers{{$}}
 // The KV step: S = Q K^T (Q's 16x16 fragment and four pairs of K's 8-column
 // fragments per K step), the row max by shuffles (two rows per lane, two
-// shuffles each), the row sums per lane (no shuffle), P V with V through
+// shuffles each), exp2 of c s - c m (one fma per element of S), the row
+// sums per lane (no shuffle), P V with V through
 // ldmatrix.trans; no shared-memory access besides ldmatrix. After the last
-// step O / l sums l over the quad: four shuffles in all, once.
+// step 1 / l sums l over the quad (four shuffles in all, once) and takes
+// one reciprocal per row of the lane (two), O is multiplied by it: no
+// division per element.
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-COUNT-4: shfl.sync.bfly.b32
 // PTX: ex2.approx
+// PTX-COUNT-32: fma.rn.f32
 // PTX-NOT: shfl
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // PTX-COUNT-4: shfl.sync.bfly.b32
 // PTX-NOT: mma.sync
-// PTX-NOT: {{ld|st}}.shared
-// PTX-NOT: shfl
+// PTX-COUNT-2: rcp.rn.f32
+// PTX-NOT: {{(ld|st)\.shared|shfl|div|rcp}}
+// PTX-COUNT-32: mul.f32
+// PTX-NOT: {{(ld|st)\.shared|shfl|div|rcp}}
 
-// REMARK90: flash_attention.mlir:75:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A and B in shared memory through descriptors{{$}}
-// REMARK90: flash_attention.mlir:132:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup, with the row and elementwise tile ops of its 7 private tiles in the fragment layout; A from registers, B in shared memory through descriptors{{$}}
+// REMARK90: flash_attention.mlir:78:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup, with the row and elementwise tile ops of its 8 private tiles in the fragment layout; A and B in shared memory through descriptors{{$}}
+// REMARK90: flash_attention.mlir:137:5: remark: computed on the tensor cores: wgmma.mma_async.m64n64k16 on 1 warpgroup, 64x64 of the accumulator per warpgroup, with the row and elementwise tile ops of its 8 private tiles in the fragment layout; A from registers, B in shared memory through descriptors{{$}}
 // The KV step on sm_90a: Q, K and V land 128B-swizzled by TMA (the
 // descriptors' swizzle mode 1 in bits 62-63); S = Q K^T is 4 wgmma with
 // both operands K-major, the first overwriting S (scale-d 0 for the
 // zero fill before it), waited for before the row max reads S; two
-// shuffles per row for the row max, the row sums per lane (no shuffle);
+// shuffles per row for the row max, one fma per element of S before its
+// exp2, the row sums per lane (no shuffle);
 // P's 16 bf16x2 registers are written before the fence, then P V is 4 wgmma
 // with A from registers ({4 x b32}) and V transposed (imm-trans-b 1). After
-// the last step O / l sums l over the quad: four shuffles, once.
+// the last step 1 / l sums l over the quad (four shuffles, once), one
+// reciprocal per row of the lane, and O is multiplied by it.
 // PTX90: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // PTX90: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
 // PTX90: wgmma.fence.sync.aligned;
@@ -83,6 +91,7 @@
 // PTX90-NEXT: wgmma.wait_group.sync.aligned 0;
 // PTX90-COUNT-4: shfl.sync.bfly.b32
 // PTX90: ex2.approx
+// PTX90-COUNT-32: fma.rn.f32
 // PTX90-NOT: shfl
 // PTX90-COUNT-16: cvt.rn.bf16x2.f32
 // PTX90: wgmma.fence.sync.aligned;
@@ -92,7 +101,10 @@
 // PTX90-NOT: wgmma.mma_async
 // PTX90-COUNT-4: shfl.sync.bfly.b32
 // PTX90-NOT: wgmma.mma_async
-// PTX90-NOT: {{mma.sync|ldmatrix|ld.shared|st.shared|shfl}}
+// PTX90-COUNT-2: rcp.rn.f32
+// PTX90-NOT: {{mma.sync|ldmatrix|ld.shared|st.shared|shfl|div|rcp}}
+// PTX90-COUNT-32: mul.f32
+// PTX90-NOT: {{mma.sync|ldmatrix|ld.shared|st.shared|shfl|div|rcp}}
 
 // d = 128: S = Q K^T is 8 wgmma (K of 128 in two 128B panels), P V 4 of
 // m64n128k16 with register A.
@@ -101,6 +113,10 @@
 // PTX90-128-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // PTX90-128: wgmma.wait_group.sync.aligned 0;
 // PTX90-128-NOT: {{wgmma.mma_async|mma.sync|ldmatrix|ld.shared|st.shared}}
+// PTX90-128-COUNT-2: rcp.rn.f32
+// PTX90-128-NOT: {{wgmma.mma_async|mma.sync|ldmatrix|ld.shared|st.shared|div|rcp}}
+// PTX90-128-COUNT-64: mul.f32
+// PTX90-128-NOT: {{wgmma.mma_async|mma.sync|ldmatrix|ld.shared|st.shared|div|rcp}}
 
 // The smem form on sm_90a: Q does not move along the KV dim, so TMA loads it
 // in the first KV step only

@@ -230,10 +230,12 @@ def VxPipelineTransfers : Pass<"vx-pipeline-transfers", "ModuleOp"> {
     slot s mod N, s the linear arbitrary step), the first step issues steps
     0..N-2, and each step waits with `numGroups = N-2` and then issues step
     s+N-1 (guarded at the end of the grid, one group per step, empty past
-    it). The transformation is refused with a remark saying why (a warning
-    under a `stages` clause) when a source may be written in the spawn,
-    depends on memory or on no arbitrary dimension, or the scratch is used
-    before the await; N drops, with a remark, to what the shared memory of
+    it). On chips without TMA a transfer whose source does not move and
+    whose scratch the spawn does not write is loaded once, with step 0's
+    group, into one buffer. The transformation is refused with a remark
+    saying why (a warning under a `stages` clause) when a source may be
+    written in the spawn, depends on memory or on no arbitrary dimension
+    (but as above), or the scratch is used before the await; N drops, with a remark, to what the shared memory of
     `chip` holds, and stays otherwise: where fewer stages would leave room
     for more CTAs per SM than the extra buffering is worth, a remark says
     so (the CTAs per SM with N stages and with the count that would keep

@@ -78,12 +78,16 @@ struct PipelinedTransfer {
   SmallVector<Operation *> sourceSlice;
   /// The tile when a TMA copy carries the transfer.
   std::optional<TMATile> tile;
-  /// Whether its source does not move with the arbitrary dimensions: a TMA
-  /// copy loads it in the first step only, into a buffer that it keeps.
+  /// Whether its source does not move with the arbitrary dimensions: the
+  /// first step loads it, into a buffer that it keeps.
   bool fixed = false;
 
-  /// Whether the pipeline loads it once (a fixed TMA tile), not per step.
-  bool isLoadedOnce() const { return fixed && tile; }
+  /// Whether the pipeline loads it once, not per step: a fixed tile, by TMA
+  /// (`tma`) or by cp.async unless the tensor cores read it swizzled (such
+  /// a tile is fixed for TMA's sake only).
+  bool isLoadedOnce(bool tma) const {
+    return fixed && (tma || getSwizzle() == 0);
+  }
 
   /// The bytes of one slot, a multiple of `alignment` and of the swizzle
   /// pattern of the scratch, if any.
@@ -169,12 +173,14 @@ static bool mayWrite(Operation *op, SpawnOp spawn,
       });
 }
 
-/// The first op in `spawn` that may write memory that `buffer` may view.
-static Operation *findWriteOf(SpawnOp spawn, Value buffer) {
+/// The first op in `spawn` but `except` that may write memory that `buffer`
+/// may view.
+static Operation *findWriteOf(SpawnOp spawn, Value buffer,
+                              Operation *except = nullptr) {
   SmallVector<Access::Candidate, 1> roots = traceMemoryRoots(buffer, spawn);
   Operation *found = nullptr;
   spawn.getBody().walk([&](Operation *op) {
-    if (!mayWrite(op, spawn, roots))
+    if (op == except || !mayWrite(op, spawn, roots))
       return WalkResult::advance();
     found = op;
     return WalkResult::interrupt();
@@ -264,8 +270,12 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     return index && llvm::is_contained(arbitrary, index.getDim());
   });
   // A tile that the tensor cores read swizzled must be a TMA copy, which
-  // only the pipeline issues: it loads a tile that does not move once.
-  if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName))
+  // only the pipeline issues: it loads a tile that does not move once. On
+  // chips without TMA cp.async loads any such tile once, in the first
+  // step's group, unless the body writes it (each step reads the copy).
+  if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName) &&
+      ((chip && chip->hasTMA()) ||
+       findWriteOf(spawn, pipelined.scratch, transfer)))
     return Refusal{"its source does not move with an arbitrary dimension"};
   pipelined.fixed = !moves;
   if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
@@ -356,7 +366,7 @@ public:
       buffer.type = scratch.getType();
       buffer.slotBytes = pipelined.getSlotBytes(getSlotAlignment(tma));
       buffer.swizzle = pipelined.getSwizzle();
-      int64_t slots = pipelined.isLoadedOnce() ? 1 : stages;
+      int64_t slots = pipelined.isLoadedOnce(tma) ? 1 : stages;
       buffer.slots = ScratchOp::create(
           builder, scratch.getLoc(),
           MemRefType::get({slots * buffer.slotBytes}, builder.getI8Type()),
@@ -509,9 +519,9 @@ private:
 
   /// The slot of `pipelined` where the step's is `slot`: its one buffer
   /// where the pipeline loads it once.
-  static Value getSlotIndex(OpBuilder &builder,
-                            const PipelinedTransfer &pipelined, Value slot) {
-    if (!pipelined.isLoadedOnce())
+  Value getSlotIndex(OpBuilder &builder, const PipelinedTransfer &pipelined,
+                     Value slot) const {
+    if (!pipelined.isLoadedOnce(tma))
       return slot;
     return arith::ConstantIndexOp::create(builder, slot.getLoc(), 0);
   }
@@ -551,19 +561,23 @@ private:
         delinearizeStep(builder, loc, target, dims, sizes);
     Value slot = builder.createOrFold<arith::RemUIOp>(
         loc, target, arith::ConstantIndexOp::create(builder, loc, stages));
+    // The tiles loaded once are loaded with the first step's.
+    Value isFirst;
+    if (llvm::any_of(transfers, [&](const PipelinedTransfer &pipelined) {
+          return pipelined.isLoadedOnce(tma);
+        }))
+      isFirst = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, target,
+          arith::ConstantIndexOp::create(builder, loc, 0));
     // One arrival announces the bytes of all the step's loads; the first
     // step's include the tiles loaded once, which its phase completes.
-    Value isFirst;
     if (tma) {
       int64_t bytes = 0, onceBytes = 0;
       for (const PipelinedTransfer &pipelined : transfers)
-        (pipelined.isLoadedOnce() ? onceBytes : bytes) +=
+        (pipelined.isLoadedOnce(tma) ? onceBytes : bytes) +=
             pipelined.tile->getBytes();
       Value announced = arith::ConstantIndexOp::create(builder, loc, bytes);
       if (onceBytes) {
-        isFirst = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::eq, target,
-            arith::ConstantIndexOp::create(builder, loc, 0));
         announced = arith::SelectOp::create(
             builder, loc, isFirst,
             arith::ConstantIndexOp::create(builder, loc, bytes + onceBytes),
@@ -573,7 +587,7 @@ private:
     }
     for (auto [pipelined, buffer] : llvm::zip_equal(transfers, slotBuffers)) {
       OpBuilder::InsertionGuard insertion(builder);
-      if (pipelined.isLoadedOnce()) {
+      if (pipelined.isLoadedOnce(tma)) {
         auto once = scf::IfOp::create(builder, loc, isFirst);
         builder.setInsertionPoint(once.thenBlock()->getTerminator());
       }
@@ -669,7 +683,7 @@ static SlotCost getSlotCost(ArrayRef<PipelinedTransfer> transfers, bool tma) {
   cost.tma = tma;
   for (const PipelinedTransfer &pipelined : transfers) {
     int64_t bytes = pipelined.getSlotBytes(getSlotAlignment(tma));
-    (tma && pipelined.fixed ? cost.fixedBytes : cost.slotBytes) += bytes;
+    (pipelined.isLoadedOnce(tma) ? cost.fixedBytes : cost.slotBytes) += bytes;
     cost.scratchBytes += pipelined.getSlotBytes(kSlotAlignment);
   }
   return cost;

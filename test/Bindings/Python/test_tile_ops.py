@@ -114,13 +114,13 @@ def attention_reference(q, k, v):
 
 
 def check_attention(text, options, seed, function="flash_attention",
-                    head_dim=64):
-    """Runs `function` of `text` on f16 Q, K, V of 2 heads of 128 queries
-    and keys, against attention_reference."""
+                    head_dim=64, sequence=128):
+    """Runs `function` of `text` on f16 Q, K, V of 2 heads of `sequence`
+    queries and keys, against attention_reference."""
     module = vx.parse(text, "flash_attention.mlir")
     rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((1, 2, 128, head_dim)).astype(np.float16)
-               for _ in range(3))
+    q, k, v = (rng.standard_normal((1, 2, sequence, head_dim))
+               .astype(np.float16) for _ in range(3))
     out = np.full(q.shape, np.nan, dtype=np.float32)
     vx.run(module, function, q, k, v, out, **options)
     np.testing.assert_allclose(out, attention_reference(q, k, v),
@@ -154,13 +154,45 @@ def test_flash_attention_head_dim_128_against_numpy(options):
                     head_dim=128)
 
 
+def with_kv_stages(text, stages):
+    """A flash-attention kernel of `text` with 384 queries and keys (6 KV
+    steps of 64) and K and V in `stages` stages (the spawn's clause)."""
+    edits = [("1x2x128x", "1x2x384x"),
+             ("grid [1, 2, 2, 2]", "grid [1, 2, 6, 6]"),
+             ("threads 128 {", f"threads 128 stages {stages} {{")]
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.skipif(not HAS_PTX_SIM,
+                    reason="no CUDA toolkit or no libvx_ptx_sim.so")
+@pytest.mark.parametrize("stages", [2, 3])
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_flash_attention_kv_stages_on_ptx_sim(chip, stages):
+    # The register form with K and V multi-buffered (the expert kernels
+    # double-buffer them): cp.async groups on sm_80, TMA and an mbarrier per
+    # slot on sm_90a, the fragment group unchanged; 6 KV steps, so every
+    # slot is refilled while another is read, in a shuffled thread order.
+    # Q does not move along the KV dim: TMA (sm_90a) or cp.async (sm_80)
+    # loads it once, with the first step's K and V; every transfer is
+    # pipelined, so the stages asked for draw no warning.
+    text = with_kv_stages(read_example("flash_attention.mlir"), stages)
+    lowered = vx.parse(text, "flash_attention.mlir").lower("gpu", chip=chip)
+    assert [d for d in lowered.diagnostics if d.severity == "warning"] == []
+    check_attention(text.replace("bf16", "f16"),
+                    {"ptx_sim": True, "chip": chip, "sim_order": "shuffle"},
+                    seed=37, sequence=384)
+
+
 def flash_attention_with_thread_loops(prologue=True):
-    """examples/flash_attention.mlir with the last step's O / l and, with
-    `prologue`, the first step's fills of the running max, sum and output
-    written as thread loops of the user's (VX_SPEC 2.3: mapped onto the
-    fragment layout on the GPU routes, onto the rows on the others).
-    Without it the row sum l stays per lane across the steps and the
-    epilogue's loop reads it summed over the quad."""
+    """examples/flash_attention.mlir with the last step's 1 / l and O times
+    it and, with `prologue`, the first step's fills of the running max, sum
+    and output written as thread loops of the user's (VX_SPEC 2.3: mapped
+    onto the fragment layout on the GPU routes, onto the rows on the
+    others). Without it the row sum l stays per lane across the steps and
+    the epilogue's row loop reads it summed over the quad."""
     text = read_example("flash_attention.mlir")
     fills = """      linalg.fill ins(%neg_inf : f32) outs(%m : memref<64xf32>)
       linalg.fill ins(%zero : f32) outs(%l : memref<64xf32>)
@@ -174,10 +206,15 @@ def flash_attention_with_thread_loops(prologue=True):
         memref.store %zero, %acc[%r, %c] : memref<64x64xf32>
       }
 """
-    epilogue = """      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
-        %a = memref.load %acc[%r, %c] : memref<64x64xf32>
+    epilogue = """      scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
         %sum = memref.load %l[%r] : memref<64xf32>
-        %n = arith.divf %a, %sum : f32
+        %inverse = arith.divf %one, %sum : f32
+        memref.store %inverse, %l_inv[%r] : memref<64xf32>
+      }
+      scf.parallel (%r, %c) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+        %a = memref.load %acc[%r, %c] : memref<64x64xf32>
+        %inverse = memref.load %l_inv[%r] : memref<64xf32>
+        %n = arith.mulf %a, %inverse : f32
         memref.store %n, %o_tile[%r, %c]
             : memref<64x64xf32, strided<[64, 1], offset: ?>>
       }
@@ -185,8 +222,7 @@ def flash_attention_with_thread_loops(prologue=True):
     assert fills in text
     if prologue:
         text = text.replace(fills, prologue_loops)
-    start = text.index(
-        "      linalg.generic {indexing_maps = [#tile, #rows, #tile]")
+    start = text.index("      // One reciprocal per row")
     end = text.index("    }\n  }\n  return")
     return text[:start] + epilogue + text[end:]
 

@@ -269,14 +269,22 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
     auto index = dyn_cast<GridIndexOp>(op);
     return index && llvm::is_contained(arbitrary, index.getDim());
   });
-  // A tile that the tensor cores read swizzled must be a TMA copy, which
-  // only the pipeline issues: it loads a tile that does not move once. On
-  // chips without TMA cp.async loads any such tile once, in the first
-  // step's group, unless the body writes it (each step reads the copy).
-  if (!moves && !pipelined.scratch->hasAttr(kSwizzleAttrName) &&
-      ((chip && chip->hasTMA()) ||
-       findWriteOf(spawn, pipelined.scratch, transfer)))
-    return Refusal{"its source does not move with an arbitrary dimension"};
+  // The pipeline loads a tile that does not move once: each step then reads
+  // the first step's copy, which the body must not write. A tile that the
+  // tensor cores read swizzled must be a TMA copy, which only the pipeline
+  // issues; on chips with TMA other such tiles stay plain copies (one would
+  // send the others from TMA to cp.async), on chips without TMA cp.async
+  // loads them once, in the first step's group.
+  if (!moves) {
+    if (Operation *write = findWriteOf(spawn, pipelined.scratch, transfer))
+      return Refusal{"its source does not move with an arbitrary dimension "
+                     "and the spawn writes its destination, which every step "
+                     "must read as loaded",
+                     write};
+    if (!pipelined.scratch->hasAttr(kSwizzleAttrName) && chip &&
+        chip->hasTMA())
+      return Refusal{"its source does not move with an arbitrary dimension"};
+  }
   pipelined.fixed = !moves;
   if (Operation *write = findWriteOf(spawn, transfer.getSrc()))
     return Refusal{"the spawn may write the memory it reads, which a step "

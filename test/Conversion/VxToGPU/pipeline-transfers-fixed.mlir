@@ -92,7 +92,7 @@ func.func @written_fixed_tile(%scale: memref<8xf32>, %in: memref<64xf32>,
     %k = vx.grid_index 0
     %col = arith.muli %k, %c8 : index
     %src = memref.subview %in[%col] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
-    // expected-remark @below {{transfer is not pipelined: its source does not move with an arbitrary dimension}}
+    // expected-remark @below {{transfer is not pipelined: its source does not move with an arbitrary dimension and the spawn writes its destination, which every step must read as loaded}}
     %tf = vx.transfer_async %scale to %fixed : memref<8xf32> to memref<8xf32>
     %t = vx.transfer_async %src to %tile : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
     vx.await %tf
@@ -100,6 +100,7 @@ func.func @written_fixed_tile(%scale: memref<8xf32>, %in: memref<64xf32>,
     scf.for %i = %c0 to %c8 step %c1 {
       %s = memref.load %fixed[%i] : memref<8xf32>
       %twice = arith.addf %s, %s : f32
+      // expected-note @below {{here}}
       memref.store %twice, %fixed[%i] : memref<8xf32>
       %x = memref.load %tile[%i] : memref<8xf32>
       %y = arith.mulf %twice, %x : f32

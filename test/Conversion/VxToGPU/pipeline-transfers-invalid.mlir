@@ -193,3 +193,35 @@ func.func @written_source_through_select(%io: memref<72xf32>, %other: memref<72x
   }
   return
 }
+
+// -----
+
+// A swizzled tile (the tensor cores read it) whose source does not move:
+// loaded once, the step that writes it would hand the next step its write
+// instead of the source. Not pipelined, and TMA alone writes the layout.
+func.func @written_swizzled_fixed(%q: memref<64x64xbf16>, %k: memref<512x64xbf16>, %out: memref<512xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : bf16
+  // expected-remark @below {{pipelines its transfers in 3 stages at a cost in occupancy}}
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %qt = vx.scratch smem {vx.swizzle = 128 : i64} : memref<64x64xbf16>
+    %kt = vx.scratch smem {vx.swizzle = 128 : i64} : memref<64x64xbf16>
+    %s = vx.grid_index 0
+    %row = arith.muli %s, %c64 : index
+    %ksrc = memref.subview %k[%row, 0] [64, 64] [1, 1] : memref<512x64xbf16> to memref<64x64xbf16, strided<[64, 1], offset: ?>>
+    // expected-remark @below {{transfer is not pipelined: its source does not move with an arbitrary dimension and the spawn writes its destination, which every step must read as loaded}}
+    // expected-error @below {{writes a tile that the tensor cores read in the swizzled layout of TMA, and is not a TMA copy}}
+    %tq = vx.transfer_async %q to %qt : memref<64x64xbf16> to memref<64x64xbf16>
+    %tk = vx.transfer_async %ksrc to %kt : memref<64x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16>
+    vx.await %tq
+    vx.await %tk
+    %x = memref.load %qt[%c0, %c0] : memref<64x64xbf16>
+    %y = memref.load %kt[%c0, %c0] : memref<64x64xbf16>
+    %z = arith.addf %x, %y : bf16
+    memref.store %z, %out[%row] : memref<512xbf16>
+    // expected-note @below {{here}}
+    memref.store %zero, %qt[%c0, %c0] : memref<64x64xbf16>
+  }
+  return
+}

@@ -281,8 +281,7 @@ static std::optional<Refusal> analyzeTransfer(SpawnOp spawn,
                      "and the spawn writes its destination, which every step "
                      "must read as loaded",
                      write};
-    if (!pipelined.scratch->hasAttr(kSwizzleAttrName) && chip &&
-        chip->hasTMA())
+    if (!pipelined.scratch->hasAttr(kSwizzleAttrName) && chip && chip->hasTMA())
       return Refusal{"its source does not move with an arbitrary dimension"};
   }
   pipelined.fixed = !moves;

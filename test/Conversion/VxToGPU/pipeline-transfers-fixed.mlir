@@ -176,3 +176,41 @@ func.func @written_through_views(%scale: memref<8xf32>, %in: memref<64xf32>,
   }
   return
 }
+
+// -----
+
+// A fixed tile copied in the first step only, under scf.if: not every step
+// runs the transfer, so it stays a plain copy into the scratch that keeps
+// it across the steps.
+// CHECK-LABEL: func.func @fixed_in_branch
+// CHECK-NOT: memref<32xi8>
+// CHECK: return
+func.func @fixed_in_branch(%scale: memref<8xf32>, %in: memref<64xf32>,
+                           %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %fixed = vx.scratch smem : memref<8xf32>
+    %tile = vx.scratch smem : memref<8xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c8 : index
+    %src = memref.subview %in[%col] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %first = arith.cmpi eq, %k, %c0 : index
+    scf.if %first {
+      // expected-remark @below {{transfer is not pipelined: it is not directly in the spawn body (it would not run in every step)}}
+      %tf = vx.transfer_async %scale to %fixed : memref<8xf32> to memref<8xf32>
+      vx.await %tf
+    }
+    %t = vx.transfer_async %src to %tile : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    vx.await %t
+    scf.for %i = %c0 to %c8 step %c1 {
+      %s = memref.load %fixed[%i] : memref<8xf32>
+      %x = memref.load %tile[%i] : memref<8xf32>
+      %y = arith.mulf %s, %x : f32
+      %o = arith.addi %col, %i : index
+      memref.store %y, %out[%o] : memref<64xf32>
+    }
+  }
+  return
+}

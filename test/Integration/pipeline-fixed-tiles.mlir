@@ -154,7 +154,6 @@ func.func @per_instance(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
 // IR-NOT: memref<32xi8>
 // IR: memref.assume_alignment %{{.*}} : memref<96xi8>
 // IR-NOT: memref<32xi8>
-// IR: func.func @fill
 func.func @fill_first_step(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
                            %out: memref<64xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -184,6 +183,61 @@ func.func @fill_first_step(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
       %y = arith.mulf %wv, %xv : f32
       %o = arith.addi %col, %t : index
       memref.store %y, %out[%o] : memref<64xf32>
+    }
+  }
+  return
+}
+
+// The fixed tile read in the last step only, by the epilogue that
+// convert-vx-to-gpu moves after the step loop: out[p, t] =
+// W[p, (t + 1) mod 8] sum over k of X[p, 8 k + t].
+// IR-LABEL: func.func @last_step_scale
+// IR: memref.assume_alignment %{{.*}} : memref<96xi8>
+// IR: memref.assume_alignment %{{.*}} : memref<32xi8>
+// IR: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+func.func @last_step_scale(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
+                           %out: memref<4x8xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  vx.spawn on tensor_core grid [4, %n] semantics [parallel, arbitrary] {
+    %x = vx.scratch smem : memref<8xf32>
+    %w = vx.scratch smem : memref<8xf32>
+    %acc = vx.scratch : memref<8xf32>
+    %p = vx.grid_index 0
+    %k = vx.grid_index 1
+    %nk = vx.grid_dim 1
+    %col = arith.muli %k, %c8 : index
+    %wsrc = memref.subview %W[%p, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %xsrc = memref.subview %X[%p, %col] [1, 8] [1, 1] : memref<4x512xf32> to memref<8xf32, strided<[1], offset: ?>>
+    %tx = vx.transfer_async %xsrc to %x : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    %tw = vx.transfer_async %wsrc to %w : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    vx.await %tx
+    vx.await %tw
+    %first = arith.cmpi eq, %k, %c0 : index
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %xv = memref.load %x[%t] : memref<8xf32>
+      %old = scf.if %first -> f32 {
+        scf.yield %zero : f32
+      } else {
+        %o = memref.load %acc[%t] : memref<8xf32>
+        scf.yield %o : f32
+      }
+      %sum = arith.addf %old, %xv : f32
+      memref.store %sum, %acc[%t] : memref<8xf32>
+    }
+    %lastk = arith.subi %nk, %c1 : index
+    %last = arith.cmpi eq, %k, %lastk : index
+    scf.if %last {
+      scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+        %a = memref.load %acc[%t] : memref<8xf32>
+        %t1 = arith.addi %t, %c1 : index
+        %tm = arith.remui %t1, %c8 : index
+        %wv = memref.load %w[%tm] : memref<8xf32>
+        %m = arith.mulf %a, %wv : f32
+        memref.store %m, %out[%p, %t] : memref<4x8xf32>
+      }
     }
   }
   return
@@ -372,6 +426,43 @@ func.func @check_fill_first_step(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
   return
 }
 
+// Kernel 4: @last_step_scale on n steps.
+func.func @check_last_step_scale(%W: memref<4x8xf32>, %X: memref<4x512xf32>,
+                                 %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<4x8xf32>
+  %ref = memref.alloc() : memref<4x8xf32>
+  scf.for %p = %c0 to %c4 step %c1 {
+    scf.for %t = %c0 to %c8 step %c1 {
+      %sum = scf.for %k = %c0 to %n step %c1 iter_args(%u = %zero) -> f32 {
+        %col0 = arith.muli %k, %c8 : index
+        %col = arith.addi %col0, %t : index
+        %xv = memref.load %X[%p, %col] : memref<4x512xf32>
+        %a = arith.addf %u, %xv : f32
+        scf.yield %a : f32
+      }
+      %t1 = arith.addi %t, %c1 : index
+      %tm = arith.remui %t1, %c8 : index
+      %wv = memref.load %W[%p, %tm] : memref<4x8xf32>
+      %m = arith.mulf %sum, %wv : f32
+      memref.store %m, %ref[%p, %t] : memref<4x8xf32>
+    }
+  }
+  func.call @last_step_scale(%W, %X, %out, %n) : (memref<4x8xf32>, memref<4x512xf32>, memref<4x8xf32>, index) -> ()
+  %fo = memref.collapse_shape %out [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  %fr = memref.collapse_shape %ref [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  %do = memref.cast %fo : memref<32xf32> to memref<?xf32>
+  %dr = memref.cast %fr : memref<32xf32> to memref<?xf32>
+  func.call @report(%c4, %n, %do, %dr) : (index, index, memref<?xf32>, memref<?xf32>) -> ()
+  memref.dealloc %out : memref<4x8xf32>
+  memref.dealloc %ref : memref<4x8xf32>
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -442,6 +533,16 @@ func.func @main() {
   // CHECK: [0, 6, 12, 18, 2, 8, 14, 20, 0, 15, 48, 0, 3, 24, 63, 10,
   func.call @check_fill_first_step(%W, %X, %c1) : (memref<4x8xf32>, memref<4x512xf32>, index) -> ()
   func.call @check_fill_first_step(%W, %X, %c5) : (memref<4x8xf32>, memref<4x512xf32>, index) -> ()
+  // CHECK: kernel 4
+  // CHECK-NEXT: steps 1
+  // CHECK-NEXT: mismatches 0
+  // CHECK: kernel 4
+  // CHECK-NEXT: steps 5
+  // CHECK-NEXT: mismatches 0
+  // numpy's row 0: W[0] rolled by 1 times the column sums of X[0, :40].
+  // CHECK: [60, 144, 252, 21, 100, 203, 220, 0,
+  func.call @check_last_step_scale(%W, %X, %c1) : (memref<4x8xf32>, memref<4x512xf32>, index) -> ()
+  func.call @check_last_step_scale(%W, %X, %c5) : (memref<4x8xf32>, memref<4x512xf32>, index) -> ()
   memref.dealloc %W : memref<4x8xf32>
   memref.dealloc %V : memref<8xf32>
   memref.dealloc %X : memref<4x512xf32>

@@ -214,3 +214,41 @@ func.func @fixed_in_branch(%scale: memref<8xf32>, %in: memref<64xf32>,
   }
   return
 }
+
+// -----
+
+// A fixed tile's source that the spawn may write (through a select): the
+// steps after the write must read it, not the first step's copy.
+// CHECK-LABEL: func.func @source_written_through_select
+// CHECK-NOT: memref<32xi8>
+// CHECK: return
+func.func @source_written_through_select(%scale: memref<8xf32>,
+                                         %other: memref<8xf32>,
+                                         %in: memref<64xf32>,
+                                         %out: memref<64xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %fixed = vx.scratch smem : memref<8xf32>
+    %tile = vx.scratch smem : memref<8xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c8 : index
+    %src = memref.subview %in[%col] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{transfer is not pipelined: the spawn may write the memory it reads, which a step ahead would read before the write}}
+    %tf = vx.transfer_async %scale to %fixed : memref<8xf32> to memref<8xf32>
+    %t = vx.transfer_async %src to %tile : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    vx.await %tf
+    vx.await %t
+    %x = memref.load %tile[%c0] : memref<8xf32>
+    %either = arith.select %c, %scale, %other : memref<8xf32>
+    // expected-note @below {{here}}
+    memref.store %x, %either[%c1] : memref<8xf32>
+    scf.for %i = %c0 to %c8 step %c1 {
+      %s = memref.load %fixed[%i] : memref<8xf32>
+      %o = arith.addi %col, %i : index
+      memref.store %s, %out[%o] : memref<64xf32>
+    }
+  }
+  return
+}

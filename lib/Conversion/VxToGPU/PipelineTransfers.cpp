@@ -149,12 +149,13 @@ static bool mayWrite(Operation *op, SpawnOp spawn,
   // Tensor-core ops (mma.sync of the tile ops) declare no effects but only
   // read and write registers.
   if (isa<AwaitOp, gpu::BarrierOp>(op) ||
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
       op->hasAttr(VxDialect::kTensorCoreAttrName))
     return false;
+  // The walk visits the nested ops of an op whose effects are theirs; a
+  // linalg op has their trait and declares its own writes of its outputs.
   auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effecting)
-    return true;
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
   SmallVector<MemoryEffects::EffectInstance> effects;
   effecting.getEffects(effects);
   return llvm::any_of(

@@ -136,6 +136,30 @@ func.func @written_source(%io: memref<64xf32>) {
 
 // -----
 
+// The same through a linalg op, whose writes are its own effects, not its
+// body's (it is left to the CPU route when the pass runs alone).
+func.func @filled_source(%io: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  vx.spawn on tensor_core grid [8] semantics [arbitrary] {
+    %tile = vx.scratch smem : memref<8xf32>
+    %k = vx.grid_index 0
+    %col = arith.muli %k, %c8 : index
+    %src = memref.subview %io[%col] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    // expected-remark @below {{transfer is not pipelined: the spawn may write the memory it reads, which a step ahead would read before the write}}
+    %t = vx.transfer_async %src to %tile : memref<8xf32, strided<[1], offset: ?>> to memref<8xf32>
+    vx.await %t
+    %x = memref.load %tile[%c0] : memref<8xf32>
+    %next = arith.addi %col, %c8 : index
+    %dst = memref.subview %io[%next] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1], offset: ?>>
+    // expected-note @below {{here}}
+    linalg.fill ins(%x : f32) outs(%dst : memref<8xf32, strided<[1], offset: ?>>)
+  }
+  return
+}
+
+// -----
+
 // A tile that carries state from one step to the next cannot have a slot
 // per step.
 func.func @used_before_await(%in: memref<64xf32>, %out: memref<8xf32>) {

@@ -316,8 +316,14 @@ def Vx_AwaitOp : Vx_Op<"await",
 // Race detection (detect-races; inserted by vx-instrument-races)
 //===----------------------------------------------------------------------===//
 
+// The detector's shadow state: the race ops' effects are on it, not on the
+// program's memory, so loads keep their instance-invariant values in
+// instrumented code (the mapping proves the same ownership as without).
+def Vx_RaceDetectorState : Resource<"::mlir::vx::RaceDetectorStateResource">;
+
 def Vx_RaceAccessOp : Vx_Op<"race_access",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead<Vx_RaceDetectorState>,
+                    MemWrite<Vx_RaceDetectorState>]>]> {
   let summary = "Record a memory access for the dynamic race detector";
   let description = [{
     Inserted by `vx-instrument-races` (the `detect-races` option) in front of
@@ -335,7 +341,9 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
     in the detector's reports. An `in_bounds` flag, when false, adds bit 16 at
     run time: the check stays straight-line code, which the CTA mapping needs
     where a once-per-instance access's index is only uniform to the threads
-    (a thread-loop reduction's result). Not meant to be written by hand.
+    (a thread-loop reduction's result). Its effects are on the detector's
+    state, not on memory the program sees: instrumented code proves what the
+    same code proves without it. Not meant to be written by hand.
 
     Example:
 
@@ -356,7 +364,9 @@ def Vx_RaceAccessOp : Vx_Op<"race_access",
 }
 
 def Vx_RaceThreadLoopOp : Vx_Op<"race_thread_loop",
-    [MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+    [MemoryEffects<[MemRead<Vx_RaceDetectorState>,
+                    MemWrite<Vx_RaceDetectorState>]>,
+     AttrSizedOperandSegments]> {
   let summary = "Start one execution of a thread loop for the race detector";
   let description = [{
     Inserted by `vx-instrument-races` before each thread loop (an

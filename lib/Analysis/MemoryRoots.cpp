@@ -609,7 +609,8 @@ void SpawnAnalysis::collectAccesses() {
     effects.getEffects(instances);
     for (const MemoryEffects::EffectInstance &effect : instances) {
       bool isWrite = isa<MemoryEffects::Write>(effect.getEffect());
-      if (!isWrite && !isa<MemoryEffects::Read>(effect.getEffect()))
+      if ((!isWrite && !isa<MemoryEffects::Read>(effect.getEffect())) ||
+          isRaceDetectorEffect(effect))
         continue;
       AccessKind kind = isWrite ? AccessKind::Write : AccessKind::Read;
       Value buffer = effect.getValue();

@@ -94,6 +94,11 @@ static LogicalResult collectOnceEffects(SpawnOp spawn, SpawnAnalysis &analysis,
         // Every thread starts the thread loops it shares in.
         if (isa<scf::ParallelOp, TransferAsyncOp, RaceThreadLoopOp>(op))
           return WalkResult::skip();
+        // The detector records a once-per-instance access once.
+        if (isa<RaceAccessOp>(op)) {
+          ops.push_back(op);
+          return WalkResult::skip();
+        }
         bool writesShared =
             llvm::any_of(analysis.getAccesses(op), [](const Access *access) {
               return access->isWrite() &&

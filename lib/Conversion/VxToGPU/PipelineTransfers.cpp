@@ -160,7 +160,8 @@ static bool mayWrite(Operation *op, SpawnOp spawn,
   effecting.getEffects(effects);
   return llvm::any_of(
       effects, [&](const MemoryEffects::EffectInstance &effect) {
-        if (!isa<MemoryEffects::Write>(effect.getEffect()))
+        if (!isa<MemoryEffects::Write>(effect.getEffect()) ||
+            isRaceDetectorEffect(effect))
           return false;
         if (!effect.getValue())
           return true;

@@ -140,7 +140,8 @@ static bool mayWrite(Operation *op, Value scratch, SpawnOp spawn) {
   if (!effects)
     return true;
   for (const MemoryEffects::EffectInstance &effect : *effects) {
-    if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+    if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()) ||
+        isRaceDetectorEffect(effect))
       continue;
     Value root = effect.getValue();
     if (!root)

@@ -72,6 +72,8 @@ public:
     samplesLeft = std::min(samplesLeft, samples);
   }
   void resetSamples() { samplesLeft = budget.maxSamples; }
+  unsigned getSamplesLeft() const { return samplesLeft; }
+  void setSamplesLeft(unsigned samples) { samplesLeft = samples; }
   /// SpawnAnalysis::minimizeWitness, on the witness budget.
   void minimizeWitness(CollisionResult &result);
 

@@ -335,6 +335,16 @@ SpawnAnalysis::checkOwnership(ScratchOp scratch,
     return findOwnershipConflict(*this, root, scratchAccesses, threads, out);
   };
   if (numThreads) {
+    // Owned by every thread count is owned by this one, and that proof has
+    // no iteration-to-thread wrap-around cases: often far cheaper. The
+    // attempt leaves the sample budget as it found it.
+    unsigned samplesLeft = queries->getSamplesLeft();
+    OwnershipResult anyCount;
+    if (conflicts(std::nullopt, anyCount) == false) {
+      ownership.kind = OwnershipResult::OwnedForAnyThreadCount;
+      return ownership;
+    }
+    queries->setSamplesLeft(samplesLeft);
     std::optional<bool> conflict = conflicts(*numThreads, ownership);
     if (!conflict)
       ownership.kind = OwnershipResult::Unknown;

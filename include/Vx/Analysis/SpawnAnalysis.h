@@ -368,8 +368,9 @@ public:
 
   /// (b) Whether `scratch` (private) is owned by threads: every element
   /// touched by thread-loop iterations that run on one thread, for
-  /// `numThreads` (or every thread count 1-1024 when absent). Once-per-
-  /// instance code runs on every thread: its writes keep every thread's
+  /// `numThreads` (or every thread count 1-1024 when absent; with
+  /// `numThreads`, OwnedForAnyThreadCount where every count owns it). Once-
+  /// per-instance code runs on every thread: its writes keep every thread's
   /// copy whole; its reads of elements that thread loops write break
   /// ownership.
   OwnershipResult checkOwnership(ScratchOp scratch,

@@ -54,6 +54,18 @@ LogicalResult vx::checkInstanceAllocas(SpawnAnalysis &analysis) {
   return success(valid);
 }
 
+Memory vx::getInstanceAllocaPlacement(SpawnAnalysis &analysis,
+                                      memref::AllocaOp alloca) {
+  // Each placement's proof gets the whole sample budget, as in the mapping,
+  // whatever the analysis's earlier clients took.
+  analysis.resetSamples();
+  MemoryRoot root{MemoryRoot::Kind::Allocation, alloca.getResult(), {}};
+  return analysis.checkOwnership(root, std::nullopt).kind ==
+                 OwnershipResult::OwnedForAnyThreadCount
+             ? Memory::private_
+             : Memory::smem;
+}
+
 bool vx::isSharedByThreads(const MemoryRoot &root) {
   if (root.isShared())
     return true;
@@ -63,7 +75,23 @@ bool vx::isSharedByThreads(const MemoryRoot &root) {
          Memory::smem;
 }
 
-LogicalResult vx::checkOnceWriteRoots(SpawnOp spawn) {
+LogicalResult vx::checkOnceWriteRoots(SpawnAnalysis &analysis) {
+  SpawnOp spawn = analysis.getSpawn();
+  SmallVector<memref::AllocaOp> instanceAllocas = getInstanceAllocas(analysis);
+  // Placements are decided on demand: only a memref with several candidate
+  // roots needs them.
+  DenseMap<Operation *, Memory> placements;
+  auto isShared = [&](const MemoryRoot &root) {
+    auto alloca = root.kind == MemoryRoot::Kind::Allocation
+                      ? root.value.getDefiningOp<memref::AllocaOp>()
+                      : memref::AllocaOp();
+    if (!alloca || !llvm::is_contained(instanceAllocas, alloca))
+      return isSharedByThreads(root);
+    auto [it, inserted] = placements.try_emplace(alloca, Memory::private_);
+    if (inserted)
+      it->second = getInstanceAllocaPlacement(analysis, alloca);
+    return it->second == Memory::smem;
+  };
   WalkResult result =
       spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
         // The checker sees affine.parallel thread loops that the mapping
@@ -80,11 +108,12 @@ LogicalResult vx::checkOnceWriteRoots(SpawnOp spawn) {
           if (!isa<MemoryEffects::Write>(effect.getEffect()) || !memref ||
               !isa<BaseMemRefType>(memref.getType()))
             continue;
+          auto candidates = traceMemoryRoots(memref, spawn);
+          if (candidates.size() < 2)
+            continue;
           std::optional<MemoryRoot> shared, perThread;
-          for (const Access::Candidate &candidate :
-               traceMemoryRoots(memref, spawn))
-            (isSharedByThreads(candidate.root) ? shared : perThread) =
-                candidate.root;
+          for (const Access::Candidate &candidate : candidates)
+            (isShared(candidate.root) ? shared : perThread) = candidate.root;
           if (!shared || !perThread)
             continue;
           InFlightDiagnostic diag =
@@ -96,6 +125,22 @@ LogicalResult vx::checkOnceWriteRoots(SpawnOp spawn) {
               << "): neither one thread nor every thread can do it; write "
                  "each memory in its own op";
           diag.attachNote(memref.getLoc()) << "the memref is chosen here";
+          for (const MemoryRoot &root : {*perThread, *shared}) {
+            auto placed = placements.find(
+                root.value ? root.value.getDefiningOp() : nullptr);
+            if (placed == placements.end())
+              continue;
+            if (placed->second == Memory::smem)
+              diag.attachNote(root.value.getLoc())
+                  << "a thread loop writes this alloca and other iterations "
+                     "or code outside thread loops touch the same elements, "
+                     "so the threads share it (it is placed in smem)";
+            else
+              diag.attachNote(root.value.getLoc())
+                  << "each element of this alloca is touched by one "
+                     "thread-loop iteration, so each thread keeps its own "
+                     "part (it is placed as private scratch)";
+          }
           return WalkResult::interrupt();
         }
         return WalkResult::advance();

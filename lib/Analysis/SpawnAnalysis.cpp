@@ -314,6 +314,14 @@ static std::optional<int64_t> getLinearIteration(const Access *access,
 OwnershipResult
 SpawnAnalysis::checkOwnership(ScratchOp scratch,
                               std::optional<unsigned> numThreads) {
+  return checkOwnership(
+      MemoryRoot{MemoryRoot::Kind::Scratch, scratch.getResult(), {}},
+      numThreads);
+}
+
+OwnershipResult
+SpawnAnalysis::checkOwnership(const MemoryRoot &root,
+                              std::optional<unsigned> numThreads) {
   OwnershipResult ownership;
   if (numThreads == 1) {
     // One thread touches every element.
@@ -321,7 +329,6 @@ SpawnAnalysis::checkOwnership(ScratchOp scratch,
     ownership.threadCounts = {1};
     return ownership;
   }
-  MemoryRoot root{MemoryRoot::Kind::Scratch, scratch.getResult(), {}};
   ScratchAccesses scratchAccesses;
   for (const Access &access : accesses) {
     if (!access.touches(root))

@@ -135,7 +135,7 @@ public:
     failed |= !succeeded(checkInstanceAllocas(analysis));
     if (spawn.getTopology() != Topology::host &&
         !analysis.getThreadLoops().empty())
-      failed |= !succeeded(checkOnceWriteRoots(spawn));
+      failed |= !succeeded(checkOnceWriteRoots(analysis));
     checkTokens();
     remarkOrderFreeDims();
     if (spawn.getTopology() != Topology::host &&

@@ -229,3 +229,79 @@ func.func @once_write_private_or_smem(%flag: i1, %out: memref<2x8xf32>) {
   }
   return
 }
+
+// -----
+
+// An alloca outside thread loops that a thread loop writes is instance
+// memory, placed where the CTA mapping will put it: here in smem, since
+// code outside thread loops reads elements that the thread loop's
+// iterations wrote. A store through a memref that may be it or private
+// scratch is then refused like the choice between smem and private
+// scratch above, with a note saying why the alloca is shared.
+func.func @once_write_shared_alloca_or_private(%flag: i1,
+                                               %out: memref<2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %g = vx.grid_index 0
+    // expected-note @below {{a thread loop writes this alloca and other iterations or code outside thread loops touch the same elements, so the threads share it (it is placed in smem)}}
+    %staged = memref.alloca() : memref<8xf32>
+    %private = vx.scratch : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      memref.store %one, %staged[%t] : memref<8xf32>
+      memref.store %one, %private[%t] : memref<8xf32>
+      scf.reduce
+    }
+    // expected-note @below {{the memref is chosen here}}
+    %either = arith.select %flag, %private, %staged : memref<8xf32>
+    // expected-error @below {{may be memory each thread has its own copy of (the scratch at}}
+    memref.store %one, %either[%c0] : memref<8xf32>
+    scf.for %i = %c0 to %c8 step %c1 {
+      %x = memref.load %staged[%i] : memref<8xf32>
+      memref.store %x, %out[%g, %i] : memref<2x16xf32>
+    }
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %y = memref.load %private[%t] : memref<8xf32>
+      %at = arith.addi %t, %c8 : index
+      memref.store %y, %out[%g, %at] : memref<2x16xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// The same choice where each thread-loop iteration keeps to its own
+// elements of the alloca: it is placed as private scratch, so every thread
+// makes the store in its own copy, and the choice is accepted.
+func.func @once_write_private_alloca_or_private(%flag: i1,
+                                                %out: memref<2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  vx.spawn on tensor_core grid [2] semantics [parallel] threads 8 {
+    %g = vx.grid_index 0
+    %staged = memref.alloca() : memref<8xf32>
+    %private = vx.scratch : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      memref.store %one, %staged[%t] : memref<8xf32>
+      memref.store %one, %private[%t] : memref<8xf32>
+      scf.reduce
+    }
+    %either = arith.select %flag, %private, %staged : memref<8xf32>
+    memref.store %one, %either[%c0] : memref<8xf32>
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
+      %x = memref.load %staged[%t] : memref<8xf32>
+      %y = memref.load %private[%t] : memref<8xf32>
+      %at = arith.addi %t, %c8 : index
+      memref.store %x, %out[%g, %t] : memref<2x16xf32>
+      memref.store %y, %out[%g, %at] : memref<2x16xf32>
+      scf.reduce
+    }
+  }
+  return
+}

@@ -15,13 +15,14 @@
 #ifndef VX_ANALYSIS_INSTANCEMEMORY_H
 #define VX_ANALYSIS_INSTANCEMEMORY_H
 
+#include "Vx/VxOps.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
 namespace vx {
 class SpawnAnalysis;
-class SpawnOp;
 struct MemoryRoot;
 
 /// The instance allocas of the analysis's spawn, in program order: the
@@ -33,6 +34,13 @@ SmallVector<memref::AllocaOp> getInstanceAllocas(SpawnAnalysis &analysis);
 /// dynamic shape, with a layout or a memory space.
 LogicalResult checkInstanceAllocas(SpawnAnalysis &analysis);
 
+/// Where the CTA mapping places `alloca`, an instance alloca of the
+/// analysis's spawn: private scratch, each thread keeping its part, where
+/// every element belongs to one thread-loop iteration for any thread count;
+/// smem, shared by the threads, otherwise.
+Memory getInstanceAllocaPlacement(SpawnAnalysis &analysis,
+                                  memref::AllocaOp alloca);
+
 /// Whether several threads of a CTA see the memory of `root`: captured
 /// memory and smem scratch. Private scratch keeps each thread's part; the
 /// allocas left after the mapping places the instance allocas as scratch
@@ -40,14 +48,15 @@ LogicalResult checkInstanceAllocas(SpawnAnalysis &analysis);
 /// thread loops, which every thread runs alike on its own copy.
 bool isSharedByThreads(const MemoryRoot &root);
 
-/// Refuses the ops outside the thread loops of a device spawn with thread
-/// loops (stores, copies, transfers, ...) that write through a memref whose
-/// candidate roots include memory each thread has its own copy of and
-/// memory the threads share: thread 0 alone would write only its own copy,
-/// and every thread would repeat the shared write. The checker and the CTA
-/// mapping both apply it, so that the check accepts nothing the mapping
-/// refuses.
-LogicalResult checkOnceWriteRoots(SpawnOp spawn);
+/// Refuses the ops outside the thread loops of the analysis's spawn (a
+/// device spawn with thread loops: stores, copies, transfers, ...) that
+/// write through a memref whose candidate roots include memory each thread
+/// has its own copy of and memory the threads share, an instance alloca
+/// counting as the memory the mapping places it in: thread 0 alone would
+/// write only its own copy, and every thread would repeat the shared write.
+/// The checker and the CTA mapping (before it places the instance allocas)
+/// both apply it, so that the check accepts nothing the mapping refuses.
+LogicalResult checkOnceWriteRoots(SpawnAnalysis &analysis);
 
 } // namespace vx
 } // namespace mlir

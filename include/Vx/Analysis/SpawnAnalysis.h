@@ -375,6 +375,9 @@ public:
   /// ownership.
   OwnershipResult checkOwnership(ScratchOp scratch,
                                  std::optional<unsigned> numThreads);
+  /// The same for `root`, a scratch buffer or an allocation of the body.
+  OwnershipResult checkOwnership(const MemoryRoot &root,
+                                 std::optional<unsigned> numThreads);
 
   /// (c) For barrier placement: can `earlier` and `later` (run after it in
   /// the same instance, or in a later arbitrary step when `acrossSteps`)

@@ -149,35 +149,27 @@ void vx::setCopyThreads(Operation *transfer, int64_t numThreads) {
 }
 
 /// Places the instance allocas of `spawn` (instance memory that thread
-/// loops write) as scratch at the top of its body: private, each thread
-/// keeping its part, where every element belongs to one thread-loop
-/// iteration for any thread count; otherwise smem, shared by the threads.
+/// loops write) as scratch at the top of its body, where
+/// getInstanceAllocaPlacement says, after the checks that the checker makes
+/// on the same allocas.
 static LogicalResult placeInstanceAllocas(RewriterBase &rewriter,
                                           SpawnOp spawn) {
-  SmallVector<memref::AllocaOp> allocas;
+  SmallVector<std::pair<memref::AllocaOp, Memory>> placements;
   {
     SpawnAnalysis analysis(spawn);
-    if (failed(checkInstanceAllocas(analysis)))
+    if (failed(checkInstanceAllocas(analysis)) ||
+        failed(checkOnceWriteRoots(analysis)))
       return failure();
-    allocas = getInstanceAllocas(analysis);
+    for (memref::AllocaOp alloca : getInstanceAllocas(analysis))
+      placements.push_back(
+          {alloca, getInstanceAllocaPlacement(analysis, alloca)});
   }
-  if (allocas.empty())
-    return success();
-  SmallVector<ScratchOp> placed;
   rewriter.setInsertionPointToStart(&spawn.getBody().front());
-  for (memref::AllocaOp alloca : allocas) {
-    auto scratch = ScratchOp::create(
-        rewriter, alloca.getLoc(), alloca.getType(),
-        MemoryAttr::get(rewriter.getContext(), Memory::private_));
-    rewriter.replaceOp(alloca, scratch);
-    placed.push_back(scratch);
-  }
-  SpawnAnalysis analysis(spawn);
-  for (ScratchOp scratch : placed)
-    if (analysis.checkOwnership(scratch, std::nullopt).kind !=
-        OwnershipResult::OwnedForAnyThreadCount)
-      scratch.setMemoryAttr(
-          MemoryAttr::get(rewriter.getContext(), Memory::smem));
+  for (auto [alloca, memory] : placements)
+    rewriter.replaceOp(
+        alloca, ScratchOp::create(
+                    rewriter, alloca.getLoc(), alloca.getType(),
+                    MemoryAttr::get(rewriter.getContext(), memory)));
   return success();
 }
 
@@ -186,8 +178,6 @@ LogicalResult vx::mapInstanceOntoCTA(SpawnOp spawn, int64_t numThreads,
   for (scf::ParallelOp loop : getThreadLoops(spawn))
     if (failed(checkThreadLoopReductions(loop, numThreads)))
       return failure();
-  if (failed(checkOnceWriteRoots(spawn)))
-    return failure();
   IRRewriter rewriter(spawn.getContext());
   if (failed(placeInstanceAllocas(rewriter, spawn)))
     return failure();

@@ -24,6 +24,14 @@ PIPELINES = ["--vx-verify-semantics", "--vx-to-scf", "--vx-to-gpu",
              "--vx-to-llvm", "--vx-to-llvm=via-gpu=true",
              "--vx-to-llvm=openmp=true"]
 SANITIZER_REPORT = re.compile(r"ERROR: \w+Sanitizer|runtime error: ")
+# Crashes inside upstream MLIR 22.1 that no vx code reaches or can avoid:
+# (the innermost op parser of the stack dump, a frame of the crash, the
+# upstream issue). Each is reported and written to OUT_DIR, not counted.
+KNOWN_UPSTREAM_CRASHES = [
+    ("linalg.reduce", "mlir::NamedAttrList::set",
+     "llvm/llvm-project#132747, linalg.reduce's parser on a malformed "
+     "'dimensions'"),
+]
 WORDS = ["parallel", "arbitrary", "0", "1", "2", "3", "4", "7", "-1", "%c0",
          "%c1", "smem", "private", "host", "tensor_core", "tensor_core5", "?",
          "arith.addi", "arith.muli", "arith.divui", "arith.remui", "vx.await",
@@ -57,6 +65,15 @@ def mutate(rng, text):
     return " ".join(words)
 
 
+def known_upstream_crash(stderr):
+    """The upstream issue of a crash in KNOWN_UPSTREAM_CRASHES, or None."""
+    parsers = re.findall(r"MLIR Parser: custom op parser '([\w.]+)'", stderr)
+    for parser, frame, issue in KNOWN_UPSTREAM_CRASHES:
+        if parsers and parsers[-1] == parser and frame in stderr:
+            return issue
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vx_opt")
@@ -70,7 +87,7 @@ def main():
     chunks = corpus()
     os.makedirs(arguments.out_dir, exist_ok=True)
     deadline = time.monotonic() + arguments.seconds
-    runs = failures = 0
+    runs = failures = upstream = 0
     while time.monotonic() < deadline and (arguments.inputs is None or
                                            runs < arguments.inputs):
         text = mutate(rng, rng.choice(chunks))
@@ -80,7 +97,17 @@ def main():
             result = subprocess.run([arguments.vx_opt, pipeline, "-o", os.devnull],
                                     input=text, capture_output=True, text=True,
                                     timeout=arguments.timeout)
-            if result.returncode not in (0, 1):
+            known = known_upstream_crash(result.stderr)
+            if result.returncode not in (0, 1) and known:
+                upstream += 1
+                path = os.path.join(arguments.out_dir,
+                                    f"upstream-{arguments.seed}-{runs}.mlir")
+                with open(path, "w") as output:
+                    output.write(f"// {pipeline}\n{text}")
+                print(f"fuzz: {pipeline} on {path}: known upstream crash "
+                      f"({known}), not counted", file=sys.stderr)
+                problem = None
+            elif result.returncode not in (0, 1):
                 problem = f"exit status {result.returncode}: {result.stderr[-400:]}"
             elif SANITIZER_REPORT.search(result.stderr):
                 problem = f"sanitizer report: {result.stderr[-400:]}"
@@ -94,7 +121,9 @@ def main():
             with open(path, "w") as output:
                 output.write(f"// {pipeline}\n{text}")
             print(f"fuzz: {pipeline} on {path}: {problem}", file=sys.stderr)
-    print(f"fuzz: {runs} inputs, {failures} crashes or hangs")
+    print(f"fuzz: {runs} inputs, {failures} crashes or hangs"
+          + (f" ({upstream} known upstream crashes, not counted)"
+             if upstream else ""))
     return 1 if failures else 0
 
 

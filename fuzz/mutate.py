@@ -74,6 +74,15 @@ def known_upstream_crash(stderr):
     return None
 
 
+def keep_input(arguments, prefix, run, pipeline, text):
+    """Writes the input of `run` to OUT_DIR; returns its path."""
+    path = os.path.join(arguments.out_dir,
+                        f"{prefix}-{arguments.seed}-{run}.mlir")
+    with open(path, "w") as output:
+        output.write(f"// {pipeline}\n{text}")
+    return path
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("vx_opt")
@@ -97,17 +106,15 @@ def main():
             result = subprocess.run([arguments.vx_opt, pipeline, "-o", os.devnull],
                                     input=text, capture_output=True, text=True,
                                     timeout=arguments.timeout)
-            known = known_upstream_crash(result.stderr)
-            if result.returncode not in (0, 1) and known:
+            crashed = result.returncode not in (0, 1)
+            known = crashed and known_upstream_crash(result.stderr)
+            if known:
                 upstream += 1
-                path = os.path.join(arguments.out_dir,
-                                    f"upstream-{arguments.seed}-{runs}.mlir")
-                with open(path, "w") as output:
-                    output.write(f"// {pipeline}\n{text}")
+                path = keep_input(arguments, "upstream", runs, pipeline, text)
                 print(f"fuzz: {pipeline} on {path}: known upstream crash "
                       f"({known}), not counted", file=sys.stderr)
                 problem = None
-            elif result.returncode not in (0, 1):
+            elif crashed:
                 problem = f"exit status {result.returncode}: {result.stderr[-400:]}"
             elif SANITIZER_REPORT.search(result.stderr):
                 problem = f"sanitizer report: {result.stderr[-400:]}"
@@ -117,9 +124,7 @@ def main():
             problem = f"no answer within {arguments.timeout} s"
         if problem:
             failures += 1
-            path = os.path.join(arguments.out_dir, f"input-{arguments.seed}-{runs}.mlir")
-            with open(path, "w") as output:
-                output.write(f"// {pipeline}\n{text}")
+            path = keep_input(arguments, "input", runs, pipeline, text)
             print(f"fuzz: {pipeline} on {path}: {problem}", file=sys.stderr)
     print(f"fuzz: {runs} inputs, {failures} crashes or hangs"
           + (f" ({upstream} known upstream crashes, not counted)"

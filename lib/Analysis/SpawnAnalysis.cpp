@@ -343,8 +343,8 @@ SpawnAnalysis::checkOwnership(const MemoryRoot &root,
   };
   if (numThreads) {
     // Owned by every thread count is owned by this one, and that proof has
-    // no iteration-to-thread wrap-around cases: often far cheaper. The
-    // attempt leaves the sample budget as it found it.
+    // no iteration-to-thread wrap-around cases: often far cheaper. Where it
+    // fails, the query for N gets the sample budget it would have had.
     unsigned samplesLeft = queries->getSamplesLeft();
     OwnershipResult anyCount;
     if (conflicts(std::nullopt, anyCount) == false) {
